@@ -1,0 +1,639 @@
+//! Compiled board geometry for any game: the cells of a hexagon or square board,
+//! their coordinates and labels, the direction list with a step table, named
+//! direction sets, graph distances and the board's symmetries. A [`Geometry`] is
+//! built once from a [`Shape`] and is immutable afterwards; every lookup the
+//! checker or an engine needs is an O(1) table access (distance along arbitrary
+//! direction sets falls back to a breadth-first search).
+//!
+//! Limits: a hexagon has 1..=[`MAX_HEX_SIDE`] (16) cells to a side (at most 721
+//! cells); a square board has 1..=[`MAX_SQUARE_SIDE`] (26) files and ranks (one
+//! letter per file); no board may have more than [`MAX_CELLS`] (1024) cells or
+//! none at all.
+
+mod cellset;
+mod labels;
+mod symmetry;
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+
+pub use cellset::{CellSet, CellSetIter};
+
+/// The largest number of cells of any board (the capacity of [`CellSet`]).
+pub const MAX_CELLS: usize = CellSet::CAPACITY;
+/// The largest hexagon side, in cells.
+pub const MAX_HEX_SIDE: u32 = 16;
+/// The largest number of files or ranks of a square board.
+pub const MAX_SQUARE_SIDE: u32 = 26;
+
+/// The outline of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A hexagon with `side` cells to a side: cell (x, y) exists when
+    /// `0 <= x, y <= 2 side - 2` and `|x - y| <= side - 1`.
+    Hexagon { side: u32, unit: HexUnit },
+    /// A rectangle of `files` by `ranks` squares, possibly only one colour of them.
+    Square {
+        files: u32,
+        ranks: u32,
+        squares: SquareColour,
+    },
+}
+
+/// Whether a hexagon's places are drawn as cells or as the points of a triangular
+/// grid. This only affects drawing: the graph is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HexUnit {
+    Cells,
+    Points,
+}
+
+/// Which squares of a square board exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SquareColour {
+    /// Every square.
+    All,
+    /// Squares with `x + y` even (0-based file and rank), so a1 is dark.
+    Dark,
+    /// Squares with `x + y` odd.
+    Light,
+}
+
+/// A cell of a board: an index into `0..Geometry::len()`. Cells are numbered
+/// row by row from y = 0 upwards, and within a row by increasing x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellId(pub u16);
+
+impl CellId {
+    /// The cell's index as a `usize`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A direction: an index into [`Geometry::directions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Dir(pub u8);
+
+impl Dir {
+    /// The direction's index as a `usize`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A symmetry: an index into [`Geometry::symmetries`]. `SymId(0)` is always the identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymId(pub u8);
+
+impl SymId {
+    /// The identity symmetry.
+    pub const IDENTITY: SymId = SymId(0);
+
+    /// The symmetry's index as a `usize`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A direction's name and its step in (x, y).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DirInfo {
+    pub name: &'static str,
+    pub dx: i32,
+    pub dy: i32,
+}
+
+/// A symmetry's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SymInfo {
+    pub name: &'static str,
+}
+
+/// Why a [`Shape`] cannot be compiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GeometryError {
+    #[error("a hexagon needs between 1 and {max} cells to a side, not {0}", max = MAX_HEX_SIDE)]
+    HexSide(u32),
+    #[error("a square board needs between 1 and {max} files, not {0}", max = MAX_SQUARE_SIDE)]
+    Files(u32),
+    #[error("a square board needs between 1 and {max} ranks, not {0}", max = MAX_SQUARE_SIDE)]
+    Ranks(u32),
+    #[error("the board would have {0} cells, more than the limit of {max}", max = MAX_CELLS)]
+    TooManyCells(usize),
+    #[error("the board has no cells")]
+    NoCells,
+}
+
+const fn dir(name: &'static str, dx: i32, dy: i32) -> DirInfo {
+    DirInfo { name, dx, dy }
+}
+
+/// Hexagon directions, in cyclic order (each is 60 degrees on from the last).
+const HEX_DIRS: [DirInfo; 6] = [
+    dir("e", 1, 0),
+    dir("ne", 1, 1),
+    dir("n", 0, 1),
+    dir("w", -1, 0),
+    dir("sw", -1, -1),
+    dir("s", 0, -1),
+];
+
+/// Square directions, in cyclic order (each is 45 degrees clockwise from the last).
+const SQUARE_DIRS: [DirInfo; 8] = [
+    dir("n", 0, 1),
+    dir("ne", 1, 1),
+    dir("e", 1, 0),
+    dir("se", 1, -1),
+    dir("s", 0, -1),
+    dir("sw", -1, -1),
+    dir("w", -1, 0),
+    dir("nw", -1, 1),
+];
+
+/// Sentinel in the `u16` tables for "no cell".
+const NO_CELL: u16 = u16::MAX;
+
+/// A closed-form graph distance, used when the direction set allows one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Metric {
+    /// max(|dx|, |dy|, |dx - dy|): a full hexagon with all six directions.
+    Hex,
+    /// |dx| + |dy|: a full rectangle with the four orthogonal directions.
+    Manhattan,
+    /// max(|dx|, |dy|): a full rectangle with all eight directions.
+    Chebyshev,
+}
+
+/// The compiled geometry of one board. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    shape: Shape,
+    /// Bounding box size: x in `0..width`, y in `0..height`.
+    width: i32,
+    height: i32,
+    coords: Vec<(i32, i32)>,
+    labels: Vec<String>,
+    /// `width * height` entries, row-major by y; `NO_CELL` where there is no cell.
+    grid: Vec<u16>,
+    dirs: &'static [DirInfo],
+    /// `len * dirs.len()` entries: `steps[c * dirs.len() + d]`.
+    steps: Vec<u16>,
+    all_dirs: Vec<Dir>,
+    default_dirs: Vec<Dir>,
+    dir_sets: Vec<(&'static str, Vec<Dir>)>,
+    /// Direction masks (bit d set) for which `metric` gives the distance.
+    metrics: Vec<(u32, Metric)>,
+    syms: Vec<SymInfo>,
+    /// `syms.len() * len` entries: `images[s * len + c]`.
+    images: Vec<CellId>,
+    /// `syms.len() * dirs.len()` entries: `dir_images[s * dirs.len() + d]`.
+    dir_images: Vec<Dir>,
+    rotate_180: Option<SymId>,
+    centre: Option<CellId>,
+    full: CellSet,
+}
+
+impl Geometry {
+    /// Compiles a board shape, computing every table.
+    ///
+    /// # Errors
+    ///
+    /// A [`GeometryError`] when the shape breaks the limits given in the
+    /// [module docs](self) or has no cells (e.g. a 1x1 board of light squares).
+    pub fn new(shape: Shape) -> Result<Geometry, GeometryError> {
+        let (width, height, dirs): (u32, u32, &'static [DirInfo]) = match shape {
+            Shape::Hexagon { side, .. } => {
+                if side == 0 || side > MAX_HEX_SIDE {
+                    return Err(GeometryError::HexSide(side));
+                }
+                (2 * side - 1, 2 * side - 1, &HEX_DIRS)
+            }
+            Shape::Square { files, ranks, .. } => {
+                if files == 0 || files > MAX_SQUARE_SIDE {
+                    return Err(GeometryError::Files(files));
+                }
+                if ranks == 0 || ranks > MAX_SQUARE_SIDE {
+                    return Err(GeometryError::Ranks(ranks));
+                }
+                (files, ranks, &SQUARE_DIRS)
+            }
+        };
+        let (width, height) = (width as i32, height as i32);
+        let exists = |x: i32, y: i32| match shape {
+            Shape::Hexagon { side, .. } => (x - y).abs() < side as i32,
+            Shape::Square { squares, .. } => match squares {
+                SquareColour::All => true,
+                SquareColour::Dark => (x + y) % 2 == 0,
+                SquareColour::Light => (x + y) % 2 == 1,
+            },
+        };
+
+        let mut coords = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                if exists(x, y) {
+                    coords.push((x, y));
+                }
+            }
+        }
+        let len = coords.len();
+        if len == 0 {
+            return Err(GeometryError::NoCells);
+        }
+        if len > MAX_CELLS {
+            return Err(GeometryError::TooManyCells(len));
+        }
+
+        let mut grid = vec![NO_CELL; (width * height) as usize];
+        for (i, &(x, y)) in coords.iter().enumerate() {
+            grid[(y * width + x) as usize] = i as u16;
+        }
+        let at = |x: i32, y: i32| -> u16 {
+            if (0..width).contains(&x) && (0..height).contains(&y) {
+                grid[(y * width + x) as usize]
+            } else {
+                NO_CELL
+            }
+        };
+
+        let upper = matches!(shape, Shape::Hexagon { .. });
+        let labels = coords
+            .iter()
+            .map(|&(x, y)| labels::format_label(x as u32, y as u32, upper))
+            .collect();
+
+        let mut steps = Vec::with_capacity(len * dirs.len());
+        for &(x, y) in &coords {
+            for d in dirs {
+                steps.push(at(x + d.dx, y + d.dy));
+            }
+        }
+
+        let all_dirs: Vec<Dir> = (0..dirs.len()).map(|d| Dir(d as u8)).collect();
+        let mask = |ds: &[Dir]| ds.iter().fold(0u32, |m, d| m | 1 << d.0);
+        let (default_dirs, dir_sets, metrics) = match shape {
+            Shape::Hexagon { .. } => (
+                all_dirs.clone(),
+                vec![("hex", all_dirs.clone())],
+                vec![(mask(&all_dirs), Metric::Hex)],
+            ),
+            Shape::Square { squares, .. } => {
+                let orthogonal: Vec<Dir> = [0, 2, 4, 6].map(Dir).to_vec();
+                let diagonal: Vec<Dir> = [1, 3, 5, 7].map(Dir).to_vec();
+                let metrics = if squares == SquareColour::All {
+                    vec![
+                        (mask(&orthogonal), Metric::Manhattan),
+                        (mask(&all_dirs), Metric::Chebyshev),
+                    ]
+                } else {
+                    Vec::new()
+                };
+                (
+                    orthogonal.clone(),
+                    vec![("orthogonal", orthogonal), ("diagonal", diagonal)],
+                    metrics,
+                )
+            }
+        };
+
+        // Symmetries act on doubled coordinates centred on the bounding box, so
+        // that boards with an even number of files or ranks stay integral.
+        let (cx2, cy2) = (width - 1, height - 1);
+        let candidates = match shape {
+            Shape::Hexagon { .. } => symmetry::hex_candidates(),
+            Shape::Square { .. } => symmetry::square_candidates(),
+        };
+        let mut syms = Vec::new();
+        let mut images = Vec::new();
+        let mut dir_images = Vec::new();
+        'candidates: for (name, m) in candidates {
+            let mut cell_map = Vec::with_capacity(len);
+            for &(x, y) in &coords {
+                let (u, v) = symmetry::apply(&m, 2 * x - cx2, 2 * y - cy2);
+                let (u, v) = (u + cx2, v + cy2);
+                if u % 2 != 0 || v % 2 != 0 {
+                    continue 'candidates;
+                }
+                match at(u / 2, v / 2) {
+                    NO_CELL => continue 'candidates,
+                    c => cell_map.push(CellId(c)),
+                }
+            }
+            let mut dir_map = Vec::with_capacity(dirs.len());
+            for d in dirs {
+                let (dx, dy) = symmetry::apply(&m, d.dx, d.dy);
+                match dirs.iter().position(|e| (e.dx, e.dy) == (dx, dy)) {
+                    Some(i) => dir_map.push(Dir(i as u8)),
+                    None => continue 'candidates,
+                }
+            }
+            syms.push(SymInfo { name });
+            images.extend(cell_map);
+            dir_images.extend(dir_map);
+        }
+        debug_assert_eq!(syms.first().map(|s| s.name), Some("identity"));
+        let rotate_180 = syms
+            .iter()
+            .position(|s| s.name == "rotate_180")
+            .map(|i| SymId(i as u8));
+
+        let centre = if cx2 % 2 == 0 && cy2 % 2 == 0 {
+            match at(cx2 / 2, cy2 / 2) {
+                NO_CELL => None,
+                c => Some(CellId(c)),
+            }
+        } else {
+            None
+        };
+
+        Ok(Geometry {
+            shape,
+            width,
+            height,
+            coords,
+            labels,
+            grid,
+            dirs,
+            steps,
+            all_dirs,
+            default_dirs,
+            dir_sets,
+            metrics,
+            syms,
+            images,
+            dir_images,
+            rotate_180,
+            centre,
+            full: CellSet::full(len),
+        })
+    }
+
+    /// The shape this geometry was compiled from.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// Always false: a board has at least one cell.
+    pub fn is_empty(&self) -> bool {
+        self.coords.is_empty()
+    }
+
+    /// Every cell, in ascending order.
+    pub fn cells(&self) -> impl Iterator<Item = CellId> + use<> {
+        (0..self.coords.len() as u16).map(CellId)
+    }
+
+    /// The set of every cell.
+    pub fn all_cells(&self) -> CellSet {
+        self.full
+    }
+
+    /// The width and height of the bounding box: x in `0..width`, y in `0..height`.
+    pub fn bounds(&self) -> (i32, i32) {
+        (self.width, self.height)
+    }
+
+    /// The cell's (x, y): for squares the 0-based file and rank.
+    pub fn coords(&self, c: CellId) -> (i32, i32) {
+        self.coords[c.index()]
+    }
+
+    /// The cell at (x, y), if there is one.
+    pub fn cell_at(&self, x: i32, y: i32) -> Option<CellId> {
+        if (0..self.width).contains(&x) && (0..self.height).contains(&y) {
+            match self.grid[(y * self.width + x) as usize] {
+                NO_CELL => None,
+                c => Some(CellId(c)),
+            }
+        } else {
+            None
+        }
+    }
+
+    /// The cell's label: `F6` on a hexagon (capital column letters), `a1` on a
+    /// square board (lower-case file letters). Columns past Z continue AA, AB, ...
+    pub fn label(&self, c: CellId) -> &str {
+        &self.labels[c.index()]
+    }
+
+    /// The cell a label names, case-insensitively. Labels with a leading zero in
+    /// the number, or naming no cell of this board, give `None`.
+    pub fn parse_label(&self, s: &str) -> Option<CellId> {
+        let (x, y) = labels::parse_label(s)?;
+        self.cell_at(x, y)
+    }
+
+    /// Whether `s` looks like a cell label on some board: one or more ASCII
+    /// letters followed by one or more ASCII digits, nothing else (`F6`, `k12`, `aa3`).
+    pub fn label_shape_ok(s: &str) -> bool {
+        labels::split_label(s).is_some()
+    }
+
+    /// The board's directions in cyclic order. Hexagon: e, ne, n, w, sw, s.
+    /// Square: n, ne, e, se, s, sw, w, nw.
+    pub fn directions(&self) -> &[DirInfo] {
+        self.dirs
+    }
+
+    /// Every direction of the board, in order.
+    pub fn all_dirs(&self) -> &[Dir] {
+        &self.all_dirs
+    }
+
+    /// The direction with this name (exact, lower case).
+    pub fn dir_by_name(&self, name: &str) -> Option<Dir> {
+        self.dirs
+            .iter()
+            .position(|d| d.name == name)
+            .map(|i| Dir(i as u8))
+    }
+
+    /// The name of a direction.
+    pub fn dir_name(&self, d: Dir) -> &'static str {
+        self.dirs[d.index()].name
+    }
+
+    /// The neighbour of `c` in direction `d`, or `None` if that is off the board
+    /// or lands on a place that is not a cell (e.g. a light square on a dark board).
+    #[inline]
+    pub fn step(&self, c: CellId, d: Dir) -> Option<CellId> {
+        match self.steps[c.index() * self.dirs.len() + d.index()] {
+            NO_CELL => None,
+            n => Some(CellId(n)),
+        }
+    }
+
+    /// The opposite direction.
+    pub fn opposite(&self, d: Dir) -> Dir {
+        self.rotate(d, self.dirs.len() as i32 / 2)
+    }
+
+    /// The direction `k` places on in the cyclic direction list (negative `k` goes back).
+    pub fn rotate(&self, d: Dir, k: i32) -> Dir {
+        let n = self.dirs.len() as i32;
+        Dir((i32::from(d.0) + k).rem_euclid(n) as u8)
+    }
+
+    /// The directions that make cells neighbours unless a game says otherwise:
+    /// all six on a hexagon, the four orthogonal ones (n, e, s, w) on a square board.
+    pub fn default_neighbour_dirs(&self) -> &[Dir] {
+        &self.default_dirs
+    }
+
+    /// The cells one step from `c` along each of `dirs` that exist.
+    pub fn neighbours(&self, c: CellId, dirs: &[Dir]) -> impl Iterator<Item = CellId> {
+        dirs.iter().filter_map(move |&d| self.step(c, d))
+    }
+
+    /// The neighbours of `c` along `dirs`, as a set.
+    pub fn neighbour_set(&self, c: CellId, dirs: &[Dir]) -> CellSet {
+        self.neighbours(c, dirs).collect()
+    }
+
+    /// The number of steps along `dirs` from `a` to `b` through cells of the board,
+    /// or `None` if `b` cannot be reached. Uses a closed form where one is exact
+    /// (a hexagon with all six directions: max(|dx|, |dy|, |dx - dy|); a full
+    /// rectangle with orthogonal or all directions) and a breadth-first search otherwise.
+    pub fn distance(&self, a: CellId, b: CellId, dirs: &[Dir]) -> Option<u32> {
+        let mask = dirs.iter().fold(0u32, |m, d| m | 1 << d.0);
+        if let Some(&(_, metric)) = self.metrics.iter().find(|(m, _)| *m == mask) {
+            let ((ax, ay), (bx, by)) = (self.coords(a), self.coords(b));
+            let (dx, dy) = (bx - ax, by - ay);
+            let d = match metric {
+                Metric::Hex => dx.abs().max(dy.abs()).max((dx - dy).abs()),
+                Metric::Manhattan => dx.abs() + dy.abs(),
+                Metric::Chebyshev => dx.abs().max(dy.abs()),
+            };
+            return Some(d as u32);
+        }
+        self.bfs_distance(a, b, dirs)
+    }
+
+    /// Breadth-first distance from `a` to `b` (stops when `b` is reached).
+    fn bfs_distance(&self, a: CellId, b: CellId, dirs: &[Dir]) -> Option<u32> {
+        if a == b {
+            return Some(0);
+        }
+        let mut dist = vec![u32::MAX; self.len()];
+        let mut queue = VecDeque::new();
+        dist[a.index()] = 0;
+        queue.push_back(a);
+        while let Some(c) = queue.pop_front() {
+            let next = dist[c.index()] + 1;
+            for n in self.neighbours(c, dirs) {
+                if dist[n.index()] == u32::MAX {
+                    if n == b {
+                        return Some(next);
+                    }
+                    dist[n.index()] = next;
+                    queue.push_back(n);
+                }
+            }
+        }
+        None
+    }
+
+    /// The distance from `a` to every cell along `dirs` (indexed by cell), `None`
+    /// for unreachable cells.
+    pub fn distances_from(&self, a: CellId, dirs: &[Dir]) -> Vec<Option<u32>> {
+        let mut dist = vec![None; self.len()];
+        let mut queue = VecDeque::new();
+        dist[a.index()] = Some(0);
+        queue.push_back(a);
+        while let Some(c) = queue.pop_front() {
+            let next = dist[c.index()].map(|d| d + 1);
+            for n in self.neighbours(c, dirs) {
+                if dist[n.index()].is_none() {
+                    dist[n.index()] = next;
+                    queue.push_back(n);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The cell at the exact centre of the board, if there is one: always on a
+    /// hexagon; on a square board only with odd files and ranks and if that
+    /// square exists.
+    pub fn centre(&self) -> Option<CellId> {
+        self.centre
+    }
+
+    /// The symmetries that map the board onto itself, identity first.
+    ///
+    /// Hexagon (12): `identity`; `rotate_60`, `rotate_120`, `rotate_180`,
+    /// `rotate_240`, `rotate_300`, where `rotate_60` turns every direction into the
+    /// next one in the list (e -> ne -> n -> w -> sw -> s -> e) and
+    /// `rotate_180` maps (x, y) to (2n-2-x, 2n-2-y); reflections named by their
+    /// axis through the centre: `reflect_e`, `reflect_ne`, `reflect_n` keep the
+    /// line of cells along that direction fixed (e.g. `reflect_e` swaps ne with s
+    /// and n with sw), and `reflect_e_ne`, `reflect_ne_n`, `reflect_n_w` have their
+    /// axis halfway between the two directions named, which they swap.
+    ///
+    /// Square (up to 8): `identity`; `rotate_90`, `rotate_180`, `rotate_270`,
+    /// counterclockwise with a1 at the bottom left (`rotate_90` turns n into w);
+    /// `reflect_files` (a <-> last file), `reflect_ranks` (1 <-> last rank),
+    /// `reflect_diagonal` (fixes the a1 diagonal: (x, y) -> (y, x)) and
+    /// `reflect_antidiagonal` (fixes the other diagonal). Only those that map
+    /// the cells (of the right colour) onto themselves are kept, so a
+    /// rectangle has 4 and an 8x8 board of dark squares has identity,
+    /// rotate_180 and the two diagonal reflections.
+    pub fn symmetries(&self) -> &[SymInfo] {
+        &self.syms
+    }
+
+    /// The symmetry with this name; `half_turn` is an alias for `rotate_180`.
+    pub fn sym_by_name(&self, name: &str) -> Option<SymId> {
+        if name == "half_turn" {
+            return self.rotate_180;
+        }
+        self.syms
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SymId(i as u8))
+    }
+
+    /// The half turn (`rotate_180`), if the board has it.
+    pub fn half_turn(&self) -> Option<SymId> {
+        self.rotate_180
+    }
+
+    /// Where symmetry `s` takes cell `c`.
+    #[inline]
+    pub fn image(&self, c: CellId, s: SymId) -> CellId {
+        self.images[s.index() * self.len() + c.index()]
+    }
+
+    /// Where symmetry `s` takes direction `d`: `step(image(c, s), dir_image(d, s))`
+    /// equals `image(step(c, d), s)`.
+    #[inline]
+    pub fn dir_image(&self, d: Dir, s: SymId) -> Dir {
+        self.dir_images[s.index() * self.dirs.len() + d.index()]
+    }
+
+    /// The image of a set of cells under symmetry `s`.
+    pub fn image_set(&self, set: &CellSet, s: SymId) -> CellSet {
+        set.iter().map(|c| self.image(c, s)).collect()
+    }
+
+    /// Named direction sets: `("hex", all six)` on a hexagon; `("orthogonal",
+    /// n e s w)` and `("diagonal", ne se sw nw)` on a square board.
+    pub fn named_dir_sets(&self) -> &[(&'static str, Vec<Dir>)] {
+        &self.dir_sets
+    }
+
+    /// The named direction set with this name.
+    pub fn dir_set_by_name(&self, name: &str) -> Option<&[Dir]> {
+        self.dir_sets
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, ds)| ds.as_slice())
+    }
+}

@@ -1,0 +1,72 @@
+//! "Did you mean ...?": the closest of a set of names to a misspelt one.
+
+/// The edit distance between two strings (insertions, deletions, substitutions and
+/// swaps of neighbouring characters each cost one), case-insensitive.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
+    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
+    let (n, m) = (a.len(), b.len());
+    // Three rows are enough for the optimal string alignment distance.
+    let mut prev2 = vec![0usize; m + 1];
+    let mut prev: Vec<usize> = (0..=m).collect();
+    let mut cur = vec![0usize; m + 1];
+    for i in 1..=n {
+        cur[0] = i;
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(prev2[j - 2] + 1);
+            }
+            cur[j] = best;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[m]
+}
+
+/// The candidate closest to `name`, if it is close enough to be a likely typo.
+///
+/// Close enough means at most a third of the name's length in edits (at least one),
+/// or the same letters in another case.
+pub fn did_you_mean<'a, I>(name: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    for c in candidates {
+        if c == name {
+            continue;
+        }
+        let d = edit_distance(name, c);
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("guard", "guard"), 0);
+        assert_eq!(edit_distance("gaurd", "guard"), 1);
+        assert_eq!(edit_distance("gard", "guard"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("Queen", "queen"), 0);
+    }
+
+    #[test]
+    fn suggestions() {
+        let names = ["guard", "queen", "throne"];
+        assert_eq!(did_you_mean("gaurd", names), Some("guard"));
+        assert_eq!(did_you_mean("qeen", names), Some("queen"));
+        assert_eq!(did_you_mean("xyz", names), None);
+        assert_eq!(did_you_mean("thorne", names), Some("throne"));
+    }
+}
