@@ -1,15 +1,32 @@
 //! Checking: a syntax tree to a checked [`Model`], with every problem reported.
 //!
-//! [`check`] resolves every name, checks types, arity and the context each construct
-//! may appear in, evaluates what can be known from the board alone (regions, cell
-//! labels), and collects all errors and warnings before returning.
+//! [`check`] runs in passes over the whole file and never stops at the first error:
+//! 1. declarations are collected into one namespace (duplicates reported);
+//! 2. options and rulesets are validated;
+//! 3. the board is built for the default options, so cell labels, directions and
+//!    regions can be checked against it;
+//! 4. every expression and statement is resolved and type-checked, in the context it
+//!    appears in (a move rule, a `then` block, the setup, `end`, ...);
+//! 5. lints: unused declarations and options, unreachable rules, rules that cannot fire.
 
+pub mod eval;
+pub mod hir;
+mod lints;
 pub mod model;
+mod names;
+mod rules;
+pub mod types;
 
-use crate::diagnostic::Diagnostic;
-use crate::syntax::ast::GameFile;
+use std::collections::{HashMap, HashSet};
+
+use crate::board::Geometry;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::suggest::did_you_mean;
+use crate::syntax::Span;
+use crate::syntax::ast::{self, GameFile, ItemKind};
 
 pub use model::Model;
+use model::{GameOption, OptionValue, Value};
 
 /// The result of checking a file: the model (when there is no error) and every
 /// diagnostic, errors and warnings, in source order.
@@ -23,6 +40,721 @@ pub struct Checked {
 
 /// Checks a parsed file.
 pub fn check(file: &GameFile) -> Checked {
-    let _ = file;
-    Checked { model: Some(Model::default()), diagnostics: Vec::new() }
+    let mut checker = Checker::new(file);
+    checker.run();
+    let Checker { mut diags, model, .. } = checker;
+    diags.sort_by_key(|d| (d.position(), d.severity));
+    diags.dedup();
+    let model = if crate::has_errors(&diags) { None } else { Some(model) };
+    Checked { model, diagnostics: diags }
+}
+
+/// What a top-level name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Decl {
+    Side(u8),
+    Kind(u16),
+    Flag(u16),
+    Option(u16),
+    Ruleset(u16),
+    Region(u16),
+    Directions(u16),
+    Def(u16),
+    Counter(u16),
+    Phase(u16),
+}
+
+impl Decl {
+    fn describe(self) -> &'static str {
+        match self {
+            Decl::Side(_) => "player",
+            Decl::Kind(_) => "piece kind",
+            Decl::Flag(_) => "flag",
+            Decl::Option(_) => "option",
+            Decl::Ruleset(_) => "ruleset",
+            Decl::Region(_) => "region",
+            Decl::Directions(_) => "direction set",
+            Decl::Def(_) => "definition",
+            Decl::Counter(_) => "counter",
+            Decl::Phase(_) => "phase",
+        }
+    }
+}
+
+/// The state of a definition while checking.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DefInfo {
+    /// The syntax, by item index.
+    item: usize,
+    /// Checked already (its type is known).
+    done: bool,
+    /// Being checked right now: a reference to it now is recursion.
+    in_progress: bool,
+    /// The type of an expression definition (None for blocks and unknown).
+    ty: Option<types::Ty>,
+    /// Parameters: (name, local, type).
+    params: Vec<(String, hir::LocalId, types::Ty)>,
+    /// What a block definition contains, for checking its call sites.
+    summary: rules::Summary,
+    /// Move-only names it uses (directly or through other definitions), with a span.
+    needs: Vec<(hir::ContextVar, Span)>,
+    /// Whether it depends on the position (not only on options and the board).
+    dynamic: bool,
+}
+
+pub(crate) struct Checker<'a> {
+    file: &'a GameFile,
+    diags: Vec<Diagnostic>,
+    model: Model,
+    /// Every declared name.
+    names: HashMap<String, (Decl, Span)>,
+    /// Declarations referenced somewhere.
+    used: HashSet<Decl>,
+    /// Per definition.
+    defs: Vec<DefInfo>,
+    /// The board for the default options, when it could be built.
+    geometry: Option<Geometry>,
+    /// The default value of every option.
+    defaults: Vec<Value>,
+    /// Scopes of locals: (name, id, type, dynamic).
+    scopes: Vec<Vec<(String, hir::LocalId, types::Ty, bool)>>,
+    /// Whether each local depends on the position.
+    local_dynamic: Vec<bool>,
+    /// The definition being checked, if any (innermost last).
+    def_stack: Vec<u16>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(file: &'a GameFile) -> Self {
+        Checker {
+            file,
+            diags: Vec::new(),
+            model: Model::default(),
+            names: HashMap::new(),
+            used: HashSet::new(),
+            defs: Vec::new(),
+            geometry: None,
+            defaults: Vec::new(),
+            scopes: Vec::new(),
+            local_dynamic: Vec::new(),
+            def_stack: Vec::new(),
+        }
+    }
+
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn run(&mut self) {
+        self.collect();
+        self.check_options();
+        self.check_board();
+        self.check_items();
+        lints::run(self);
+    }
+
+    // -----------------------------------------------------------------------
+    // Pass 1: declarations
+    // -----------------------------------------------------------------------
+
+    fn declare(&mut self, name: &ast::Name, decl: Decl) -> bool {
+        if let Some(builtin) = names::builtin_word(&name.text) {
+            self.error(
+                Diagnostic::error(Code::Duplicate, format!("`{}` is already a built-in name", name.text))
+                    .with_label(name.span, format!("this {} would hide the built-in {builtin}", decl.describe()))
+                    .with_help("choose another name"),
+            );
+            return false;
+        }
+        if let Some(&(prev, prev_span)) = self.names.get(&name.text) {
+            self.error(
+                Diagnostic::error(Code::Duplicate, format!("`{}` is declared twice", name.text))
+                    .with_label(name.span, format!("this {} is named `{}`", decl.describe(), name.text))
+                    .with_note(prev_span, format!("a {} of that name is declared here", prev.describe()))
+                    .with_help("give one of them another name"),
+            );
+            return false;
+        }
+        self.names.insert(name.text.clone(), (decl, name.span));
+        true
+    }
+
+    fn collect(&mut self) {
+        let file = self.file;
+        let mut singles: HashMap<&'static str, Span> = HashMap::new();
+        let mut per_side_regions: HashMap<String, u16> = HashMap::new();
+        let mut per_side_dirs: HashMap<String, u16> = HashMap::new();
+        let mut players: Option<&Vec<ast::Name>> = None;
+        let mut colours: Option<&Vec<ast::Name>> = None;
+        for item in &file.items {
+            let single = match &item.kind {
+                ItemKind::Game(_) => Some("game"),
+                ItemKind::Players(_) => Some("players"),
+                ItemKind::Colours(_) => Some("colours"),
+                ItemKind::Board(_) => Some("board"),
+                ItemKind::Stacks => Some("stacks"),
+                ItemKind::Setup(_) => Some("setup"),
+                ItemKind::End(_) => Some("end"),
+                ItemKind::NoMoves(_) => Some("no moves"),
+                ItemKind::AfterTurn(_) => Some("after turn"),
+                _ => None,
+            };
+            if let Some(word) = single {
+                if let Some(&prev) = singles.get(word) {
+                    self.error(
+                        Diagnostic::error(Code::Duplicate, format!("`{word}` is declared twice"))
+                            .with_label(item.keyword, "declared again here")
+                            .with_note(prev, "first declared here")
+                            .with_help(format!("a game has one `{word}` declaration; merge the two")),
+                    );
+                    continue;
+                }
+                singles.insert(word, item.keyword);
+            }
+            match &item.kind {
+                ItemKind::Players(names) => players = Some(names),
+                ItemKind::Colours(names) => colours = Some(names),
+                _ => {}
+            }
+        }
+        for (word, what) in [
+            ("game", "a title: `game \"Name\"`"),
+            ("players", "the players: `players white, black`"),
+            ("board", "a board, e.g. `board square 8 by 8`"),
+        ] {
+            if !singles.contains_key(word) {
+                let at = file.items.first().map_or(Span::default(), |i| i.keyword);
+                self.error(
+                    Diagnostic::error(Code::MissingDeclaration, format!("the game has no `{word}` declaration"))
+                        .with_label(Span { start: at.start, end: at.start }, "expected in this file")
+                        .with_help(format!("add {what}")),
+                );
+            }
+        }
+        // Sides: players, then colours.
+        for (list, is_player) in [(players, true), (colours, false)] {
+            let Some(list) = list else { continue };
+            for n in list {
+                let idx = self.model.sides.len() as u8;
+                if self.declare(n, Decl::Side(idx)) {
+                    self.model.sides.push(n.text.clone());
+                    if is_player {
+                        self.model.player_count += 1;
+                    }
+                }
+            }
+        }
+        if let Some(list) = players
+            && list.len() < 2
+        {
+            let sp = list[0].span;
+            self.error(
+                Diagnostic::error(Code::MissingDeclaration, "a game needs at least two players")
+                    .with_label(sp, "only one player is declared")
+                    .with_help("name the other player too: `players white, black`"),
+            );
+        }
+        for (i, item) in file.items.iter().enumerate() {
+            match &item.kind {
+                ItemKind::Game(title) => self.model.title = title.text.clone(),
+                ItemKind::Piece { name, letters } => {
+                    let idx = self.model.kinds.len() as u16;
+                    if self.declare(name, Decl::Kind(idx)) {
+                        self.model.kinds.push(model::Kind {
+                            name: name.text.clone(),
+                            letters: letters.iter().map(|l| l.text.clone()).collect(),
+                        });
+                    }
+                }
+                ItemKind::Flag(name) => {
+                    let idx = self.model.flags.len() as u16;
+                    if self.declare(name, Decl::Flag(idx)) {
+                        self.model.flags.push(name.text.clone());
+                    }
+                }
+                ItemKind::Stacks => self.model.stacks = true,
+                ItemKind::Counter { name, .. } => {
+                    let idx = self.model.counters.len() as u16;
+                    if self.declare(name, Decl::Counter(idx)) {
+                        self.model.counters.push(model::Counter { name: name.text.clone(), index: Vec::new() });
+                    }
+                }
+                ItemKind::Option(o) => {
+                    let idx = self.model.options.len() as u16;
+                    if self.declare(&o.name, Decl::Option(idx)) {
+                        self.model.options.push(GameOption {
+                            name: o.name.text.clone(),
+                            values: Vec::new(),
+                            default: Value::Name(0),
+                        });
+                    }
+                }
+                ItemKind::Ruleset { name, .. } => {
+                    let idx = self.model.rulesets.len() as u16;
+                    if self.declare(name, Decl::Ruleset(idx)) {
+                        self.model.rulesets.push(model::Ruleset { name: name.text.clone(), settings: Vec::new() });
+                    }
+                }
+                ItemKind::Region { name, player, .. } | ItemKind::Directions { name, player, .. } => {
+                    let is_region = matches!(item.kind, ItemKind::Region { .. });
+                    let map = if is_region { &mut per_side_regions } else { &mut per_side_dirs };
+                    if player.is_some()
+                        && let Some(&idx) = map.get(&name.text)
+                    {
+                        // Another side's value of a per-side declaration.
+                        let _ = idx;
+                        continue;
+                    }
+                    let table = if is_region { &mut self.model.regions } else { &mut self.model.directions };
+                    let idx = table.len() as u16;
+                    let decl = if is_region { Decl::Region(idx) } else { Decl::Directions(idx) };
+                    if self.declare(name, decl) {
+                        let table = if is_region { &mut self.model.regions } else { &mut self.model.directions };
+                        table.push(model::PerSide { name: name.text.clone(), values: Vec::new() });
+                        if player.is_some() {
+                            map.insert(name.text.clone(), idx);
+                        }
+                    }
+                }
+                ItemKind::Define(d) => {
+                    let idx = self.defs.len() as u16;
+                    if self.declare(&d.name, Decl::Def(idx)) {
+                        self.defs.push(DefInfo { item: i, ..DefInfo::default() });
+                        self.model.defs.push(model::Def {
+                            name: d.name.text.clone(),
+                            params: Vec::new(),
+                            body: model::DefBody::Block(Vec::new()),
+                        });
+                    }
+                }
+                ItemKind::Phase(p) => {
+                    let idx = self.model.phases.len() as u16;
+                    if self.declare(&p.name, Decl::Phase(idx)) {
+                        self.model.phases.push(model::Phase {
+                            name: p.name.text.clone(),
+                            when: None,
+                            turns: None,
+                            by: None,
+                            starting: None,
+                            body: Vec::new(),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.model.phases.is_empty() && !file.items.is_empty() {
+            let at = file.items.last().map_or(Span::default(), |i| i.span);
+            self.error(
+                Diagnostic::error(Code::MissingDeclaration, "the game has no `phase`: no move can ever be made")
+                    .with_label(Span { start: at.end, end: at.end }, "expected a phase in this file")
+                    .with_help("add the moves, e.g. `phase play { place stone at empty }`"),
+            );
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Pass 2: options and rulesets
+    // -----------------------------------------------------------------------
+
+    fn check_options(&mut self) {
+        let file = self.file;
+        for item in &file.items {
+            let ItemKind::Option(o) = &item.kind else { continue };
+            let Some((Decl::Option(idx), _)) = self.names.get(&o.name.text).copied() else { continue };
+            let mut values = Vec::new();
+            let mut seen: HashMap<String, Span> = HashMap::new();
+            for v in &o.values {
+                let (key, value) = match v {
+                    ast::OptionValue::Name(n) => (n.text.clone(), OptionValue::Name(n.text.clone())),
+                    ast::OptionValue::Number(n, _) => (n.to_string(), OptionValue::Number(*n)),
+                    ast::OptionValue::Range { low, high, span } => {
+                        if let Some(h) = high
+                            && h < low
+                        {
+                            self.error(
+                                Diagnostic::error(Code::OutOfRange, format!("the range {low}..{h} is empty"))
+                                    .with_label(*span, "the upper end is below the lower end")
+                                    .with_help(format!("write `{h}..{low}`")),
+                            );
+                        }
+                        (format!("{low}.."), OptionValue::Range(*low, *high))
+                    }
+                };
+                if let Some(prev) = seen.get(&key) {
+                    self.error(
+                        Diagnostic::error(Code::Duplicate, format!("option `{}` lists `{key}` twice", o.name.text))
+                            .with_label(v.span(), "listed again here")
+                            .with_note(*prev, "first listed here")
+                            .with_help("remove one of them"),
+                    );
+                    continue;
+                }
+                seen.insert(key, v.span());
+                values.push(value);
+            }
+            let mut opt = GameOption { name: o.name.text.clone(), values, default: Value::Name(0) };
+            opt.default = match &o.default {
+                None => match opt.values.first() {
+                    Some(OptionValue::Number(n)) => Value::Number(*n),
+                    Some(OptionValue::Range(lo, _)) => Value::Number(*lo),
+                    _ => Value::Name(0),
+                },
+                Some(d) => match self.option_value(&opt, d) {
+                    Some(v) => v,
+                    None => Value::Name(0),
+                },
+            };
+            self.model.options[idx as usize] = opt;
+        }
+        self.defaults = self.model.options.iter().map(|o| o.default).collect();
+        for item in &file.items {
+            let ItemKind::Ruleset { name, settings } = &item.kind else { continue };
+            let Some((Decl::Ruleset(idx), _)) = self.names.get(&name.text).copied() else { continue };
+            let mut out = Vec::new();
+            let mut seen: HashMap<u16, Span> = HashMap::new();
+            for s in settings {
+                let opt_idx = match self.names.get(&s.option.text) {
+                    Some((Decl::Option(i), _)) => *i,
+                    _ => {
+                        let options: Vec<&str> = self.model.options.iter().map(|o| o.name.as_str()).collect();
+                        let hint = did_you_mean(&s.option.text, options.iter().copied());
+                        let help = match hint {
+                            Some(h) => format!("did you mean `{h}`?"),
+                            None if options.is_empty() => "this file declares no options".to_string(),
+                            None => format!("the options are {}", quote_list(&options)),
+                        };
+                        self.error(
+                            Diagnostic::error(
+                                Code::UnknownOption,
+                                format!("ruleset `{}` sets `{}`, which is not an option", name.text, s.option.text),
+                            )
+                            .with_label(s.option.span, "no option of this name")
+                            .with_help(help),
+                        );
+                        continue;
+                    }
+                };
+                self.used.insert(Decl::Option(opt_idx));
+                if let Some(prev) = seen.get(&opt_idx) {
+                    self.error(
+                        Diagnostic::error(
+                            Code::Duplicate,
+                            format!("ruleset `{}` sets `{}` twice", name.text, s.option.text),
+                        )
+                        .with_label(s.option.span, "set again here")
+                        .with_note(*prev, "first set here")
+                        .with_help("keep one of the two settings"),
+                    );
+                    continue;
+                }
+                seen.insert(opt_idx, s.option.span);
+                let opt = self.model.options[opt_idx as usize].clone();
+                if let Some(v) = self.option_value(&opt, &s.value) {
+                    out.push((opt_idx, v));
+                }
+            }
+            self.model.rulesets[idx as usize].settings = out;
+        }
+    }
+
+    /// Checks a value given to an option; reports and returns `None` if it has no such value.
+    fn option_value(&mut self, opt: &GameOption, v: &ast::SettingValue) -> Option<Value> {
+        match v {
+            ast::SettingValue::Name(n) => match opt.value_index(&n.text) {
+                Some(i) => Some(Value::Name(i)),
+                None => {
+                    let names: Vec<&str> = opt
+                        .values
+                        .iter()
+                        .filter_map(|v| if let OptionValue::Name(n) = v { Some(n.as_str()) } else { None })
+                        .collect();
+                    let help = match did_you_mean(&n.text, names.iter().copied()) {
+                        Some(h) => format!("did you mean `{h}`? The values are {}", opt.describe_values()),
+                        None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownOptionValue,
+                            format!("option `{}` has no value `{}`", opt.name, n.text),
+                        )
+                        .with_label(n.span, "not a value of this option")
+                        .with_help(help),
+                    );
+                    None
+                }
+            },
+            ast::SettingValue::Number(n, sp) => {
+                if opt.accepts_number(*n) {
+                    Some(Value::Number(*n))
+                } else {
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownOptionValue,
+                            format!("option `{}` cannot be {n}", opt.name),
+                        )
+                        .with_label(*sp, "not a value of this option")
+                        .with_help(format!("the values of `{}` are {}", opt.name, opt.describe_values())),
+                    );
+                    None
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Pass 3: the board
+    // -----------------------------------------------------------------------
+
+    fn check_board(&mut self) {
+        let file = self.file;
+        let Some(item) = file.items.iter().find(|i| matches!(i.kind, ItemKind::Board(_))) else { return };
+        let ItemKind::Board(b) = &item.kind else { return };
+        let mut board = model::Board::default();
+        let number = |c: &mut Self, e: &ast::Expr| c.static_expr(e, types::Ty::Number, "a board's size");
+        match &b.shape {
+            ast::BoardShape::Hexagon { points, side } => {
+                board.hexagon = true;
+                board.points = *points;
+                board.size = number(self, side);
+                if b.squares.is_some() {
+                    let sp = b.squares.as_ref().map(|s| s.1).unwrap_or(item.span);
+                    self.error(
+                        Diagnostic::error(Code::BadBoard, "a hexagon has no dark or light squares")
+                            .with_label(sp, "only square boards can be checkered")
+                            .with_help("remove this clause"),
+                    );
+                }
+            }
+            ast::BoardShape::Square { files, ranks } => {
+                board.size = number(self, files);
+                board.ranks = number(self, ranks);
+                board.dark = b.squares.as_ref().map(|(c, _)| *c == ast::SquareColour::Dark);
+            }
+        }
+        self.model.board = board;
+        // Build the board for the default options; its directions are needed below.
+        let shape = eval::board_shape(&self.model, &self.defaults);
+        match shape {
+            Ok(Some(shape)) => match Geometry::new(shape) {
+                Ok(g) => self.geometry = Some(g),
+                Err(e) => self.error(
+                    Diagnostic::error(Code::BadBoard, format!("this board cannot be built: {e}"))
+                        .with_label(item.span, "with the default options")
+                        .with_help("hexagons have 1 to 16 cells to a side; square boards 1 to 26 files and ranks"),
+                ),
+            },
+            Ok(None) => {}
+            Err(e) => self.error(
+                Diagnostic::error(Code::BadBoard, format!("this board cannot be built: {e}"))
+                    .with_label(item.span, "with the default options"),
+            ),
+        }
+        if let Some(n) = &b.neighbours {
+            let e = self.static_expr(n, types::Ty::Directions, "the board's neighbours");
+            self.model.board.neighbours = e;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Pass 4: everything else
+    // -----------------------------------------------------------------------
+
+    fn check_items(&mut self) {
+        let file = self.file;
+        for item in &file.items {
+            match &item.kind {
+                ItemKind::Piece { name, letters } => {
+                    let players = self.model.player_count.max(1);
+                    let colours = self.model.sides.len() - self.model.player_count;
+                    let ok = letters.len() <= 1 || letters.len() == players || letters.len() == colours;
+                    if !ok {
+                        let sp = letters[0].span.to(letters[letters.len() - 1].span);
+                        self.error(
+                            Diagnostic::error(
+                                Code::WrongArity,
+                                format!("piece `{}` has {} letters", name.text, letters.len()),
+                            )
+                            .with_label(sp, "expected one letter, or one per player")
+                            .with_help(format!("give one letter, or {players}, one for each player in order")),
+                        );
+                    }
+                    for l in letters {
+                        if l.text.chars().count() != 1 {
+                            self.error(
+                                Diagnostic::error(
+                                    Code::OutOfRange,
+                                    format!("a piece's letter is one character, not {:?}", l.text),
+                                )
+                                .with_label(l.span, "expected one character")
+                                .with_help("the board is drawn one character per piece"),
+                            );
+                        }
+                    }
+                }
+                ItemKind::Counter { name, index } => {
+                    let Some((Decl::Counter(idx), _)) = self.names.get(&name.text).copied() else { continue };
+                    let mut exprs = Vec::new();
+                    for ix in index {
+                        if let Some(e) = self.static_collection(ix) {
+                            exprs.push(e);
+                        }
+                    }
+                    self.model.counters[idx as usize].index = exprs;
+                }
+                ItemKind::Region { name, player, value } | ItemKind::Directions { name, player, value } => {
+                    let is_region = matches!(item.kind, ItemKind::Region { .. });
+                    let Some((decl, _)) = self.names.get(&name.text).copied() else { continue };
+                    let idx = match decl {
+                        Decl::Region(i) if is_region => i,
+                        Decl::Directions(i) if !is_region => i,
+                        _ => continue,
+                    };
+                    let (ty, what) = if is_region {
+                        (types::Ty::Cells, "a region")
+                    } else {
+                        (types::Ty::Directions, "a direction set")
+                    };
+                    let Some(e) = self.static_expr(value, ty, what) else { continue };
+                    let side = match player {
+                        None => None,
+                        Some(p) => match self.names.get(&p.text) {
+                            Some((Decl::Side(s), _)) => Some(*s),
+                            _ => {
+                                self.unknown_side(p);
+                                continue;
+                            }
+                        },
+                    };
+                    let table = if is_region { &mut self.model.regions } else { &mut self.model.directions };
+                    let entry = &mut table[idx as usize];
+                    let clash = entry.values.iter().any(|(s, _)| *s == side || s.is_some() != side.is_some());
+                    if clash {
+                        let msg = match side {
+                            Some(_) => format!("`{}[{}]` is declared twice", name.text, player.as_ref().map_or("", |p| p.text.as_str())),
+                            None => format!("`{}` is declared twice", name.text),
+                        };
+                        self.error(
+                            Diagnostic::error(Code::Duplicate, msg)
+                                .with_label(name.span, "declared again here")
+                                .with_help("a name is declared once, or once for each player with `[player]`"),
+                        );
+                        continue;
+                    }
+                    entry.values.push((side, e));
+                }
+                ItemKind::Define(d) => {
+                    if let Some((Decl::Def(idx), _)) = self.names.get(&d.name.text).copied() {
+                        self.check_def(idx);
+                    }
+                }
+                ItemKind::Setup(b) => {
+                    let block = self.block(b, rules::Place::Setup);
+                    self.model.setup = block;
+                }
+                ItemKind::Phase(p) => self.check_phase(p),
+                ItemKind::End(b) => {
+                    let block = self.block(b, rules::Place::Outcome);
+                    self.model.end = block;
+                }
+                ItemKind::NoMoves(b) => {
+                    let block = self.block(b, rules::Place::NoMoves);
+                    self.model.no_moves = block;
+                }
+                ItemKind::AfterTurn(b) => {
+                    let block = self.block(b, rules::Place::Outcome);
+                    self.model.after_turn = block;
+                }
+                _ => {}
+            }
+        }
+        self.check_per_side_complete();
+    }
+
+    /// A region or direction set declared per side must be declared for every player
+    /// (or every colour).
+    fn check_per_side_complete(&mut self) {
+        let players = self.model.player_count;
+        let total = self.model.sides.len();
+        let mut problems = Vec::new();
+        for (is_region, table) in [(true, &self.model.regions), (false, &self.model.directions)] {
+            for entry in table {
+                let sides: Vec<u8> = entry.values.iter().filter_map(|(s, _)| *s).collect();
+                if sides.is_empty() {
+                    continue;
+                }
+                let (lo, hi) = if (sides[0] as usize) < players { (0, players) } else { (players, total) };
+                let missing: Vec<String> = (lo..hi)
+                    .filter(|s| !sides.contains(&(*s as u8)))
+                    .map(|s| self.model.sides[s].clone())
+                    .collect();
+                let mixed = sides.iter().any(|s| (*s as usize) < lo || (*s as usize) >= hi);
+                if !missing.is_empty() || mixed {
+                    let span = self.decl_span(&entry.name);
+                    problems.push((is_region, entry.name.clone(), missing, mixed, span));
+                }
+            }
+        }
+        for (is_region, name, missing, mixed, span) in problems {
+            let what = if is_region { "region" } else { "direction set" };
+            let d = if mixed {
+                Diagnostic::error(
+                    Code::MissingDeclaration,
+                    format!("{what} `{name}` is declared for both players and colours"),
+                )
+                .with_label(span, "declared per side here")
+                .with_help("declare it either for every player or for every colour")
+            } else {
+                Diagnostic::error(
+                    Code::MissingDeclaration,
+                    format!("{what} `{name}` is not declared for {}", quote_list(&missing)),
+                )
+                .with_label(span, "declared per side here")
+                .with_help(format!("add `{} {name}[{}] = ...`", if is_region { "region" } else { "directions" }, missing[0]))
+            };
+            self.error(d);
+        }
+    }
+
+    pub(crate) fn decl_span(&self, name: &str) -> Span {
+        self.names.get(name).map_or(Span::default(), |(_, s)| *s)
+    }
+
+    pub(crate) fn unknown_side(&mut self, p: &ast::Name) {
+        let sides: Vec<&str> = self.model.sides.iter().map(String::as_str).collect();
+        let help = match did_you_mean(&p.text, sides.iter().copied()) {
+            Some(h) => format!("did you mean `{h}`?"),
+            None => format!("the players are {}", quote_list(&sides)),
+        };
+        self.error(
+            Diagnostic::error(Code::UnknownName, format!("`{}` is not a player", p.text))
+                .with_label(p.span, "expected a player")
+                .with_help(help),
+        );
+    }
+
+    fn check_phase(&mut self, p: &ast::PhaseDecl) {
+        let Some((Decl::Phase(idx), _)) = self.names.get(&p.name.text).copied() else { return };
+        let when = p.when.as_ref().and_then(|e| self.static_expr(e, types::Ty::Bool, "a phase's `when`"));
+        let turns = p.turns.as_ref().and_then(|e| self.static_expr(e, types::Ty::Number, "a phase's `turns`"));
+        let by = p.by.as_ref().and_then(|e| self.static_expr(e, types::Ty::Player, "a phase's `by`"));
+        let starting = p.starting.as_ref().and_then(|e| self.static_expr(e, types::Ty::Player, "a phase's `starting`"));
+        let body = self.block(&p.body, rules::Place::Generate);
+        let phase = &mut self.model.phases[idx as usize];
+        phase.when = when;
+        phase.turns = turns;
+        phase.by = by;
+        phase.starting = starting;
+        phase.body = body;
+    }
+}
+
+/// `a`, `b` and `c`, each in backticks.
+pub(crate) fn quote_list<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {}", init.join(", "), last),
+    }
 }

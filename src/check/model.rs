@@ -1,5 +1,219 @@
 //! The checked model of a game: every name resolved, every type known.
+//!
+//! This is what the compiler consumes. It holds no syntax tree: rules are typed
+//! [`hir`](super::hir) trees addressing declarations by index.
+
+use super::hir::{Block, Expr, LocalId};
+use super::types::Ty;
 
 /// A checked game.
-#[derive(Debug, Default)]
-pub struct Model {}
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// The title from `game "..."`.
+    pub title: String,
+    /// Every side: the players (seats) first, then the colours if declared.
+    pub sides: Vec<String>,
+    /// How many of `sides` are players; the rest are colours.
+    pub player_count: usize,
+    /// The board.
+    pub board: Board,
+    /// Piece kinds, with their letters.
+    pub kinds: Vec<Kind>,
+    /// Flags pieces can carry.
+    pub flags: Vec<String>,
+    /// Whether cells hold stacks.
+    pub stacks: bool,
+    /// Counters kept in the position.
+    pub counters: Vec<Counter>,
+    /// Options, in declaration order.
+    pub options: Vec<GameOption>,
+    /// Rulesets.
+    pub rulesets: Vec<Ruleset>,
+    /// Regions.
+    pub regions: Vec<PerSide>,
+    /// Declared direction sets.
+    pub directions: Vec<PerSide>,
+    /// Definitions.
+    pub defs: Vec<Def>,
+    /// The setup.
+    pub setup: Block,
+    /// The phases, in order.
+    pub phases: Vec<Phase>,
+    /// `end` blocks, in order.
+    pub end: Block,
+    /// `no moves` blocks, in order.
+    pub no_moves: Block,
+    /// `after turn` blocks, in order.
+    pub after_turn: Block,
+    /// The names of locals, by [`LocalId`] (for messages).
+    pub locals: Vec<String>,
+}
+
+impl Model {
+    /// The colours, if the game declares them separately from the players.
+    pub fn colours(&self) -> &[String] {
+        &self.sides[self.player_count..]
+    }
+
+    /// The players (seats).
+    pub fn players(&self) -> &[String] {
+        &self.sides[..self.player_count]
+    }
+}
+
+/// The board: shape and size may depend on options.
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    /// `hexagon` (true) or `square`.
+    pub hexagon: bool,
+    /// For hexagons: points rather than cells.
+    pub points: bool,
+    /// Hexagon: cells to a side. Square: files.
+    pub size: Option<Expr>,
+    /// Square: ranks.
+    pub ranks: Option<Expr>,
+    /// Square: play only on dark (Some(true)) or light (Some(false)) squares.
+    pub dark: Option<bool>,
+    /// Which directions make cells neighbours (the board's default when `None`).
+    pub neighbours: Option<Expr>,
+}
+
+/// A kind of piece.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// Its name.
+    pub name: String,
+    /// Its letter, or one letter per player.
+    pub letters: Vec<String>,
+}
+
+/// A counter.
+#[derive(Clone, Debug)]
+pub struct Counter {
+    /// Its name.
+    pub name: String,
+    /// The collections it is indexed by.
+    pub index: Vec<Expr>,
+}
+
+/// An option.
+#[derive(Clone, Debug)]
+pub struct GameOption {
+    /// Its key.
+    pub name: String,
+    /// Its values, in order.
+    pub values: Vec<OptionValue>,
+    /// The default.
+    pub default: Value,
+}
+
+impl GameOption {
+    /// Whether any value is a number.
+    pub fn is_numeric(&self) -> bool {
+        self.values.iter().any(|v| !matches!(v, OptionValue::Name(_)))
+    }
+
+    /// The index of a named value.
+    pub fn value_index(&self, name: &str) -> Option<u16> {
+        self.values.iter().position(|v| matches!(v, OptionValue::Name(n) if n == name)).map(|i| i as u16)
+    }
+
+    /// Whether a number is one of the values.
+    pub fn accepts_number(&self, n: i64) -> bool {
+        self.values.iter().any(|v| match v {
+            OptionValue::Number(m) => *m == n,
+            OptionValue::Range(lo, hi) => n >= *lo && hi.is_none_or(|h| n <= h),
+            OptionValue::Name(_) => false,
+        })
+    }
+
+    /// The values as the user types them, for messages.
+    pub fn describe_values(&self) -> String {
+        let parts: Vec<String> = self
+            .values
+            .iter()
+            .map(|v| match v {
+                OptionValue::Name(n) => format!("`{n}`"),
+                OptionValue::Number(n) => format!("`{n}`"),
+                OptionValue::Range(lo, Some(hi)) => format!("a whole number from {lo} to {hi}"),
+                OptionValue::Range(lo, None) => format!("a whole number from {lo} up"),
+            })
+            .collect();
+        parts.join(", ")
+    }
+}
+
+/// A declared value of an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A name.
+    Name(String),
+    /// A number.
+    Number(i64),
+    /// A range of numbers, inclusive.
+    Range(i64, Option<i64>),
+}
+
+/// A chosen value of an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The named value with this index.
+    Name(u16),
+    /// A number.
+    Number(i64),
+}
+
+/// A ruleset: option values by option index.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// Its name.
+    pub name: String,
+    /// The values it sets.
+    pub settings: Vec<(u16, Value)>,
+}
+
+/// A region or direction set: one value, or one per side.
+#[derive(Clone, Debug)]
+pub struct PerSide {
+    /// Its name.
+    pub name: String,
+    /// For each side index, its value; a single entry `(None, value)` when not per side.
+    pub values: Vec<(Option<u8>, Expr)>,
+}
+
+/// A definition.
+#[derive(Clone, Debug)]
+pub struct Def {
+    /// Its name.
+    pub name: String,
+    /// Its parameters.
+    pub params: Vec<(LocalId, Ty)>,
+    /// Its body.
+    pub body: DefBody,
+}
+
+/// The body of a definition.
+#[derive(Clone, Debug)]
+pub enum DefBody {
+    /// A value.
+    Expr(Expr),
+    /// Statements.
+    Block(Block),
+}
+
+/// A phase.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    /// Its name.
+    pub name: String,
+    /// Played only when this holds (from options alone).
+    pub when: Option<Expr>,
+    /// How many turns it lasts.
+    pub turns: Option<Expr>,
+    /// The one player who makes every turn.
+    pub by: Option<Expr>,
+    /// Who makes the first turn.
+    pub starting: Option<Expr>,
+    /// The move rules.
+    pub body: Block,
+}

@@ -1,0 +1,376 @@
+//! The checked representation of rules: a typed tree whose names are all resolved.
+//!
+//! Declarations are addressed by small ids (indexes into the [`Model`](super::Model)'s
+//! tables); locals by a unique [`LocalId`]. Nothing here refers to the syntax tree:
+//! spans survive only as [`Span`]s kept for run-time error reports.
+
+use crate::syntax::Span;
+
+use super::types::Ty;
+
+/// A local name: a parameter, a `let`, a `for` or a binder variable.
+pub type LocalId = u32;
+
+/// An expression with its type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: Ty,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// What an expression computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A whole number.
+    Int(i64),
+    /// A text (piece letters, titles).
+    Text(String),
+    /// A cell given by its label; resolved against the board when it is built.
+    CellLabel(String),
+    /// A direction given by its name.
+    Dir(String),
+    /// A named set of directions built into the board (`hex`, `orthogonal`, `diagonal`).
+    BoardDirs(String),
+    /// A symmetry of the board given by its name.
+    Symmetry(String),
+    /// A player or colour, by index into the model's sides.
+    Side(u8),
+    /// A piece kind.
+    Kind(u16),
+    /// A piece flag.
+    Flag(u16),
+    /// A phase.
+    Phase(u16),
+    /// A kind of move (for `previous.action`).
+    Action(Action),
+    /// The chosen value of an option.
+    OptionValue(u16),
+    /// A named value of an option: `(option, index of the value)`.
+    OptionName(u16, u16),
+    /// A local.
+    Local(LocalId),
+    /// A name whose meaning comes from where it is used (`from`, `mover`, ...).
+    Context(ContextVar),
+    /// A region, with its player index if it is declared per player.
+    Region(u16, Option<Box<Expr>>),
+    /// A declared set of directions, with its player index if per player.
+    Directions(u16, Option<Box<Expr>>),
+    /// A counter and its indexes.
+    Counter(u16, Vec<Expr>),
+    /// A built-in function.
+    Call(Builtin, Vec<Expr>),
+    /// A definition with its arguments.
+    Def(u16, Vec<Expr>),
+    /// `not e` or `-e`.
+    Unary(UnaryOp, Box<Expr>),
+    /// `a op b`.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `match option { ... }`: for each value of the option, the index of its arm.
+    Match { option: u16, arm_of_value: Vec<u16>, arms: Vec<Expr> },
+    /// `{ a, b }`.
+    Set(Vec<Expr>),
+    /// `[a, b]`.
+    List(Vec<Expr>),
+    /// `x in source: body`, under a function or set/list brackets.
+    Comprehension { kind: Comprehension, var: LocalId, source: Box<Expr>, body: Box<Expr> },
+    /// `previous.field`.
+    Field(Box<Expr>, Field),
+    /// The inner value converted to this expression's type: a cell, kind or flag to
+    /// a set of cells, a direction to a set, an option to a number or a player.
+    Convert(Box<Expr>),
+}
+
+/// What a comprehension computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comprehension {
+    /// `{ x in s: cond }`: the elements for which the condition holds.
+    SetFilter,
+    /// `[ x in s: cond ]`.
+    ListFilter,
+    /// `any(x in s: cond)`.
+    Any,
+    /// `all(x in s: cond)`.
+    All,
+    /// `count(x in s: cond)`.
+    Count,
+    /// `sum(x in s: n)`.
+    Sum,
+    /// `union(x in s: cells)`.
+    Union,
+}
+
+/// Names whose value depends on where they are used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ContextVar {
+    /// The cell a move starts from.
+    From,
+    /// The cell a move goes to (or places at).
+    To,
+    /// The cell a jump passes over.
+    Middle,
+    /// The value picked by a `choose` move.
+    Chosen,
+    /// How many captures the move has made so far.
+    Captures,
+    /// The player to move.
+    Mover,
+    /// The other player.
+    Opponent,
+    /// Passes in a row.
+    Passes,
+    /// How often the current position has occurred.
+    Repetitions,
+    /// Turns in a row without a capture.
+    TurnsWithoutCapture,
+    /// The current phase.
+    Phase,
+    /// The previous turn.
+    Previous,
+    /// The cell jumped by the previous jump of this turn.
+    LastJumped,
+    /// The cells jumped so far this turn.
+    Jumped,
+    /// Empty cells.
+    Empty,
+    /// Occupied cells.
+    Occupied,
+    /// Cells of the mover.
+    Own,
+    /// Cells of the other player.
+    Enemy,
+    /// Every cell.
+    Board,
+    /// The centre cell.
+    Centre,
+    /// The list of players.
+    Players,
+    /// The list of colours.
+    Colours,
+    /// The list of the board's symmetries.
+    Symmetries,
+}
+
+impl ContextVar {
+    /// Names that exist only inside a move rule (or a definition used there).
+    pub fn needs_move(self) -> bool {
+        matches!(
+            self,
+            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::Chosen | ContextVar::Captures
+        )
+    }
+}
+
+/// The fields of `previous`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// What kind of move it was.
+    Action,
+    /// Where it started (no cell for placements and passes).
+    From,
+    /// Where it ended (no cell for passes).
+    To,
+    /// The phase it was played in.
+    Phase,
+    /// Who played it.
+    Player,
+}
+
+/// Kinds of move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `place`.
+    Place,
+    /// `step`.
+    Step,
+    /// `slide`.
+    Slide,
+    /// `jump`.
+    Jump,
+    /// `relocate`.
+    Relocate,
+    /// `pass`.
+    Pass,
+    /// `choose`.
+    Choose,
+}
+
+impl Action {
+    /// The keyword.
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Place => "place",
+            Action::Step => "step",
+            Action::Slide => "slide",
+            Action::Jump => "jump",
+            Action::Relocate => "relocate",
+            Action::Pass => "pass",
+            Action::Choose => "choose",
+        }
+    }
+
+    /// Every kind of move.
+    pub const ALL: [Action; 7] =
+        [Action::Place, Action::Step, Action::Slide, Action::Jump, Action::Relocate, Action::Pass, Action::Choose];
+}
+
+pub use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// Built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `count(cells | list)`.
+    Count,
+    /// `any(cells | list)`.
+    Any,
+    /// `union(list of cells)`.
+    Union,
+    /// `common(list of cells)`: cells in every set.
+    Common,
+    /// `neighbours(cell | cells [, directions])`.
+    Neighbours,
+    /// `group(cell)`: the connected group of same-owner pieces.
+    Group,
+    /// `groups(cells)`: the connected parts of a set of cells.
+    Groups,
+    /// `owned_by(player)`.
+    OwnedBy,
+    /// `opponent(player)`.
+    OpponentOf,
+    /// `distance(cell, cell)`.
+    Distance,
+    /// `x(cell)`.
+    X,
+    /// `y(cell)`.
+    Y,
+    /// `file(cell)`: 1 for the first file.
+    File,
+    /// `rank(cell)`: 1 for the first rank.
+    Rank,
+    /// `cell(x, y)`.
+    CellAt,
+    /// `the(cells)`: the one cell of a set that has exactly one.
+    The,
+    /// `image(cell | cells, symmetry)`.
+    Image,
+    /// `rotate(direction, steps)`.
+    Rotate,
+    /// `at_turn_start(e)`: `e` in the position at the start of the turn.
+    AtTurnStart,
+    /// `without(cell, e)`: `e` with the piece on the cell lifted off.
+    Without,
+    /// `height(cell)`: pieces in the stack.
+    Height,
+    /// `owner(cell)`.
+    Owner,
+    /// `abs(n)`.
+    Abs,
+    /// `min(a, b)`.
+    Min,
+    /// `max(a, b)`.
+    Max,
+}
+
+/// A block of statements.
+pub type Block = Vec<Stmt>;
+
+/// A checked statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// What a statement does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `if` / `else if` / `else`.
+    If(Vec<(Expr, Block)>, Option<Block>),
+    /// `for x in e { }`.
+    For(LocalId, Expr, Block),
+    /// `let x = e`.
+    Let(LocalId, Expr),
+    /// `set counter = e`.
+    Set(Expr, Expr),
+    /// `add e to counter`.
+    Add(Expr, Expr),
+    /// `first { } otherwise { }`.
+    First(Vec<Block>),
+    /// `optional { }`.
+    Optional(Block),
+    /// `longest { }`.
+    Longest(Block),
+    /// `capture effect`.
+    Capture(Box<Stmt>),
+    /// A move rule.
+    Move(Box<MoveRule>),
+    /// A built-in effect.
+    Effect(Effect, Vec<Expr>),
+    /// A definition with a block body.
+    Call(u16, Vec<Expr>, Option<Block>),
+}
+
+/// Built-in effects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// `flag(flag, cells)`.
+    Flag,
+    /// `unflag(flag, cells)`.
+    Unflag,
+    /// `remove(cells)`.
+    Remove,
+    /// `convert(cells, player)`.
+    Convert,
+    /// `promote(cells, kind)`.
+    Promote,
+    /// `tuck(cell, cell)`: the top piece of the first goes to the bottom of the second.
+    Tuck,
+    /// `assign(colour, player)`.
+    Assign,
+    /// `win(player)`.
+    Win,
+    /// `lose(player)`.
+    Lose,
+    /// `draw`.
+    Draw,
+    /// `finish`: the game ends; the higher score wins.
+    Finish,
+    /// `stop`: the turn ends after this move.
+    Stop,
+    /// `again`: the same rule moves the same piece again, from where it landed.
+    Again,
+    /// `refuse`: the move is not legal after all.
+    Refuse,
+}
+
+/// A rule that generates moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRule {
+    /// What kind of move.
+    pub action: Action,
+    /// Whose piece is placed (for `place`; the mover's when `None`).
+    pub owner: Option<Expr>,
+    /// The kind placed (for `place`).
+    pub kind: Option<u16>,
+    /// Which pieces move, or what is chosen from.
+    pub subject: Option<Expr>,
+    /// `along`: the directions.
+    pub along: Option<Expr>,
+    /// `over`: the cells that may be jumped.
+    pub over: Option<Expr>,
+    /// `to` or `at`: the destinations.
+    pub to: Option<Expr>,
+    /// `by`: who chooses the move.
+    pub by: Option<Expr>,
+    /// `where`: conditions, all of which must hold.
+    pub conditions: Vec<Expr>,
+    /// `then`: effects and further parts of the turn.
+    pub then: Option<Block>,
+}
