@@ -50,13 +50,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error of the given kind.
     pub fn error(code: Code, message: impl Into<String>) -> Self {
-        Diagnostic {
-            code,
-            severity: code.default_severity(),
-            message: message.into(),
-            labels: Vec::new(),
-            help: None,
-        }
+        Diagnostic { code, severity: code.default_severity(), message: message.into(), labels: Vec::new(), help: None }
     }
 
     /// Adds the primary label.
@@ -87,11 +81,7 @@ impl Diagnostic {
 
     /// The first byte of the primary label, for sorting diagnostics in file order.
     pub fn position(&self) -> u32 {
-        self.labels
-            .iter()
-            .find(|l| l.primary)
-            .or(self.labels.first())
-            .map_or(0, |l| l.span.start)
+        self.labels.iter().find(|l| l.primary).or(self.labels.first()).map_or(0, |l| l.span.start)
     }
 
     /// Whether this is an error (rather than a warning).

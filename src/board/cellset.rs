@@ -232,10 +232,7 @@ impl CellSet {
 
     /// The cells in ascending order.
     pub fn iter(&self) -> CellSetIter {
-        CellSetIter {
-            words: self.words,
-            word: 0,
-        }
+        CellSetIter { words: self.words, word: 0 }
     }
 }
 
@@ -254,9 +251,7 @@ impl Iterator for CellSetIter {
             let w = self.words[self.word];
             if w != 0 {
                 self.words[self.word] = w & (w - 1);
-                return Some(CellId(
-                    (self.word * 64 + w.trailing_zeros() as usize) as u16,
-                ));
+                return Some(CellId((self.word * 64 + w.trailing_zeros() as usize) as u16));
             }
             self.word += 1;
         }
@@ -264,10 +259,7 @@ impl Iterator for CellSetIter {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.words[self.word.min(WORDS)..]
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum();
+        let n = self.words[self.word.min(WORDS)..].iter().map(|w| w.count_ones() as usize).sum();
         (n, Some(n))
     }
 }
@@ -339,13 +331,7 @@ macro_rules! set_op {
 set_op!(BitOr, bitor, BitOrAssign, bitor_assign, union);
 set_op!(BitAnd, bitand, BitAndAssign, bitand_assign, intersection);
 set_op!(Sub, sub, SubAssign, sub_assign, difference);
-set_op!(
-    BitXor,
-    bitxor,
-    BitXorAssign,
-    bitxor_assign,
-    symmetric_difference
-);
+set_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, symmetric_difference);
 
 #[cfg(test)]
 mod tests {
@@ -394,10 +380,7 @@ mod tests {
         for len in [0, 1, 63, 64, 65, 91, 128, 169, 441, 1023, 1024] {
             let f = CellSet::full(len);
             assert_eq!(f.count(), len);
-            assert_eq!(
-                f.iter().collect::<Vec<_>>(),
-                (0..len as u16).map(CellId).collect::<Vec<_>>()
-            );
+            assert_eq!(f.iter().collect::<Vec<_>>(), (0..len as u16).map(CellId).collect::<Vec<_>>());
             assert_eq!(f.complement(len), CellSet::empty());
         }
         const S: CellSet = CellSet::empty().with(CellId(3)).with(CellId(700));

@@ -34,11 +34,7 @@ pub enum Shape {
     /// `0 <= x, y <= 2 side - 2` and `|x - y| <= side - 1`.
     Hexagon { side: u32, unit: HexUnit },
     /// A rectangle of `files` by `ranks` squares, possibly only one colour of them.
-    Square {
-        files: u32,
-        ranks: u32,
-        squares: SquareColour,
-    },
+    Square { files: u32, ranks: u32, squares: SquareColour },
 }
 
 /// Whether a hexagon's places are drawn as cells or as the points of a triangular
@@ -131,14 +127,8 @@ const fn dir(name: &'static str, dx: i32, dy: i32) -> DirInfo {
 }
 
 /// Hexagon directions, in cyclic order (each is 60 degrees on from the last).
-const HEX_DIRS: [DirInfo; 6] = [
-    dir("e", 1, 0),
-    dir("ne", 1, 1),
-    dir("n", 0, 1),
-    dir("w", -1, 0),
-    dir("sw", -1, -1),
-    dir("s", 0, -1),
-];
+const HEX_DIRS: [DirInfo; 6] =
+    [dir("e", 1, 0), dir("ne", 1, 1), dir("n", 0, 1), dir("w", -1, 0), dir("sw", -1, -1), dir("s", 0, -1)];
 
 /// Square directions, in cyclic order (each is 45 degrees clockwise from the last).
 const SQUARE_DIRS: [DirInfo; 8] = [
@@ -251,18 +241,11 @@ impl Geometry {
             grid[(y * width + x) as usize] = i as u16;
         }
         let at = |x: i32, y: i32| -> u16 {
-            if (0..width).contains(&x) && (0..height).contains(&y) {
-                grid[(y * width + x) as usize]
-            } else {
-                NO_CELL
-            }
+            if (0..width).contains(&x) && (0..height).contains(&y) { grid[(y * width + x) as usize] } else { NO_CELL }
         };
 
         let upper = matches!(shape, Shape::Hexagon { .. });
-        let labels = coords
-            .iter()
-            .map(|&(x, y)| labels::format_label(x as u32, y as u32, upper))
-            .collect();
+        let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
 
         let mut steps = Vec::with_capacity(len * dirs.len());
         for &(x, y) in &coords {
@@ -274,27 +257,18 @@ impl Geometry {
         let all_dirs: Vec<Dir> = (0..dirs.len()).map(|d| Dir(d as u8)).collect();
         let mask = |ds: &[Dir]| ds.iter().fold(0u32, |m, d| m | 1 << d.0);
         let (default_dirs, dir_sets, metrics) = match shape {
-            Shape::Hexagon { .. } => (
-                all_dirs.clone(),
-                vec![("hex", all_dirs.clone())],
-                vec![(mask(&all_dirs), Metric::Hex)],
-            ),
+            Shape::Hexagon { .. } => {
+                (all_dirs.clone(), vec![("hex", all_dirs.clone())], vec![(mask(&all_dirs), Metric::Hex)])
+            }
             Shape::Square { squares, .. } => {
                 let orthogonal: Vec<Dir> = [0, 2, 4, 6].map(Dir).to_vec();
                 let diagonal: Vec<Dir> = [1, 3, 5, 7].map(Dir).to_vec();
                 let metrics = if squares == SquareColour::All {
-                    vec![
-                        (mask(&orthogonal), Metric::Manhattan),
-                        (mask(&all_dirs), Metric::Chebyshev),
-                    ]
+                    vec![(mask(&orthogonal), Metric::Manhattan), (mask(&all_dirs), Metric::Chebyshev)]
                 } else {
                     Vec::new()
                 };
-                (
-                    orthogonal.clone(),
-                    vec![("orthogonal", orthogonal), ("diagonal", diagonal)],
-                    metrics,
-                )
+                (orthogonal.clone(), vec![("orthogonal", orthogonal), ("diagonal", diagonal)], metrics)
             }
         };
 
@@ -334,10 +308,7 @@ impl Geometry {
             dir_images.extend(dir_map);
         }
         debug_assert_eq!(syms.first().map(|s| s.name), Some("identity"));
-        let rotate_180 = syms
-            .iter()
-            .position(|s| s.name == "rotate_180")
-            .map(|i| SymId(i as u8));
+        let rotate_180 = syms.iter().position(|s| s.name == "rotate_180").map(|i| SymId(i as u8));
 
         let centre = if cx2 % 2 == 0 && cy2 % 2 == 0 {
             match at(cx2 / 2, cy2 / 2) {
@@ -449,10 +420,7 @@ impl Geometry {
 
     /// The direction with this name (exact, lower case).
     pub fn dir_by_name(&self, name: &str) -> Option<Dir> {
-        self.dirs
-            .iter()
-            .position(|d| d.name == name)
-            .map(|i| Dir(i as u8))
+        self.dirs.iter().position(|d| d.name == name).map(|i| Dir(i as u8))
     }
 
     /// The name of a direction.
@@ -594,10 +562,7 @@ impl Geometry {
         if name == "half_turn" {
             return self.rotate_180;
         }
-        self.syms
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| SymId(i as u8))
+        self.syms.iter().position(|s| s.name == name).map(|i| SymId(i as u8))
     }
 
     /// The half turn (`rotate_180`), if the board has it.
@@ -631,9 +596,6 @@ impl Geometry {
 
     /// The named direction set with this name.
     pub fn dir_set_by_name(&self, name: &str) -> Option<&[Dir]> {
-        self.dir_sets
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, ds)| ds.as_slice())
+        self.dir_sets.iter().find(|(n, _)| *n == name).map(|(_, ds)| ds.as_slice())
     }
 }

@@ -13,12 +13,7 @@ pub(super) fn apply(m: &Matrix, x: i32, y: i32) -> (i32, i32) {
 }
 
 fn mul(p: &Matrix, q: &Matrix) -> Matrix {
-    [
-        p[0] * q[0] + p[1] * q[2],
-        p[0] * q[1] + p[1] * q[3],
-        p[2] * q[0] + p[3] * q[2],
-        p[2] * q[1] + p[3] * q[3],
-    ]
+    [p[0] * q[0] + p[1] * q[2], p[0] * q[1] + p[1] * q[3], p[2] * q[0] + p[3] * q[2], p[2] * q[1] + p[3] * q[3]]
 }
 
 fn power(m: &Matrix, k: usize) -> Matrix {
@@ -37,22 +32,9 @@ pub(super) fn hex_candidates() -> Vec<(&'static str, Matrix)> {
     const R: Matrix = [1, -1, 1, 0];
     // reflect_e: e -> e, n (0,1) -> sw (-1,-1); direction i -> -i.
     const M: Matrix = [1, -1, 0, -1];
-    const ROTATIONS: [&str; 6] = [
-        "identity",
-        "rotate_60",
-        "rotate_120",
-        "rotate_180",
-        "rotate_240",
-        "rotate_300",
-    ];
-    const REFLECTIONS: [&str; 6] = [
-        "reflect_e",
-        "reflect_e_ne",
-        "reflect_ne",
-        "reflect_ne_n",
-        "reflect_n",
-        "reflect_n_w",
-    ];
+    const ROTATIONS: [&str; 6] = ["identity", "rotate_60", "rotate_120", "rotate_180", "rotate_240", "rotate_300"];
+    const REFLECTIONS: [&str; 6] =
+        ["reflect_e", "reflect_e_ne", "reflect_ne", "reflect_ne_n", "reflect_n", "reflect_n_w"];
     let mut out = Vec::with_capacity(12);
     for (k, name) in ROTATIONS.iter().enumerate() {
         out.push((*name, power(&R, k)));

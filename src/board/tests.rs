@@ -5,20 +5,11 @@ use super::*;
 use std::collections::{BTreeSet, HashMap};
 
 fn hex(side: u32) -> Geometry {
-    Geometry::new(Shape::Hexagon {
-        side,
-        unit: HexUnit::Cells,
-    })
-    .unwrap()
+    Geometry::new(Shape::Hexagon { side, unit: HexUnit::Cells }).unwrap()
 }
 
 fn square(files: u32, ranks: u32, squares: SquareColour) -> Geometry {
-    Geometry::new(Shape::Square {
-        files,
-        ranks,
-        squares,
-    })
-    .unwrap()
+    Geometry::new(Shape::Square { files, ranks, squares }).unwrap()
 }
 
 /// A spread of boards to run the generic laws on.
@@ -27,20 +18,10 @@ fn sample_boards() -> Vec<Geometry> {
     for side in [1, 2, 3, 6, 8, 14, 16] {
         out.push(hex(side));
     }
-    out.push(
-        Geometry::new(Shape::Hexagon {
-            side: 5,
-            unit: HexUnit::Points,
-        })
-        .unwrap(),
-    );
+    out.push(Geometry::new(Shape::Hexagon { side: 5, unit: HexUnit::Points }).unwrap());
     for (f, r) in [(1, 1), (8, 8), (8, 6), (5, 7), (21, 21), (26, 26), (9, 9)] {
         for colour in [SquareColour::All, SquareColour::Dark, SquareColour::Light] {
-            if let Ok(g) = Geometry::new(Shape::Square {
-                files: f,
-                ranks: r,
-                squares: colour,
-            }) {
+            if let Ok(g) = Geometry::new(Shape::Square { files: f, ranks: r, squares: colour }) {
                 out.push(g);
             }
         }
@@ -49,8 +30,7 @@ fn sample_boards() -> Vec<Geometry> {
 }
 
 fn cell(g: &Geometry, label: &str) -> CellId {
-    g.parse_label(label)
-        .unwrap_or_else(|| panic!("no cell {label}"))
+    g.parse_label(label).unwrap_or_else(|| panic!("no cell {label}"))
 }
 
 fn labels_of(g: &Geometry, cells: impl IntoIterator<Item = CellId>) -> BTreeSet<String> {
@@ -77,33 +57,13 @@ fn cell_counts() {
 
 #[test]
 fn limits_are_errors() {
-    let h = |side| {
-        Geometry::new(Shape::Hexagon {
-            side,
-            unit: HexUnit::Points,
-        })
-    };
-    let s = |files, ranks, squares| {
-        Geometry::new(Shape::Square {
-            files,
-            ranks,
-            squares,
-        })
-    };
+    let h = |side| Geometry::new(Shape::Hexagon { side, unit: HexUnit::Points });
+    let s = |files, ranks, squares| Geometry::new(Shape::Square { files, ranks, squares });
     assert_eq!(h(0).unwrap_err(), GeometryError::HexSide(0));
     assert_eq!(h(17).unwrap_err(), GeometryError::HexSide(17));
-    assert_eq!(
-        s(0, 8, SquareColour::All).unwrap_err(),
-        GeometryError::Files(0)
-    );
-    assert_eq!(
-        s(8, 27, SquareColour::All).unwrap_err(),
-        GeometryError::Ranks(27)
-    );
-    assert_eq!(
-        s(1, 1, SquareColour::Light).unwrap_err(),
-        GeometryError::NoCells
-    );
+    assert_eq!(s(0, 8, SquareColour::All).unwrap_err(), GeometryError::Files(0));
+    assert_eq!(s(8, 27, SquareColour::All).unwrap_err(), GeometryError::Ranks(27));
+    assert_eq!(s(1, 1, SquareColour::Light).unwrap_err(), GeometryError::NoCells);
     assert!(h(17).unwrap_err().to_string().contains("16"));
 }
 
@@ -136,10 +96,8 @@ fn labels_round_trip() {
         }
         // Every position in the bounding box either is a cell or has none.
         let (w, h) = g.bounds();
-        let present = (0..w)
-            .flat_map(|x| (0..h).map(move |y| (x, y)))
-            .filter(|&(x, y)| g.cell_at(x, y).is_some())
-            .count();
+        let present =
+            (0..w).flat_map(|x| (0..h).map(move |y| (x, y))).filter(|&(x, y)| g.cell_at(x, y).is_some()).count();
         assert_eq!(present, g.len());
         assert_eq!(g.cell_at(-1, 0), None);
         assert_eq!(g.cell_at(0, h), None);
@@ -195,20 +153,11 @@ fn directions_and_names() {
     let g = square(8, 8, SquareColour::All);
     let names: Vec<&str> = g.directions().iter().map(|d| d.name).collect();
     assert_eq!(names, ["n", "ne", "e", "se", "s", "sw", "w", "nw"]);
-    let orth: Vec<&str> = g
-        .default_neighbour_dirs()
-        .iter()
-        .map(|&d| g.dir_name(d))
-        .collect();
+    let orth: Vec<&str> = g.default_neighbour_dirs().iter().map(|&d| g.dir_name(d)).collect();
     assert_eq!(orth, ["n", "e", "s", "w"]);
     let sets: Vec<&str> = g.named_dir_sets().iter().map(|(n, _)| *n).collect();
     assert_eq!(sets, ["orthogonal", "diagonal"]);
-    let diag: Vec<&str> = g
-        .dir_set_by_name("diagonal")
-        .unwrap()
-        .iter()
-        .map(|&d| g.dir_name(d))
-        .collect();
+    let diag: Vec<&str> = g.dir_set_by_name("diagonal").unwrap().iter().map(|&d| g.dir_name(d)).collect();
     assert_eq!(diag, ["ne", "se", "sw", "nw"]);
 }
 
@@ -244,31 +193,15 @@ fn hex_neighbours() {
     let g = hex(6);
     let f6 = cell(&g, "F6");
     let dirs = g.default_neighbour_dirs();
-    assert_eq!(
-        labels_of(&g, g.neighbours(f6, dirs)),
-        set(&["G6", "G7", "F7", "E6", "E5", "F5"])
-    );
-    let by_dir: Vec<&str> = g
-        .all_dirs()
-        .iter()
-        .map(|&d| g.label(g.step(f6, d).unwrap()))
-        .collect();
+    assert_eq!(labels_of(&g, g.neighbours(f6, dirs)), set(&["G6", "G7", "F7", "E6", "E5", "F5"]));
+    let by_dir: Vec<&str> = g.all_dirs().iter().map(|&d| g.label(g.step(f6, d).unwrap())).collect();
     assert_eq!(by_dir, ["G6", "G7", "F7", "E6", "E5", "F5"]);
     let a1 = cell(&g, "A1");
-    assert_eq!(
-        labels_of(&g, g.neighbours(a1, dirs)),
-        set(&["B1", "B2", "A2"])
-    );
+    assert_eq!(labels_of(&g, g.neighbours(a1, dirs)), set(&["B1", "B2", "A2"]));
     let f1 = cell(&g, "F1");
-    assert_eq!(
-        labels_of(&g, g.neighbours(f1, dirs)),
-        set(&["E1", "G2", "F2"])
-    );
+    assert_eq!(labels_of(&g, g.neighbours(f1, dirs)), set(&["E1", "G2", "F2"]));
     let k11 = cell(&g, "K11");
-    assert_eq!(
-        labels_of(&g, g.neighbours(k11, dirs)),
-        set(&["J11", "J10", "K10"])
-    );
+    assert_eq!(labels_of(&g, g.neighbours(k11, dirs)), set(&["J11", "J10", "K10"]));
     assert_eq!(g.neighbour_set(f6, dirs).count(), 6);
     // Every cell's neighbour relation is symmetric through the opposite direction.
     for g in sample_boards() {
@@ -373,9 +306,7 @@ fn hex_distance_matches_formula_and_reference() {
     let centre = g.centre().unwrap();
     let mut rings = HashMap::new();
     for c in g.cells() {
-        *rings
-            .entry(g.distance(c, centre, &six).unwrap())
-            .or_insert(0) += 1;
+        *rings.entry(g.distance(c, centre, &six).unwrap()).or_insert(0) += 1;
     }
     assert_eq!(rings[&0], 1);
     for k in 1..=5 {
@@ -385,12 +316,8 @@ fn hex_distance_matches_formula_and_reference() {
 
 #[test]
 fn other_distances_match_reference() {
-    let boards = [
-        hex(4),
-        square(6, 5, SquareColour::All),
-        square(6, 6, SquareColour::Dark),
-        square(5, 4, SquareColour::Light),
-    ];
+    let boards =
+        [hex(4), square(6, 5, SquareColour::All), square(6, 6, SquareColour::Dark), square(5, 4, SquareColour::Light)];
     for g in &boards {
         let n = g.directions().len();
         let mut dir_sets: Vec<Vec<Dir>> = vec![
@@ -436,8 +363,7 @@ fn centres() {
 
 #[test]
 fn symmetry_sets() {
-    let names =
-        |g: &Geometry| -> Vec<&'static str> { g.symmetries().iter().map(|s| s.name).collect() };
+    let names = |g: &Geometry| -> Vec<&'static str> { g.symmetries().iter().map(|s| s.name).collect() };
     for side in 1..=MAX_HEX_SIDE {
         assert_eq!(hex(side).symmetries().len(), 12);
     }
@@ -471,18 +397,10 @@ fn symmetry_sets() {
             "reflect_antidiagonal"
         ]
     );
-    assert_eq!(
-        names(&square(8, 6, SquareColour::All)),
-        ["identity", "rotate_180", "reflect_files", "reflect_ranks"]
-    );
+    assert_eq!(names(&square(8, 6, SquareColour::All)), ["identity", "rotate_180", "reflect_files", "reflect_ranks"]);
     assert_eq!(
         names(&square(8, 8, SquareColour::Dark)),
-        [
-            "identity",
-            "rotate_180",
-            "reflect_diagonal",
-            "reflect_antidiagonal"
-        ]
+        ["identity", "rotate_180", "reflect_diagonal", "reflect_antidiagonal"]
     );
     // Odd sizes keep every colour-preserving symmetry.
     assert_eq!(square(9, 9, SquareColour::Dark).symmetries().len(), 8);
@@ -490,10 +408,7 @@ fn symmetry_sets() {
     assert_eq!(square(1, 1, SquareColour::All).symmetries().len(), 8);
     // A 1 x 2 board of light squares is the single square a2: mirroring the
     // files fixes it (while swapping e and w); turning the board does not.
-    assert_eq!(
-        names(&square(1, 2, SquareColour::Light)),
-        ["identity", "reflect_files"]
-    );
+    assert_eq!(names(&square(1, 2, SquareColour::Light)), ["identity", "reflect_files"]);
 }
 
 #[test]
@@ -505,8 +420,7 @@ fn symmetries_are_bijections_preserving_adjacency() {
             assert_eq!(g.sym_by_name(info.name), Some(s));
             let images: BTreeSet<CellId> = g.cells().map(|c| g.image(c, s)).collect();
             assert_eq!(images.len(), g.len(), "{} not injective", info.name);
-            let dir_images: BTreeSet<Dir> =
-                g.all_dirs().iter().map(|&d| g.dir_image(d, s)).collect();
+            let dir_images: BTreeSet<Dir> = g.all_dirs().iter().map(|&d| g.dir_image(d, s)).collect();
             assert_eq!(dir_images.len(), g.directions().len());
             assert_eq!(g.image_set(&g.all_cells(), s), g.all_cells());
             for a in g.cells() {
@@ -548,16 +462,7 @@ fn named_symmetries_act_as_documented() {
     }
     let d = |n: &str| g.dir_by_name(n).unwrap();
     let s = |n: &str| g.sym_by_name(n).unwrap();
-    for (k, name) in [
-        "rotate_60",
-        "rotate_120",
-        "rotate_180",
-        "rotate_240",
-        "rotate_300",
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (k, name) in ["rotate_60", "rotate_120", "rotate_180", "rotate_240", "rotate_300"].iter().enumerate() {
         for &dir in g.all_dirs() {
             assert_eq!(g.dir_image(dir, s(name)), g.rotate(dir, k as i32 + 1));
         }
@@ -574,11 +479,7 @@ fn named_symmetries_act_as_documented() {
     }
     assert_eq!(g.dir_image(d("ne"), s("reflect_e")), d("s"));
     assert_eq!(g.dir_image(d("n"), s("reflect_e")), d("sw"));
-    for (name, a, b) in [
-        ("reflect_e_ne", "e", "ne"),
-        ("reflect_ne_n", "ne", "n"),
-        ("reflect_n_w", "n", "w"),
-    ] {
+    for (name, a, b) in [("reflect_e_ne", "e", "ne"), ("reflect_ne_n", "ne", "n"), ("reflect_n_w", "n", "w")] {
         assert_eq!(g.dir_image(d(a), s(name)), d(b));
         assert_eq!(g.dir_image(d(b), s(name)), d(a));
     }

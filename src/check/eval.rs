@@ -175,7 +175,9 @@ impl Env<'_> {
             H::BoardDirs(n) => {
                 Value::Dirs(self.geometry()?.dir_set_by_name(n).ok_or_else(|| format!("no directions {n}"))?.to_vec())
             }
-            H::Symmetry(n) => Value::Symmetry(self.geometry()?.sym_by_name(n).ok_or_else(|| format!("no symmetry {n}"))?),
+            H::Symmetry(n) => {
+                Value::Symmetry(self.geometry()?.sym_by_name(n).ok_or_else(|| format!("no symmetry {n}"))?)
+            }
             H::Side(s) => Value::Side(*s),
             H::Kind(k) => Value::Kind(*k),
             H::Phase(p) => Value::Phase(*p),
@@ -192,12 +194,12 @@ impl Env<'_> {
                 ContextVar::Players => {
                     Value::List((0..self.model.player_count).map(|i| Value::Side(i as u8)).collect())
                 }
-                ContextVar::Colours => {
-                    Value::List((self.model.player_count..self.model.sides.len()).map(|i| Value::Side(i as u8)).collect())
-                }
-                ContextVar::Symmetries => {
-                    Value::List((0..self.geometry()?.symmetries().len()).map(|i| Value::Symmetry(SymId(i as u8))).collect())
-                }
+                ContextVar::Colours => Value::List(
+                    (self.model.player_count..self.model.sides.len()).map(|i| Value::Side(i as u8)).collect(),
+                ),
+                ContextVar::Symmetries => Value::List(
+                    (0..self.geometry()?.symmetries().len()).map(|i| Value::Symmetry(SymId(i as u8))).collect(),
+                ),
                 _ => return Err("depends on the position".to_string()),
             },
             H::Region(r, idx) => {
@@ -234,7 +236,9 @@ impl Env<'_> {
                     .ok_or_else(|| format!("directions {} have no value here", entry.name))?;
                 self.eval(&value)?
             }
-            H::Counter(..) | H::Flag(_) | H::Action(_) | H::Field(..) => return Err("depends on the position".to_string()),
+            H::Counter(..) | H::Flag(_) | H::Action(_) | H::Field(..) => {
+                return Err("depends on the position".to_string());
+            }
             H::Def(d, args) => {
                 let def = &self.model.defs[*d as usize];
                 let DefBody::Expr(body) = &def.body else { return Err("a block has no value".to_string()) };
@@ -310,7 +314,7 @@ impl Env<'_> {
                 } else {
                     let mut s = CellSet::empty();
                     for i in items {
-                        s = s | self.cells(i)?;
+                        s |= self.cells(i)?;
                     }
                     Value::Cells(s)
                 }
@@ -366,7 +370,7 @@ impl Env<'_> {
                         (Value::Bool(b), Comprehension::All) => *b = *b && self.boolean(body)?,
                         (Value::Number(n), Comprehension::Count) => *n += i64::from(self.boolean(body)?),
                         (Value::Number(n), Comprehension::Sum) => *n += self.number(body)?,
-                        (Value::Cells(s), Comprehension::Union) => *s = *s | self.cells(body)?,
+                        (Value::Cells(s), Comprehension::Union) => *s |= self.cells(body)?,
                         _ => return Err("bad comprehension".to_string()),
                     }
                 }
@@ -396,7 +400,8 @@ impl Env<'_> {
                 let b = self.dirs(r)?;
                 let mut out: Vec<Dir> = Vec::new();
                 for d in self.geometry()?.all_dirs() {
-                    let keep = if op == B::And { a.contains(d) && b.contains(d) } else { a.contains(d) || b.contains(d) };
+                    let keep =
+                        if op == B::And { a.contains(d) && b.contains(d) } else { a.contains(d) || b.contains(d) };
                     if keep {
                         out.push(*d);
                     }
@@ -486,7 +491,7 @@ impl Env<'_> {
                     let mut s = CellSet::empty();
                     for v in l {
                         if let Value::Cells(x) = v {
-                            s = s | x;
+                            s |= x;
                         }
                     }
                     Value::Cells(s)
@@ -512,7 +517,7 @@ impl Env<'_> {
                 let g = self.geometry()?;
                 let mut out = CellSet::empty();
                 for c in set.iter() {
-                    out = out | g.neighbour_set(c, &dirs);
+                    out |= g.neighbour_set(c, &dirs);
                 }
                 Value::Cells(out - set)
             }
@@ -619,7 +624,11 @@ impl Checker<'_> {
             H::Local(id) => !known.contains(id) && self.local_dynamic.get(*id as usize).copied().unwrap_or(true),
             H::Context(v) => !matches!(
                 v,
-                ContextVar::Board | ContextVar::Centre | ContextVar::Players | ContextVar::Colours | ContextVar::Symmetries
+                ContextVar::Board
+                    | ContextVar::Centre
+                    | ContextVar::Players
+                    | ContextVar::Colours
+                    | ContextVar::Symmetries
             ),
             H::Region(_, i) | H::Directions(_, i) => i.as_ref().is_some_and(|i| self.dynamic_in(i, known)),
             H::Counter(..) | H::Field(..) => true,

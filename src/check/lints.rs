@@ -32,9 +32,12 @@ fn unused(c: &mut Checker) {
     }
     for (decl, name, span, what) in found {
         let d = if matches!(decl, Decl::Option(_)) {
-            Diagnostic::error(Code::UnusedOption, format!("option `{name}` is never looked at: choosing it changes nothing"))
-                .with_label(span, "declared here, used by no rule")
-                .with_help(format!("use it in a rule (e.g. `if {name} == ...`), or remove it"))
+            Diagnostic::error(
+                Code::UnusedOption,
+                format!("option `{name}` is never looked at: choosing it changes nothing"),
+            )
+            .with_label(span, "declared here, used by no rule")
+            .with_help(format!("use it in a rule (e.g. `if {name} == ...`), or remove it"))
         } else {
             Diagnostic::error(Code::UnusedDefinition, format!("{what} `{name}` is never used"))
                 .with_label(span, "declared here, used nowhere")
@@ -128,9 +131,10 @@ fn walk_stmt(s: &ast::Stmt, found: &mut Vec<Diagnostic>) {
             }
         }
         S::Optional(b) | S::Longest(b) => walk_block(b, found),
-        S::Place { then: Some(b), .. } | S::Pass { then: Some(b) } | S::Move { then: Some(b), .. } | S::Call { then: Some(b), .. } => {
-            walk_block(b, found)
-        }
+        S::Place { then: Some(b), .. }
+        | S::Pass { then: Some(b) }
+        | S::Move { then: Some(b), .. }
+        | S::Call { then: Some(b), .. } => walk_block(b, found),
         _ => {}
     }
 }

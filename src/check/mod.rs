@@ -489,12 +489,9 @@ impl<'a> Checker<'a> {
                     Some(Value::Number(*n))
                 } else {
                     self.error(
-                        Diagnostic::error(
-                            Code::UnknownOptionValue,
-                            format!("option `{}` cannot be {n}", opt.name),
-                        )
-                        .with_label(*sp, "not a value of this option")
-                        .with_help(format!("the values of `{}` are {}", opt.name, opt.describe_values())),
+                        Diagnostic::error(Code::UnknownOptionValue, format!("option `{}` cannot be {n}", opt.name))
+                            .with_label(*sp, "not a value of this option")
+                            .with_help(format!("the values of `{}` are {}", opt.name, opt.describe_values())),
                     );
                     None
                 }
@@ -631,7 +628,11 @@ impl<'a> Checker<'a> {
                     let clash = entry.values.iter().any(|(s, _)| *s == side || s.is_some() != side.is_some());
                     if clash {
                         let msg = match side {
-                            Some(_) => format!("`{}[{}]` is declared twice", name.text, player.as_ref().map_or("", |p| p.text.as_str())),
+                            Some(_) => format!(
+                                "`{}[{}]` is declared twice",
+                                name.text,
+                                player.as_ref().map_or("", |p| p.text.as_str())
+                            ),
                             None => format!("`{}` is declared twice", name.text),
                         };
                         self.error(
@@ -684,10 +685,8 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 let (lo, hi) = if (sides[0] as usize) < players { (0, players) } else { (players, total) };
-                let missing: Vec<String> = (lo..hi)
-                    .filter(|s| !sides.contains(&(*s as u8)))
-                    .map(|s| self.model.sides[s].clone())
-                    .collect();
+                let missing: Vec<String> =
+                    (lo..hi).filter(|s| !sides.contains(&(*s as u8))).map(|s| self.model.sides[s].clone()).collect();
                 let mixed = sides.iter().any(|s| (*s as usize) < lo || (*s as usize) >= hi);
                 if !missing.is_empty() || mixed {
                     let span = self.decl_span(&entry.name);
@@ -710,7 +709,11 @@ impl<'a> Checker<'a> {
                     format!("{what} `{name}` is not declared for {}", quote_list(&missing)),
                 )
                 .with_label(span, "declared per side here")
-                .with_help(format!("add `{} {name}[{}] = ...`", if is_region { "region" } else { "directions" }, missing[0]))
+                .with_help(format!(
+                    "add `{} {name}[{}] = ...`",
+                    if is_region { "region" } else { "directions" },
+                    missing[0]
+                ))
             };
             self.error(d);
         }

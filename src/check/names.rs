@@ -120,9 +120,10 @@ pub(crate) fn builtin_word(name: &str) -> Option<&'static str> {
 fn mismatch(span: Span, expected: Ty, found: Ty, what: &str) -> Diagnostic {
     let help = match (expected, found) {
         (Ty::Bool, Ty::Cells) => Some("to test whether a set has any cell, write `any(...)`".to_string()),
-        (Ty::Cells, Ty::Bool) => {
-            Some("a condition is not a set of cells; to keep the cells where it holds, write `{ c in board: ... }`".to_string())
-        }
+        (Ty::Cells, Ty::Bool) => Some(
+            "a condition is not a set of cells; to keep the cells where it holds, write `{ c in board: ... }`"
+                .to_string(),
+        ),
         (Ty::Cell, Ty::Cells) => Some("to take the one cell of a set, write `the(...)`".to_string()),
         (Ty::Number, Ty::Cells) => Some("to count the cells of a set, write `count(...)`".to_string()),
         _ => None,
@@ -331,10 +332,13 @@ impl Checker<'_> {
             }
         }
         self.error(
-            Diagnostic::error(Code::TypeMismatch, format!("{what} must be of one type, but one is {} and the other {}", a.ty, b.ty))
-                .with_label(b.span, format!("this is {}", b.ty))
-                .with_note(a.span, format!("this is {}", a.ty))
-                .with_help("make both the same kind of value"),
+            Diagnostic::error(
+                Code::TypeMismatch,
+                format!("{what} must be of one type, but one is {} and the other {}", a.ty, b.ty),
+            )
+            .with_label(b.span, format!("this is {}", b.ty))
+            .with_note(a.span, format!("this is {}", a.ty))
+            .with_help("make both the same kind of value"),
         );
         (a, b, Ty::Error)
     }
@@ -439,7 +443,9 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::error(Code::TypeMismatch, format!("ruleset `{n}` cannot be used in a rule"))
                             .with_label(span, "a ruleset")
-                            .with_help("rules look at options, e.g. `if capture == straight`; a ruleset only sets options"),
+                            .with_help(
+                                "rules look at options, e.g. `if capture == straight`; a ruleset only sets options",
+                            ),
                     );
                     Self::error_expr(span)
                 }
@@ -459,7 +465,7 @@ impl Checker<'_> {
                 let label = g.label(c).to_string();
                 return self.expr_at(H::CellLabel(label), Ty::Cell, span);
             }
-            if crate::board::Geometry::label_shape_ok(n) && self.names.get(n).is_none() {
+            if crate::board::Geometry::label_shape_ok(n) && !self.names.contains_key(n) {
                 self.error(
                     Diagnostic::error(Code::NotOnBoard, format!("there is no cell `{n}` on this board"))
                         .with_label(span, "not a cell of the board")
@@ -476,11 +482,15 @@ impl Checker<'_> {
     }
 
     fn counter_declared_indexed(&self, n: &str) -> bool {
-        self.file.items.iter().any(|i| matches!(&i.kind, ast::ItemKind::Counter { name, index } if name.text == n && !index.is_empty()))
+        self.file
+            .items
+            .iter()
+            .any(|i| matches!(&i.kind, ast::ItemKind::Counter { name, index } if name.text == n && !index.is_empty()))
     }
 
     fn region_is_per_side(&self, idx: u16, region: bool) -> bool {
-        let name = if region { &self.model.regions[idx as usize].name } else { &self.model.directions[idx as usize].name };
+        let name =
+            if region { &self.model.regions[idx as usize].name } else { &self.model.directions[idx as usize].name };
         self.file.items.iter().any(|i| match &i.kind {
             ast::ItemKind::Region { name: n, player, .. } if region => n.text == *name && player.is_some(),
             ast::ItemKind::Directions { name: n, player, .. } if !region => n.text == *name && player.is_some(),
@@ -572,13 +582,20 @@ impl Checker<'_> {
         let mut help = did_you_mean(n, candidates.iter().map(String::as_str)).map(|h| format!("did you mean `{h}`?"));
         if let Some(Ty::Enum(o)) = hint {
             let opt = &self.model.options[o as usize];
-            help = Some(match did_you_mean(n, opt.values.iter().filter_map(|v| match v {
-                super::OptionValue::Name(n) => Some(n.as_str()),
-                _ => None,
-            })) {
-                Some(h) => format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values()),
-                None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
-            });
+            help = Some(
+                match did_you_mean(
+                    n,
+                    opt.values.iter().filter_map(|v| match v {
+                        super::OptionValue::Name(n) => Some(n.as_str()),
+                        _ => None,
+                    }),
+                ) {
+                    Some(h) => {
+                        format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values())
+                    }
+                    None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
+                },
+            );
             self.error(
                 Diagnostic::error(Code::UnknownOptionValue, format!("option `{}` has no value `{n}`", opt.name))
                     .with_label(span, "not a value of this option")
@@ -601,7 +618,15 @@ impl Checker<'_> {
     // Operators
     // -----------------------------------------------------------------------
 
-    fn binary(&mut self, op: ast::BinaryOp, op_span: Span, lhs: &ast::Expr, rhs: &ast::Expr, span: Span, ctx: &Ctx) -> Expr {
+    fn binary(
+        &mut self,
+        op: ast::BinaryOp,
+        op_span: Span,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        ctx: &Ctx,
+    ) -> Expr {
         use ast::BinaryOp as B;
         let l = self.expr_hint(lhs, ctx, None);
         let hint = match (op, l.ty) {
@@ -640,9 +665,6 @@ impl Checker<'_> {
                 }
                 for target in [Ty::Cells, Ty::Directions] {
                     if let (Ok(a), Ok(b)) = (self.try_coerce(l.clone(), target), self.try_coerce(r.clone(), target)) {
-                        if target == Ty::Directions && op == B::And && false {
-                            break;
-                        }
                         return mk(self, a, b, target);
                     }
                 }
@@ -693,10 +715,12 @@ impl Checker<'_> {
                 if l.ty == Ty::Cell && r.ty == Ty::Direction {
                     return mk(self, l, r, Ty::Cell);
                 }
-                if op == B::Sub && matches!(l.ty, Ty::Cells | Ty::Kind | Ty::Flag) {
-                    if let (Ok(a), Ok(b)) = (self.try_coerce(l.clone(), Ty::Cells), self.try_coerce(r.clone(), Ty::Cells)) {
-                        return mk(self, a, b, Ty::Cells);
-                    }
+                if op == B::Sub
+                    && matches!(l.ty, Ty::Cells | Ty::Kind | Ty::Flag)
+                    && let (Ok(a), Ok(b)) =
+                        (self.try_coerce(l.clone(), Ty::Cells), self.try_coerce(r.clone(), Ty::Cells))
+                {
+                    return mk(self, a, b, Ty::Cells);
                 }
                 match (self.try_coerce(l.clone(), Ty::Number), self.try_coerce(r.clone(), Ty::Number)) {
                     (Ok(a), Ok(b)) => mk(self, a, b, Ty::Number),
@@ -742,9 +766,12 @@ impl Checker<'_> {
                 Args::List(items, _) => items.clone(),
                 Args::Binder(..) => {
                     self.error(
-                        Diagnostic::error(Code::TypeMismatch, format!("`{name}` takes arguments, not `x in collection: ...`"))
-                            .with_label(args.span(), "a binder")
-                            .with_help("binders are for `any`, `all`, `count`, `sum` and `union`"),
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{name}` takes arguments, not `x in collection: ...`"),
+                        )
+                        .with_label(args.span(), "a binder")
+                        .with_help("binders are for `any`, `all`, `count`, `sum` and `union`"),
                     );
                     return Self::error_expr(span);
                 }
@@ -759,11 +786,7 @@ impl Checker<'_> {
                         .with_help(format!("use `{name}` without parentheses")),
                 );
             } else {
-                let names: Vec<&str> = FUNCTIONS
-                    .iter()
-                    .map(|(n, _, _)| *n)
-                    .chain(self.defs_with_params())
-                    .collect();
+                let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _, _)| *n).chain(self.defs_with_params()).collect();
                 let help = did_you_mean(name, names.iter().copied()).map(|h| format!("did you mean `{h}`?"));
                 self.error(
                     Diagnostic::error(Code::UnknownName, format!("`{name}` is not a function or a definition"))
@@ -949,9 +972,12 @@ impl Checker<'_> {
         };
         let Some(elem) = source.ty.element() else {
             self.error(
-                Diagnostic::error(Code::TypeMismatch, format!("`{}` must range over a collection, not {}", b.var.text, source.ty))
-                    .with_label(b.source.span, format!("this is {}", source.ty))
-                    .with_help("a binder ranges over a set of cells or directions, or a list"),
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("`{}` must range over a collection, not {}", b.var.text, source.ty),
+                )
+                .with_label(b.source.span, format!("this is {}", source.ty))
+                .with_help("a binder ranges over a set of cells or directions, or a list"),
             );
             return Self::error_expr(span);
         };
@@ -979,9 +1005,12 @@ impl Checker<'_> {
     fn index(&mut self, base: &ast::Expr, index: &[ast::Expr], span: Span, ctx: &Ctx) -> Expr {
         let A::Name(name) = &base.kind else {
             self.error(
-                Diagnostic::error(Code::TypeMismatch, "only per-player regions, direction sets and counters take `[...]`")
-                    .with_label(base.span, "cannot be indexed")
-                    .with_help("declare e.g. `region home[white] = ...` and write `home[mover]`"),
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    "only per-player regions, direction sets and counters take `[...]`",
+                )
+                .with_label(base.span, "cannot be indexed")
+                .with_help("declare e.g. `region home[white] = ...` and write `home[mover]`"),
             );
             return Self::error_expr(span);
         };
@@ -1040,7 +1069,12 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::error(
                             Code::WrongArity,
-                            format!("counter `{name}` takes {} index{}, not {}", dims.len(), if dims.len() == 1 { "" } else { "es" }, index.len()),
+                            format!(
+                                "counter `{name}` takes {} index{}, not {}",
+                                dims.len(),
+                                if dims.len() == 1 { "" } else { "es" },
+                                index.len()
+                            ),
                         )
                         .with_label(span, "wrong number of indexes")
                         .with_note(self.decl_span(name), "declared here"),
@@ -1068,7 +1102,14 @@ impl Checker<'_> {
         }
     }
 
-    fn match_expr(&mut self, scrutinee: &ast::Expr, arms: &[ast::MatchArm], span: Span, ctx: &Ctx, hint: Option<Ty>) -> Expr {
+    fn match_expr(
+        &mut self,
+        scrutinee: &ast::Expr,
+        arms: &[ast::MatchArm],
+        span: Span,
+        ctx: &Ctx,
+        hint: Option<Ty>,
+    ) -> Expr {
         let s = self.expr_hint(scrutinee, ctx, None);
         let o = match (&s.kind, s.ty) {
             (H::OptionValue(o), Ty::Enum(_)) => *o,
@@ -1109,22 +1150,32 @@ impl Checker<'_> {
                     Some(i) => {
                         if arm_of_value[i as usize].is_some() {
                             self.error(
-                                Diagnostic::error(Code::NonExhaustiveMatch, format!("`{}` has two arms in this `match`", p.text))
-                                    .with_label(p.span, "named again here")
-                                    .with_help("each value of the option is named by one arm"),
+                                Diagnostic::error(
+                                    Code::NonExhaustiveMatch,
+                                    format!("`{}` has two arms in this `match`", p.text),
+                                )
+                                .with_label(p.span, "named again here")
+                                .with_help("each value of the option is named by one arm"),
                             );
                         }
                         arm_of_value[i as usize] = Some(ai);
                     }
                     None => {
                         let help = match did_you_mean(&p.text, names.iter().copied()) {
-                            Some(h) => format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values()),
+                            Some(h) => format!(
+                                "did you mean `{h}`? The values of `{}` are {}",
+                                opt.name,
+                                opt.describe_values()
+                            ),
                             None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
                         };
                         self.error(
-                            Diagnostic::error(Code::UnknownOptionValue, format!("option `{}` has no value `{}`", opt.name, p.text))
-                                .with_label(p.span, "not a value of this option")
-                                .with_help(help),
+                            Diagnostic::error(
+                                Code::UnknownOptionValue,
+                                format!("option `{}` has no value `{}`", opt.name, p.text),
+                            )
+                            .with_label(p.span, "not a value of this option")
+                            .with_help(help),
                         );
                     }
                 }
@@ -1183,9 +1234,15 @@ impl Checker<'_> {
                 let source_peek = self.expr_hint(&b.source, &Ctx { ..*ctx }, None);
                 if !matches!(source_peek.ty, Ty::Cells | Ty::Directions | Ty::Kind | Ty::Flag | Ty::Error) {
                     self.error(
-                        Diagnostic::error(Code::TypeMismatch, format!("`{{ ... }}` builds a set of cells or directions, but this ranges over {}", source_peek.ty))
-                            .with_label(b.source.span, format!("this is {}", source_peek.ty))
-                            .with_help("use `[ x in list: ... ]` to filter a list"),
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!(
+                                "`{{ ... }}` builds a set of cells or directions, but this ranges over {}",
+                                source_peek.ty
+                            ),
+                        )
+                        .with_label(b.source.span, format!("this is {}", source_peek.ty))
+                        .with_help("use `[ x in list: ... ]` to filter a list"),
                     );
                     return Self::error_expr(span);
                 }
@@ -1205,9 +1262,12 @@ impl Checker<'_> {
                         }
                         other => {
                             self.error(
-                                Diagnostic::error(Code::TypeMismatch, format!("a set holds cells or directions, not {other}"))
-                                    .with_label(item.span, format!("this is {other}"))
-                                    .with_help("use a list `[...]` for other values"),
+                                Diagnostic::error(
+                                    Code::TypeMismatch,
+                                    format!("a set holds cells or directions, not {other}"),
+                                )
+                                .with_label(item.span, format!("this is {other}"))
+                                .with_help("use a list `[...]` for other values"),
                             );
                             out.push(Self::error_expr(item.span));
                             continue;
@@ -1270,7 +1330,15 @@ impl Checker<'_> {
     }
 
     /// A reference to a definition, with arguments (empty for a bare name).
-    pub(crate) fn def_ref(&mut self, d: u16, name: &str, args: &[ast::Expr], callee_span: Span, span: Span, ctx: &Ctx) -> Expr {
+    pub(crate) fn def_ref(
+        &mut self,
+        d: u16,
+        name: &str,
+        args: &[ast::Expr],
+        callee_span: Span,
+        span: Span,
+        ctx: &Ctx,
+    ) -> Expr {
         self.used.insert(Decl::Def(d));
         self.check_def(d);
         let info = self.defs[d as usize].clone();
@@ -1306,14 +1374,26 @@ impl Checker<'_> {
     }
 
     /// Checks the arguments given to a definition against its parameters.
-    pub(crate) fn def_args(&mut self, d: u16, name: &str, args: &[ast::Expr], callee_span: Span, span: Span, ctx: &Ctx) -> Option<Vec<Expr>> {
+    pub(crate) fn def_args(
+        &mut self,
+        d: u16,
+        name: &str,
+        args: &[ast::Expr],
+        callee_span: Span,
+        span: Span,
+        ctx: &Ctx,
+    ) -> Option<Vec<Expr>> {
         let params = self.defs[d as usize].params.clone();
         if params.len() != args.len() {
             let n = params.len();
             self.error(
                 Diagnostic::error(
                     Code::WrongArity,
-                    format!("`{name}` takes {n} argument{}, but is given {}", if n == 1 { "" } else { "s" }, args.len()),
+                    format!(
+                        "`{name}` takes {n} argument{}, but is given {}",
+                        if n == 1 { "" } else { "s" },
+                        args.len()
+                    ),
                 )
                 .with_label(if args.is_empty() { callee_span } else { span }, "wrong number of arguments")
                 .with_note(self.decl_span(name), "defined here")
@@ -1408,18 +1488,26 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
         (B::And | B::Or, Ty::Bool, Ty::Cells) | (B::And | B::Or, Ty::Cells, Ty::Bool) => {
             "to test whether a set has any cell, write `any(...)`".to_string()
         }
-        (B::In | B::NotIn, Ty::Cells, _) => "to test whether every cell of a set is in another, write `a within b`".to_string(),
+        (B::In | B::NotIn, Ty::Cells, _) => {
+            "to test whether every cell of a set is in another, write `a within b`".to_string()
+        }
         (B::In | B::NotIn, _, _) => "write `cell in set`, e.g. `to in outer`".to_string(),
-        (B::Add | B::Sub, Ty::Cells, Ty::Direction) => "to shift a set, use `{ c in set: ... }`; `+` moves one cell by a direction".to_string(),
-        _ => format!("`{}` works on {}", op.symbol(), match op {
-            B::And | B::Or => "two conditions, or two sets of the same kind",
-            B::Otherwise | B::Within => "two sets of cells",
-            B::Eq | B::Ne => "two values of the same type",
-            B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div => "numbers",
-            B::Range => "two cells on one line",
-            B::Add | B::Sub => "numbers, or a cell and a direction",
-            B::In | B::NotIn => "an element and a collection",
-        }),
+        (B::Add | B::Sub, Ty::Cells, Ty::Direction) => {
+            "to shift a set, use `{ c in set: ... }`; `+` moves one cell by a direction".to_string()
+        }
+        _ => format!(
+            "`{}` works on {}",
+            op.symbol(),
+            match op {
+                B::And | B::Or => "two conditions, or two sets of the same kind",
+                B::Otherwise | B::Within => "two sets of cells",
+                B::Eq | B::Ne => "two values of the same type",
+                B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div => "numbers",
+                B::Range => "two cells on one line",
+                B::Add | B::Sub => "numbers, or a cell and a direction",
+                B::In | B::NotIn => "an element and a collection",
+            }
+        ),
     }
 }
 

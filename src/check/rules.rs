@@ -175,9 +175,12 @@ impl Checker<'_> {
                 };
                 let Some(elem) = src.ty.element() else {
                     self.error(
-                        Diagnostic::error(Code::TypeMismatch, format!("`for` goes through a collection, not {}", src.ty))
-                            .with_label(source.span, format!("this is {}", src.ty))
-                            .with_help("write e.g. `for d in hex { ... }` or `for p in players { ... }`"),
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`for` goes through a collection, not {}", src.ty),
+                        )
+                        .with_label(source.span, format!("this is {}", src.ty))
+                        .with_help("write e.g. `for d in hex { ... }` or `for p in players { ... }`"),
                     );
                     return None;
                 };
@@ -197,7 +200,12 @@ impl Checker<'_> {
             S::Set { target, value } | S::Add { amount: value, target } => {
                 let is_set = matches!(s.kind, S::Set { .. });
                 if matches!(place, Place::Generate | Place::NoMoves) {
-                    self.misplaced(span, if is_set { "`set`" } else { "`add`" }, place, "change counters in a move's `then` block, or in `end` or `after turn`");
+                    self.misplaced(
+                        span,
+                        if is_set { "`set`" } else { "`add`" },
+                        place,
+                        "change counters in a move's `then` block, or in `end` or `after turn`",
+                    );
                     return None;
                 }
                 summary.effects.get_or_insert(span);
@@ -222,7 +230,12 @@ impl Checker<'_> {
             }
             S::Optional(b) => {
                 if !matches!(place, Place::Then(_) | Place::Def) {
-                    self.misplaced(span, "`optional`", place, "`optional` offers a further part of a turn, inside a move's `then` block");
+                    self.misplaced(
+                        span,
+                        "`optional`",
+                        place,
+                        "`optional` offers a further part of a turn, inside a move's `then` block",
+                    );
                     return None;
                 }
                 summary.turn.get_or_insert(span);
@@ -233,7 +246,12 @@ impl Checker<'_> {
             }
             S::Longest(b) => {
                 if !matches!(place, Place::Generate | Place::Then(_) | Place::Def | Place::NoMoves) {
-                    self.misplaced(span, "`longest`", place, "`longest` keeps the longest of the turns its move rules make");
+                    self.misplaced(
+                        span,
+                        "`longest`",
+                        place,
+                        "`longest` keeps the longest of the turns its move rules make",
+                    );
                     return None;
                 }
                 summary.moves.get_or_insert(span);
@@ -252,7 +270,9 @@ impl Checker<'_> {
                 let st = self.stmt(inner, place, ctx, summary)?;
                 H::Capture(Box::new(st))
             }
-            S::Place { owner, kind, clauses, then } => return self.place_rule(span, owner, kind, clauses, then, place, ctx, summary),
+            S::Place { owner, kind, clauses, then } => {
+                return self.place_rule(span, owner, kind, clauses, then, place, ctx, summary);
+            }
             S::Pass { then } => {
                 if !matches!(place, Place::Generate | Place::Then(_) | Place::NoMoves | Place::Def) {
                     self.misplaced(span, "`pass`", place, "`pass` is a move: it belongs in a phase or in `no moves`");
@@ -280,7 +300,9 @@ impl Checker<'_> {
             S::Move { verb, verb_span, arg, clauses, then } => {
                 return self.move_rule(span, *verb, *verb_span, arg.as_ref(), clauses, then, place, ctx, summary);
             }
-            S::Call { name, args, then } => return self.call_stmt(span, name, args.as_ref(), then, place, ctx, summary),
+            S::Call { name, args, then } => {
+                return self.call_stmt(span, name, args.as_ref(), then, place, ctx, summary);
+            }
         };
         Some(Stmt { kind, span })
     }
@@ -313,9 +335,12 @@ impl Checker<'_> {
             }
             Some((Decl::Side(_), _)) if owner.is_none() => {
                 self.error(
-                    Diagnostic::error(Code::TypeMismatch, format!("`place {}` names a player but no piece kind", kind.text))
-                        .with_label(kind.span, "a player, not a piece kind")
-                        .with_help(format!("write `place {} <kind> at ...`", kind.text)),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!("`place {}` names a player but no piece kind", kind.text),
+                    )
+                    .with_label(kind.span, "a player, not a piece kind")
+                    .with_help(format!("write `place {} <kind> at ...`", kind.text)),
                 );
                 None
             }
@@ -345,8 +370,11 @@ impl Checker<'_> {
                     .with_help(format!("write `place <player> {} at ...`", kind.text)),
             );
         }
-        let allowed: &[ClauseKeyword] =
-            if place == Place::Setup { &[ClauseKeyword::At] } else { &[ClauseKeyword::At, ClauseKeyword::Where, ClauseKeyword::By] };
+        let allowed: &[ClauseKeyword] = if place == Place::Setup {
+            &[ClauseKeyword::At]
+        } else {
+            &[ClauseKeyword::At, ClauseKeyword::Where, ClauseKeyword::By]
+        };
         let mut rule = MoveRule {
             action: Action::Place,
             owner: owner_expr,
@@ -398,7 +426,12 @@ impl Checker<'_> {
     ) -> Option<Stmt> {
         let word = verb.word();
         if matches!(place, Place::Setup | Place::Outcome) {
-            self.misplaced(verb_span, &format!("`{word}`"), place, "move rules belong in a phase, in `no moves`, or in a move's `then` block");
+            self.misplaced(
+                verb_span,
+                &format!("`{word}`"),
+                place,
+                "move rules belong in a phase, in `no moves`, or in a move's `then` block",
+            );
             return None;
         }
         summary.moves.get_or_insert(span);
@@ -429,7 +462,11 @@ impl Checker<'_> {
             MoveVerb::Choose => (&[K::Where, K::By], &[]),
         };
         let Some(arg) = arg else {
-            let wants = if verb == MoveVerb::Choose { "a list of values to choose from" } else { "the pieces that move, e.g. `own`" };
+            let wants = if verb == MoveVerb::Choose {
+                "a list of values to choose from"
+            } else {
+                "the pieces that move, e.g. `own`"
+            };
             self.error(
                 Diagnostic::error(Code::BadClause, format!("`{word}` needs {wants}"))
                     .with_label(verb_span, format!("`{word}` what?"))
@@ -589,9 +626,12 @@ impl Checker<'_> {
             Some(ast::Args::List(items, _)) => items.clone(),
             Some(ast::Args::Binder(_, sp)) => {
                 self.error(
-                    Diagnostic::error(Code::TypeMismatch, format!("`{}` takes arguments, not `x in collection: ...`", name.text))
-                        .with_label(*sp, "a binder")
-                        .with_help("binders are for `any`, `all`, `count`, `sum` and `union`"),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!("`{}` takes arguments, not `x in collection: ...`", name.text),
+                    )
+                    .with_label(*sp, "a binder")
+                    .with_help("binders are for `any`, `all`, `count`, `sum` and `union`"),
                 );
                 return None;
             }
@@ -606,12 +646,17 @@ impl Checker<'_> {
                 (_, Place::Def) => true,
                 ("effect", Place::Then(_) | Place::Outcome | Place::Setup) => true,
                 ("outcome", Place::Then(_) | Place::Outcome | Place::NoMoves) => true,
-                ("turn", Place::Then(a)) => effect != Effect::Again || matches!(a, Some(Action::Step | Action::Slide | Action::Jump | Action::Relocate)),
+                ("turn", Place::Then(a)) => {
+                    effect != Effect::Again
+                        || matches!(a, Some(Action::Step | Action::Slide | Action::Jump | Action::Relocate))
+                }
                 _ => false,
             };
             if !ok {
                 let help = match (class, effect) {
-                    (_, Effect::Again) => "`again` continues a `step`, `slide`, `jump` or `relocate` from where it landed: use it in that move's `then` block",
+                    (_, Effect::Again) => {
+                        "`again` continues a `step`, `slide`, `jump` or `relocate` from where it landed: use it in that move's `then` block"
+                    }
                     ("turn", _) => "this belongs in a move rule's `then` block",
                     ("outcome", _) => "outcomes belong in `end`, `after turn`, `no moves` or a move's `then` block",
                     _ => "effects belong in a move rule's `then` block, in `end` or `after turn`, or in the setup",
@@ -632,7 +677,13 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::error(
                         Code::WrongArity,
-                        format!("`{}` takes {} argument{}, but is given {}", name.text, params.len(), if params.len() == 1 { "" } else { "s" }, arg_list.len()),
+                        format!(
+                            "`{}` takes {} argument{}, but is given {}",
+                            name.text,
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            arg_list.len()
+                        ),
                     )
                     .with_label(args.map_or(name.span, |a| a.span()), "wrong number of arguments")
                     .with_help(if params.is_empty() {
@@ -685,17 +736,23 @@ impl Checker<'_> {
             }
             Some((decl, _)) => {
                 self.error(
-                    Diagnostic::error(Code::TypeMismatch, format!("`{}` is a {}, not a rule", name.text, decl_word(decl)))
-                        .with_label(name.span, "cannot stand alone as a statement")
-                        .with_help("a statement is a move rule, an effect like `remove(...)`, or a `define`d block"),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!("`{}` is a {}, not a rule", name.text, decl_word(decl)),
+                    )
+                    .with_label(name.span, "cannot stand alone as a statement")
+                    .with_help("a statement is a move rule, an effect like `remove(...)`, or a `define`d block"),
                 );
                 None
             }
             None => {
                 let mut names: Vec<String> = EFFECTS.iter().map(|(n, _, _)| n.to_string()).collect();
                 names.extend(self.model.defs.iter().map(|d| d.name.clone()));
-                names.extend(["place", "step", "slide", "jump", "relocate", "pass", "choose"].iter().map(|s| s.to_string()));
-                let help = did_you_mean(&name.text, names.iter().map(String::as_str)).map(|h| format!("did you mean `{h}`?"));
+                names.extend(
+                    ["place", "step", "slide", "jump", "relocate", "pass", "choose"].iter().map(|s| s.to_string()),
+                );
+                let help =
+                    did_you_mean(&name.text, names.iter().map(String::as_str)).map(|h| format!("did you mean `{h}`?"));
                 self.error(
                     Diagnostic::error(Code::UnknownName, format!("`{}` is not a rule, an effect or a definition", name.text))
                         .with_label(name.span, "unknown statement")
@@ -717,10 +774,13 @@ impl Checker<'_> {
         for (found, what, banned) in checks {
             if let (Some(sp), true) = (found, banned) {
                 self.error(
-                    Diagnostic::error(Code::OutOfContext, format!("`{name}` contains {what}, which cannot appear in {}", place_name(place)))
-                        .with_label(at, format!("`{name}` used here"))
-                        .with_note(sp, "this is why")
-                        .with_help("move that part into a `then` block, or use the definition elsewhere"),
+                    Diagnostic::error(
+                        Code::OutOfContext,
+                        format!("`{name}` contains {what}, which cannot appear in {}", place_name(place)),
+                    )
+                    .with_label(at, format!("`{name}` used here"))
+                    .with_note(sp, "this is why")
+                    .with_help("move that part into a `then` block, or use the definition elsewhere"),
                 );
                 return;
             }

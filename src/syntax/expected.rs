@@ -112,8 +112,24 @@ fn describe_rule(rule: Rule) -> Option<String> {
 }
 
 /// Words that are operators or join constructs: never suggested as a misspelling.
-const RESERVED: &[&str] =
-    &["and", "or", "not", "in", "within", "otherwise", "if", "then", "else", "match", "for", "let", "where", "along", "over", "at"];
+const RESERVED: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "in",
+    "within",
+    "otherwise",
+    "if",
+    "then",
+    "else",
+    "match",
+    "for",
+    "let",
+    "where",
+    "along",
+    "over",
+    "at",
+];
 
 /// The token found at `pos`, for "found ..." in messages.
 fn found_at(source: &str, pos: usize) -> (String, Span) {
@@ -127,11 +143,7 @@ fn found_at(source: &str, pos: usize) -> (String, Span) {
         c.len_utf8()
     };
     let tok = &rest[..len];
-    let shown = if c.is_whitespace() || c.is_control() {
-        format!("{:?}", c)
-    } else {
-        format!("`{tok}`")
-    };
+    let shown = if c.is_whitespace() || c.is_control() { format!("{:?}", c) } else { format!("`{tok}`") };
     (shown, Span::new(pos, pos + len))
 }
 
@@ -179,11 +191,8 @@ pub fn describe(source: &str, error: Error<Rule>) -> Diagnostic {
     } else {
         format!("expected {}, found {found}", join_or(&wanted))
     };
-    let label = if wanted.is_empty() {
-        "not expected here".to_string()
-    } else {
-        format!("expected {} here", join_or(&wanted))
-    };
+    let label =
+        if wanted.is_empty() { "not expected here".to_string() } else { format!("expected {} here", join_or(&wanted)) };
     let mut d = Diagnostic::error(Code::Syntax, message).with_label(found_span, label);
     // A misspelt keyword: suggest the closest one that fits here.
     let tok = &source[found_span.start as usize..found_span.end as usize];

@@ -38,8 +38,7 @@ pub fn parse_file(source: &str) -> Result<GameFile, Diagnostic> {
 }
 
 fn internal(source: &str) -> Diagnostic {
-    Diagnostic::error(Code::Syntax, "the file could not be read")
-        .with_label(Span::new(0, source.len().min(1)), "here")
+    Diagnostic::error(Code::Syntax, "the file could not be read").with_label(Span::new(0, source.len().min(1)), "here")
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -110,11 +109,8 @@ fn item(p: Pair<Rule>) -> R<Item> {
             while let Some(opt) = next() {
                 match opt.as_rule() {
                     Rule::squares_option => {
-                        let colour = if opt.as_str().starts_with("dark") {
-                            SquareColour::Dark
-                        } else {
-                            SquareColour::Light
-                        };
+                        let colour =
+                            if opt.as_str().starts_with("dark") { SquareColour::Dark } else { SquareColour::Light };
                         decl.squares = Some((colour, span(&opt)));
                     }
                     _ => decl.neighbours = Some(expr(content(opt).next().unwrap())?),
@@ -496,7 +492,10 @@ fn climb(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> R<Tree> {
                 return Err(too_deep(lhs.span.to(rhs.span)));
             }
             let sp = lhs.span.to(rhs.span);
-            Ok((Expr { kind: ExprKind::Binary { op, op_span, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span: sp }, depth))
+            Ok((
+                Expr { kind: ExprKind::Binary { op, op_span, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span: sp },
+                depth,
+            ))
         })
         .parse(pairs)
 }

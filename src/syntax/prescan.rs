@@ -27,11 +27,7 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
         return Err(vec![
             Diagnostic::error(
                 Code::FileTooLarge,
-                format!(
-                    "this file is {} bytes long; the largest accepted is {} bytes",
-                    source.len(),
-                    MAX_FILE_BYTES
-                ),
+                format!("this file is {} bytes long; the largest accepted is {} bytes", source.len(), MAX_FILE_BYTES),
             )
             .with_label(Span::new(0, 0), "the file starts here")
             .with_help("a game description is a few kilobytes; check that this is the file you meant"),
