@@ -173,3 +173,29 @@ pub fn to_json(diagnostic: &Diagnostic, name: &str, source: &str) -> String {
     };
     serde_json::to_string(&json).unwrap_or_else(|_| "{}".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Code;
+    use crate::syntax::Span;
+
+    /// Spans that fall inside a character or past the end still render.
+    #[test]
+    fn spans_inside_characters_render() {
+        let source = "game \"é\"\n// ü\n";
+        for start in 0..=source.len() + 2 {
+            for end in start..=source.len() + 2 {
+                let d = Diagnostic::error(Code::Syntax, "bad")
+                    .with_label(Span::new(start, end), "here")
+                    .with_note(Span::new(end, start + 1), "there");
+                for unicode in [false, true] {
+                    let style = Style { colour: true, unicode, width: 40 };
+                    let out = render(&d, "t.game", source, style);
+                    assert!(out.contains("t.game"), "{start}..{end}: {out}");
+                }
+                assert!(to_json(&d, "t.game", source).starts_with('{'));
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `rulesi check FILE...`: parse and check `.game` files, report every diagnostic.
+//!
+//! Diagnostics go to stderr, drawn by miette, or with `--format json` to stdout as
+//! JSON Lines (one object per diagnostic), for editors and scripts. A one-line summary
+//! always goes to stderr. Exit status: 0 if no file has errors, 1 if one does (or
+//! cannot be read, or has warnings under `--deny-warnings`); clap exits with 2 on
+//! usage errors.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use rulesi::diagnostic::{Code, Diagnostic, Severity};
+use rulesi::render::{self, Style};
+use rulesi::syntax::{MAX_FILE_BYTES, Span};
+
+use super::ColorChoice;
+
+/// The width diagnostics are wrapped at.
+const WIDTH: usize = 100;
+
+/// Flags of `rulesi check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The .game files to check.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+
+    /// When to use colour in diagnostics (`auto` respects NO_COLOR).
+    #[arg(long, alias = "colour", value_enum, value_name = "WHEN", default_value_t)]
+    color: ColorChoice,
+
+    /// How to print diagnostics: for people (stderr) or JSON Lines (stdout).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    format: Format,
+
+    /// Exit with status 1 if there are warnings, not only if there are errors.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Drawn diagnostics with the source, on stderr.
+    #[default]
+    Human,
+    /// One JSON object per diagnostic per line, on stdout.
+    Json,
+}
+
+/// What was found in all the files.
+#[derive(Debug, Default)]
+struct Totals {
+    errors: usize,
+    warnings: usize,
+    unreadable: usize,
+}
+
+/// Runs `rulesi check`.
+pub fn run(args: Args) -> ExitCode {
+    let style = Style { colour: args.color.for_stderr(), unicode: super::stderr_is_terminal(), width: WIDTH };
+    let stdout = io::stdout();
+    let stderr = io::stderr();
+    let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    let mut totals = Totals::default();
+    // The single file's name, when there is one, for the summary.
+    let mut single = None;
+
+    for path in &args.files {
+        let name = path.display().to_string();
+        if args.files.len() == 1 {
+            single = Some(name.clone());
+        }
+        let (source, mut diagnostics) = match read_and_check(path) {
+            Ok(found) => found,
+            Err(e) => {
+                // Errors writing to stderr have nowhere to go: ignore them.
+                let _ = writeln!(err, "error: cannot read {name}: {}", os_reason(&e));
+                totals.unreadable += 1;
+                continue;
+            }
+        };
+        diagnostics.sort_by_key(Diagnostic::position);
+        for d in &diagnostics {
+            match d.severity {
+                Severity::Error => totals.errors += 1,
+                Severity::Warning => totals.warnings += 1,
+            }
+            match args.format {
+                Format::Human => {
+                    let _ = writeln!(err, "{}", render::render(d, &name, &source, style));
+                }
+                Format::Json => {
+                    // A closed stdout (e.g. `| head`) must not stop the check or panic.
+                    let _ = writeln!(out, "{}", render::to_json(d, &name, &source));
+                }
+            }
+        }
+    }
+    let _ = out.flush();
+
+    let _ = writeln!(err, "{}", summary(&args, &totals, single.as_deref()));
+    let failed = totals.errors > 0 || totals.unreadable > 0 || (args.deny_warnings && totals.warnings > 0);
+    if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+/// Reads one file and checks it: its text (for rendering) and its diagnostics.
+fn read_and_check(path: &Path) -> io::Result<(String, Vec<Diagnostic>)> {
+    let mut bytes = Vec::new();
+    // Read at most one byte more than the checker accepts, so that a huge file, a
+    // pipe or a device such as /dev/zero cannot exhaust memory or never end.
+    File::open(path)?.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        let start = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
+        return Ok((start, vec![too_large()]));
+    }
+    let checked = rulesi::check_bytes(&bytes);
+    let source = match String::from_utf8_lossy(&bytes) {
+        Cow::Borrowed(text) => text.to_owned(),
+        Cow::Owned(text) => text,
+    };
+    Ok((source, checked.diagnostics))
+}
+
+/// The diagnostic for a file larger than the checker accepts, whose length we did
+/// not read to the end.
+fn too_large() -> Diagnostic {
+    Diagnostic::error(
+        Code::FileTooLarge,
+        format!("this file is larger than the largest accepted, {MAX_FILE_BYTES} bytes"),
+    )
+    .with_label(Span::new(0, 0), "the file starts here")
+    .with_help("a game description is a few kilobytes; check that this is the file you meant")
+}
+
+/// The operating system's reason, without Rust's "(os error N)" suffix.
+fn os_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// The one-line summary: `games/agon.game: ok`, or
+/// `checked 4 files: 1 error, 2 warnings`.
+fn summary(args: &Args, totals: &Totals, single: Option<&str>) -> String {
+    let counts =
+        format!("{}, {}", plural(totals.errors, "error", "errors"), plural(totals.warnings, "warning", "warnings"));
+    let mut line = match single {
+        Some(name) if totals.unreadable > 0 => return format!("{name}: not checked"),
+        Some(name) if totals.errors == 0 && totals.warnings == 0 => format!("{name}: ok"),
+        Some(name) => format!("{name}: {counts}"),
+        None => format!("checked {}: {counts}", plural(args.files.len(), "file", "files")),
+    };
+    if totals.unreadable > 0 {
+        line += &format!(", {} unreadable", totals.unreadable);
+    }
+    if args.deny_warnings && totals.errors == 0 && totals.warnings > 0 {
+        line += " (warnings denied)";
+    }
+    line
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,0 +1,95 @@
+//! The command line: `rulesi <COMMAND> ...`.
+//!
+//! Each subcommand lives in its own module with an `Args` struct (its flags, derived
+//! with clap) and a `run(Args) -> ExitCode` function. To add one: write the module,
+//! add a variant to [`Command`] and an arm to [`run`].
+
+mod check;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// rulesi: a rules-language interpreter for abstract board games.
+#[derive(Debug, Parser)]
+#[command(name = "rulesi", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check .game files and report every problem found.
+    Check(check::Args),
+}
+
+/// Runs the command the user asked for.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Check(args) => check::run(args),
+    }
+}
+
+/// `--color`: when to use colour (ANSI escapes) in output for people.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour output written to stderr.
+    pub fn for_stderr(self) -> bool {
+        self.resolve(std::io::stderr().is_terminal(), no_color_set())
+    }
+
+    /// The decision itself: `always` and `never` win; `auto` colours a terminal
+    /// unless `NO_COLOR` asks not to.
+    fn resolve(self, is_terminal: bool, no_color: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && !no_color,
+        }
+    }
+}
+
+/// Whether the `NO_COLOR` environment variable is set to a non-empty value.
+fn no_color_set() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Whether stderr is a terminal (for Unicode box drawing).
+pub fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn colour_choice() {
+        use ColorChoice::*;
+        assert!(Always.resolve(false, true));
+        assert!(!Never.resolve(true, false));
+        assert!(Auto.resolve(true, false));
+        assert!(!Auto.resolve(true, true));
+        assert!(!Auto.resolve(false, false));
+    }
+}

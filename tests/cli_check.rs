@@ -1,0 +1,278 @@
+//! End-to-end tests of `rulesi check`: the built binary, its exit codes and output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A minimal valid game.
+const TINY: &str = r#"game "Tiny"
+players white, black
+board square 3 by 3
+piece stone "o"
+phase play {
+  place stone at empty
+}
+"#;
+
+/// The tiny game with its phase's `{` never closed: a syntax error on line 5.
+const UNCLOSED: &str = r#"game "Tiny"
+players white, black
+board square 3 by 3
+piece stone "o"
+phase play {
+  place stone at empty
+"#;
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(contents: &[u8]) -> TempFile {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let name = format!("rulesi-cli-check-{}-{n}.game", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, contents).expect("write a temporary file");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// `rulesi <args>` with a clean colour environment.
+fn rulesi(args: &[&std::ffi::OsStr]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulesi"));
+    cmd.args(args).env_remove("NO_COLOR");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("run the rulesi binary")
+}
+
+fn check(args: &[&str], files: &[&Path]) -> Output {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["check".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(files.iter().map(|f| f.as_os_str()));
+    run(&mut rulesi(&all))
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn clean_file_exits_0_and_says_ok() {
+    let file = TempFile::new(TINY.as_bytes());
+    let out = check(&[], &[file.path()]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(stderr(&out).contains(": ok"), "stderr: {}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn syntax_error_exits_1_and_is_reported() {
+    let file = TempFile::new(UNCLOSED.as_bytes());
+    let out = check(&["--color", "never"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("unclosed-bracket"), "stderr: {err}");
+    assert!(err.contains("1 error"), "stderr: {err}");
+    assert!(out.stdout.is_empty(), "human format writes nothing to stdout");
+}
+
+#[test]
+fn missing_file_exits_1_names_it_and_other_files_are_still_checked() {
+    let missing = std::env::temp_dir().join("rulesi-cli-check-no-such-file.game");
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let out = check(&["--color", "never"], &[&missing, bad.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("rulesi-cli-check-no-such-file.game"), "stderr: {err}");
+    assert!(err.contains("unclosed-bracket"), "the second file is checked: {err}");
+    assert!(err.contains("checked 2 files"), "stderr: {err}");
+}
+
+#[test]
+fn missing_file_alone_exits_1() {
+    let missing = std::env::temp_dir().join("rulesi-cli-check-also-missing.game");
+    let out = check(&[], &[&missing]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("also-missing"));
+}
+
+#[test]
+fn non_utf8_file_is_an_error_not_a_crash() {
+    let file = TempFile::new(b"game \"T\xffiny\"\n");
+    let out = check(&["--color", "never"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not-text"), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn several_clean_files_exit_0_with_a_summary() {
+    let a = TempFile::new(TINY.as_bytes());
+    let b = TempFile::new(TINY.as_bytes());
+    let out = check(&["--deny-warnings"], &[a.path(), b.path()]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(stderr(&out).contains("checked 2 files: 0 errors"));
+}
+
+#[test]
+fn no_file_is_a_usage_error() {
+    let out = run(&mut rulesi(&["check".as_ref()]));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_flag_is_a_usage_error() {
+    let file = TempFile::new(TINY.as_bytes());
+    let out = check(&["--no-such-flag"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_flag_value_is_a_usage_error() {
+    let file = TempFile::new(TINY.as_bytes());
+    let out = check(&["--format", "yaml"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn no_subcommand_is_a_usage_error() {
+    let out = run(&mut rulesi(&[]));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn json_output_is_json_lines() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let good = TempFile::new(TINY.as_bytes());
+    let out = check(&["--format", "json"], &[bad.path(), good.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(!text.is_empty(), "a diagnostic is printed");
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert_eq!(v["file"], bad.path().display().to_string());
+        assert_eq!(v["code"], "unclosed-bracket");
+        assert_eq!(v["severity"], "error");
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
+        let labels = v["labels"].as_array().expect("labels is an array");
+        assert!(!labels.is_empty());
+        for label in labels {
+            assert!(label["start"]["line"].as_u64().is_some_and(|n| n >= 1));
+            assert!(label["start"]["column"].as_u64().is_some_and(|n| n >= 1));
+        }
+        // The `{` of `phase play {` is the primary label: line 5, column 12.
+        let primary = labels.iter().find(|l| l["primary"] == true).expect("a primary label");
+        assert_eq!(primary["start"]["line"], 5);
+        assert_eq!(primary["start"]["column"], 12);
+    }
+    // The summary goes to stderr, never stdout.
+    assert!(stderr(&out).contains("checked 2 files: 1 error"));
+}
+
+#[test]
+fn json_output_of_a_clean_file_is_empty() {
+    let good = TempFile::new(TINY.as_bytes());
+    let out = check(&["--format", "json"], &[good.path()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+const ESC: u8 = 0x1b;
+
+#[test]
+fn color_never_has_no_escapes() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let out = check(&["--color", "never"], &[bad.path()]);
+    assert!(!out.stderr.is_empty());
+    assert!(!out.stderr.contains(&ESC));
+}
+
+#[test]
+fn color_always_has_escapes() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let out = check(&["--color", "always"], &[bad.path()]);
+    assert!(out.stderr.contains(&ESC));
+}
+
+#[test]
+fn color_always_wins_over_no_color() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let mut cmd = rulesi(&["check".as_ref(), "--color=always".as_ref(), bad.path().as_os_str()]);
+    let out = run(cmd.env("NO_COLOR", "1"));
+    assert!(out.stderr.contains(&ESC));
+}
+
+#[test]
+fn no_color_with_auto_has_no_escapes() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let mut cmd = rulesi(&["check".as_ref(), bad.path().as_os_str()]);
+    let out = run(cmd.env("NO_COLOR", "1"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!out.stderr.is_empty());
+    assert!(!out.stderr.contains(&ESC));
+}
+
+#[test]
+fn auto_without_a_terminal_has_no_escapes() {
+    // The test captures stderr through a pipe, which is not a terminal.
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let out = check(&["--color", "auto"], &[bad.path()]);
+    assert!(!out.stderr.contains(&ESC));
+}
+
+#[test]
+fn closed_stdout_does_not_panic() {
+    let bad = TempFile::new(UNCLOSED.as_bytes());
+    let files: Vec<&std::ffi::OsStr> = std::iter::repeat_n(bad.path().as_os_str(), 200).collect();
+    let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref(), "--format=json".as_ref()];
+    args.extend(files);
+    let mut child = rulesi(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the rulesi binary");
+    // Close the reading end at once: the binary's writes to stdout fail.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for rulesi");
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"));
+}
+
+/// The tiny game with an option no rule looks at: an `unused-option` warning.
+const UNUSED_OPTION: &str = r#"game "Tiny"
+players white, black
+board square 3 by 3
+piece stone "o"
+option speed = slow | fast
+phase play {
+  place stone at empty
+}
+"#;
+
+#[test]
+fn warnings_exit_0_unless_denied() {
+    let file = TempFile::new(UNUSED_OPTION.as_bytes());
+    let out = check(&["--color", "never"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(stderr(&out).contains("unused-option"), "stderr: {}", stderr(&out));
+    assert!(stderr(&out).contains("0 errors, 1 warning"), "stderr: {}", stderr(&out));
+
+    let out = check(&["--color", "never", "--deny-warnings"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
+}
