@@ -753,7 +753,7 @@ impl<'a> Checker<'a> {
 }
 
 /// `a`, `b` and `c`, each in backticks.
-pub(crate) fn quote_list<S: AsRef<str>>(items: &[S]) -> String {
+pub fn quote_list<S: AsRef<str>>(items: &[S]) -> String {
     let quoted: Vec<String> = items.iter().map(|s| format!("`{}`", s.as_ref())).collect();
     match quoted.as_slice() {
         [] => String::new(),

@@ -4,7 +4,10 @@
 //! with clap) and a `run(Args) -> ExitCode` function. To add one: write the module,
 //! add a variant to [`Command`] and an arm to [`run`].
 
+mod bench;
 mod check;
+mod load;
+mod perft;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -24,12 +27,18 @@ pub struct Cli {
 enum Command {
     /// Check .game files and report every problem found.
     Check(check::Args),
+    /// Count the legal move sequences from the start: perft(1) to perft(DEPTH).
+    Perft(perft::Args),
+    /// Play uniformly random games and report playouts per second.
+    Bench(bench::Args),
 }
 
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

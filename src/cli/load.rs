@@ -1,0 +1,78 @@
+//! Loading a game for the commands that play it: read, check, choose options, compile.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args as ClapArgs;
+
+use rulesi::engine::{self, AnyGame};
+use rulesi::render::{Style, render};
+
+/// The game file and its options, shared by every command that plays.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct GameArgs {
+    /// The .game file.
+    pub file: PathBuf,
+    /// An option value, `key=value` (repeatable), e.g. `--option capture=straight_or_120`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// A ruleset declared in the game file (options given with --option override it).
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
+}
+
+/// A game ready to play, with what it was built from.
+pub struct Loaded {
+    /// The compiled game.
+    pub game: AnyGame,
+    /// The checked model.
+    pub model: rulesi::check::Model,
+    /// The options as given, `key=value`.
+    pub settings: Vec<(String, String)>,
+}
+
+/// Reads, checks and compiles a game; on failure prints why (with diagnostics for a
+/// file that does not check) and returns `Err(())`.
+pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
+    let path: &Path = &args.file;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Err(());
+        }
+    };
+    let checked = rulesi::check_bytes(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.display().to_string();
+    let Some(model) = checked.model else {
+        for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
+            eprint!("{}", render(d, &name, &text, Style { colour: false, unicode: false, width: 100 }));
+        }
+        eprintln!("error: {name} has errors; run `rulesi check {name}` for details");
+        return Err(());
+    };
+    let mut settings = Vec::new();
+    for s in &args.options {
+        match engine::options::parse_setting(s) {
+            Ok(kv) => settings.push(kv),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Err(());
+            }
+        }
+    }
+    let values = match engine::options::resolve(&model, args.ruleset.as_deref(), &settings) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(());
+        }
+    };
+    match engine::build(&model, &values) {
+        Ok(game) => Ok(Loaded { game, model, settings }),
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            Err(())
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `rulesi perft FILE DEPTH`: count the legal move sequences from the start.
+
+use std::process::ExitCode;
+
+use clap::Args as ClapArgs;
+
+use rulesi::engine::search::perft;
+use rulesi::engine::{MoveList, moves::notation};
+use rulesi::with_game;
+
+use super::load::{GameArgs, load};
+
+/// Arguments of `perft`.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameArgs,
+    /// How many moves deep to count.
+    depth: u32,
+    /// Also print the count below each first move (at the full depth).
+    #[arg(long)]
+    divide: bool,
+}
+
+/// Runs `perft`.
+pub fn run(args: Args) -> ExitCode {
+    let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    with_game!(&loaded.game, g => {
+        let start = g.start();
+        for d in 1..=args.depth {
+            println!("perft({d}) = {}", perft(g, &start, d));
+        }
+        if args.divide && args.depth >= 1 {
+            let mut list = MoveList::new();
+            g.legal_moves(&start, &mut list);
+            for m in list.iter() {
+                let mut next = start.clone();
+                g.play(&mut next, m);
+                let n = perft(g, &next, args.depth - 1);
+                println!("{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
+            }
+        }
+    });
+    ExitCode::SUCCESS
+}

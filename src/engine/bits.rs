@@ -1,0 +1,249 @@
+//! Fixed-size bitsets over the cells of a board, `W` 64-bit words wide.
+//!
+//! The engine is generic over `W` so that a 91-cell board works on two words and a
+//! 441-cell board on eight; [`super::AnyGame`] picks the smallest width once per game.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
+
+/// A set of cell indexes below `64 * W`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> std::fmt::Debug for Bits<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    /// The empty set.
+    pub const EMPTY: Self = Bits([0; W]);
+
+    /// The cells `0..n`.
+    pub fn first_n(n: usize) -> Self {
+        let mut b = Self::EMPTY;
+        for i in 0..n.min(64 * W) {
+            b.0[i / 64] |= 1 << (i % 64);
+        }
+        b
+    }
+
+    /// The set holding only `i`.
+    #[inline]
+    pub fn single(i: u16) -> Self {
+        let mut b = Self::EMPTY;
+        b.insert(i);
+        b
+    }
+
+    /// Whether `i` is in the set.
+    #[inline]
+    pub fn has(&self, i: u16) -> bool {
+        let i = i as usize;
+        i < 64 * W && self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Adds `i`.
+    #[inline]
+    pub fn insert(&mut self, i: u16) {
+        let i = i as usize;
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Removes `i`.
+    #[inline]
+    pub fn remove(&mut self, i: u16) {
+        let i = i as usize;
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Sets or clears `i`.
+    #[inline]
+    pub fn set(&mut self, i: u16, on: bool) {
+        if on {
+            self.insert(i)
+        } else {
+            self.remove(i)
+        }
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// How many cells it holds.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Whether every cell of `self` is in `other`.
+    #[inline]
+    pub fn is_subset(&self, other: &Self) -> bool {
+        (0..W).all(|i| self.0[i] & !other.0[i] == 0)
+    }
+
+    /// Whether the two sets share a cell.
+    #[inline]
+    pub fn intersects(&self, other: &Self) -> bool {
+        (0..W).any(|i| self.0[i] & other.0[i] != 0)
+    }
+
+    /// The smallest cell, if any.
+    #[inline]
+    pub fn first(&self) -> Option<u16> {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+            }
+        }
+        None
+    }
+
+    /// The `n`-th smallest cell (0-based), if any.
+    pub fn nth(&self, mut n: u32) -> Option<u16> {
+        for (i, w) in self.0.iter().enumerate() {
+            let c = w.count_ones();
+            if n < c {
+                let mut w = *w;
+                for _ in 0..n {
+                    w &= w - 1;
+                }
+                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+            }
+            n -= c;
+        }
+        None
+    }
+
+    /// The cells in increasing order.
+    #[inline]
+    pub fn iter(&self) -> BitsIter<W> {
+        BitsIter { bits: *self, word: 0 }
+    }
+}
+
+/// Iterator over the cells of a [`Bits`].
+pub struct BitsIter<const W: usize> {
+    bits: Bits<W>,
+    word: usize,
+}
+
+impl<const W: usize> Iterator for BitsIter<W> {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < W {
+            let w = &mut self.bits.0[self.word];
+            if *w != 0 {
+                let t = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some((self.word * 64) as u16 + t as u16);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl<const W: usize> $tr for Bits<W> {
+            type Output = Self;
+            #[inline]
+            fn $f(mut self, o: Self) -> Self {
+                for i in 0..W {
+                    self.0[i] = self.0[i] $op o.0[i];
+                }
+                self
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, &);
+binop!(BitOr, bitor, |);
+
+impl<const W: usize> Sub for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn sub(mut self, o: Self) -> Self {
+        for i in 0..W {
+            self.0[i] &= !o.0[i];
+        }
+        self
+    }
+}
+
+impl<const W: usize> Not for Bits<W> {
+    type Output = Self;
+    /// The complement within all `64 * W` bits; mask with the board afterwards.
+    #[inline]
+    fn not(mut self) -> Self {
+        for w in self.0.iter_mut() {
+            *w = !*w;
+        }
+        self
+    }
+}
+
+impl<const W: usize> BitAndAssign for Bits<W> {
+    #[inline]
+    fn bitand_assign(&mut self, o: Self) {
+        for i in 0..W {
+            self.0[i] &= o.0[i];
+        }
+    }
+}
+
+impl<const W: usize> BitOrAssign for Bits<W> {
+    #[inline]
+    fn bitor_assign(&mut self, o: Self) {
+        for i in 0..W {
+            self.0[i] |= o.0[i];
+        }
+    }
+}
+
+impl<const W: usize> FromIterator<u16> for Bits<W> {
+    fn from_iter<I: IntoIterator<Item = u16>>(it: I) -> Self {
+        let mut b = Self::EMPTY;
+        for i in it {
+            b.insert(i);
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basics() {
+        let mut b = Bits::<2>::EMPTY;
+        b.insert(3);
+        b.insert(70);
+        b.insert(127);
+        assert_eq!(b.count(), 3);
+        assert_eq!(b.iter().collect::<Vec<_>>(), vec![3, 70, 127]);
+        assert_eq!(b.nth(1), Some(70));
+        assert_eq!(b.nth(3), None);
+        assert!(b.has(70) && !b.has(71));
+        b.remove(70);
+        assert_eq!(b.first(), Some(3));
+        let a: Bits<2> = [1u16, 3, 5].into_iter().collect();
+        assert_eq!((a & b).iter().collect::<Vec<_>>(), vec![3]);
+        assert_eq!((a - b).iter().collect::<Vec<_>>(), vec![1, 5]);
+        assert!(Bits::<2>::single(3).is_subset(&a));
+        assert_eq!(Bits::<2>::first_n(100).count(), 100);
+    }
+}

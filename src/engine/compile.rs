@@ -1,0 +1,836 @@
+//! Compiling a checked model, with chosen options, into a [`Program`].
+//!
+//! Options are constant here, so every `if`, `match` and comparison on them is folded
+//! and an unused branch costs nothing at play time. Static sub-expressions (those that
+//! depend only on the board and options) are evaluated once; definitions of one cell
+//! that are static become per-cell tables (`ring(c)` is one array read); other
+//! definitions are inlined.
+
+use std::collections::HashMap;
+
+use crate::board::{CellSet, Geometry};
+use crate::check::eval::{self, Env, Value};
+use crate::check::hir::{self, Action, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
+use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
+use crate::check::types::{Elem, Ty};
+
+use super::program::{E, NONE, Op, Phase, Rule, S};
+
+/// What the compiled program uses, so the engine keeps only the history it needs.
+#[derive(Clone, Debug, Default)]
+pub struct Uses {
+    /// `repetitions`.
+    pub repetitions: bool,
+    /// `at_turn_start(...)`.
+    pub turn_start: bool,
+    /// `turns_without_capture`.
+    pub turns_without_capture: bool,
+}
+
+/// A compiled game, independent of the bitset width.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The title.
+    pub title: String,
+    /// Sides: players then colours.
+    pub sides: Vec<String>,
+    /// How many sides are players.
+    pub players: usize,
+    /// Whether colours are separate from players.
+    pub has_colours: bool,
+    /// Kind names.
+    pub kinds: Vec<String>,
+    /// Kind letters (one, or one per side).
+    pub letters: Vec<Vec<char>>,
+    /// Flag names.
+    pub flags: Vec<String>,
+    /// Cells hold stacks.
+    pub stacks: bool,
+    /// The board.
+    pub geometry: Geometry,
+    /// The directions that make cells neighbours (bit mask).
+    pub neighbour_dirs: u32,
+    /// Constant sets of cells.
+    pub sets: Vec<CellSet>,
+    /// Per-cell tables of numbers (index `len` is "no cell").
+    pub num_tables: Vec<Vec<i64>>,
+    /// Per-cell tables of conditions.
+    pub bool_tables: Vec<Vec<bool>>,
+    /// Per-cell tables of sets.
+    pub set_tables: Vec<Vec<u32>>,
+    /// Per-cell tables of cells.
+    pub cell_tables: Vec<Vec<u16>>,
+    /// Counters: for each, the keys of each index dimension.
+    pub counters: Vec<Vec<Vec<Key>>>,
+    /// Counter names.
+    pub counter_names: Vec<String>,
+    /// Move rules.
+    pub rules: Vec<Rule>,
+    /// Phases played with these options, in order.
+    pub phases: Vec<Phase>,
+    /// The setup.
+    pub setup: Vec<S>,
+    /// Checked after every part of a turn.
+    pub end: Vec<S>,
+    /// Run when the player to move has no legal move.
+    pub no_moves: Vec<S>,
+    /// Run after every turn.
+    pub after_turn: Vec<S>,
+    /// How many local slots evaluation needs.
+    pub slots: usize,
+    /// What history the program reads.
+    pub uses: Uses,
+    /// The option values chosen, by option index.
+    pub options: Vec<Choice>,
+    /// The options as `key=value` text, for records.
+    pub option_text: Vec<(String, String)>,
+}
+
+/// A value that can index a counter: a side or a symmetry, or a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A side.
+    Side(u8),
+    /// A symmetry.
+    Sym(u8),
+    /// A number.
+    Num(i64),
+    /// A cell.
+    Cell(u16),
+}
+
+/// Compiles a model for the given option values (one per option, in order).
+pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
+    let shape = eval::board_shape(model, options)?.ok_or("the game has no board")?;
+    let geometry = Geometry::new(shape).map_err(|e| format!("the board cannot be built: {e}"))?;
+    let mut c = Compiler {
+        model,
+        options,
+        geometry: &geometry,
+        sets: Vec::new(),
+        set_ids: HashMap::new(),
+        num_tables: Vec::new(),
+        bool_tables: Vec::new(),
+        set_tables: Vec::new(),
+        cell_tables: Vec::new(),
+        def_table: HashMap::new(),
+        def_static: HashMap::new(),
+        rules: Vec::new(),
+        uses: Uses::default(),
+    };
+    let neighbour_dirs = match &model.board.neighbours {
+        Some(e) => match c.env().eval(e)? {
+            Value::Dirs(ds) => ds.iter().fold(0u32, |m, d| m | 1 << d.0),
+            Value::Dir(d) => 1 << d.0,
+            _ => return Err("the board's neighbours are not directions".into()),
+        },
+        None => geometry.default_neighbour_dirs().iter().fold(0u32, |m, d| m | 1 << d.0),
+    };
+    let mut phases = Vec::new();
+    for (i, p) in model.phases.iter().enumerate() {
+        if let Some(w) = &p.when
+            && c.env().eval(w)? != Value::Bool(true)
+        {
+            continue;
+        }
+        let turns = match &p.turns {
+            Some(t) => match c.env().eval(t)? {
+                Value::Number(n) if n >= 0 => Some(n.min(u32::MAX as i64) as u32),
+                _ => return Err(format!("phase {}: `turns` must be a whole number", p.name)),
+            },
+            None => None,
+        };
+        let side = |c: &mut Compiler, e: &Option<hir::Expr>| -> Result<Option<u8>, String> {
+            match e {
+                Some(e) => match c.env().eval(e)? {
+                    Value::Side(s) => Ok(Some(s)),
+                    _ => Err(format!("phase {}: not a player", p.name)),
+                },
+                None => Ok(None),
+            }
+        };
+        let by = side(&mut c, &p.by)?;
+        let starting = side(&mut c, &p.starting)?;
+        let body = c.block(&p.body, &[])?;
+        phases.push(Phase { model_index: i as u16, name: p.name.clone(), turns, by, starting, body });
+    }
+    let setup = c.block(&model.setup, &[])?;
+    let end = c.block(&model.end, &[])?;
+    let no_moves = c.block(&model.no_moves, &[])?;
+    let after_turn = c.block(&model.after_turn, &[])?;
+    let mut counters = Vec::new();
+    for counter in &model.counters {
+        let mut dims = Vec::new();
+        for ix in &counter.index {
+            let keys = match c.env().eval(ix)? {
+                Value::List(items) => items.iter().map(key_of).collect::<Result<Vec<_>, _>>()?,
+                _ => return Err(format!("counter {}: an index is not a list", counter.name)),
+            };
+            dims.push(keys);
+        }
+        counters.push(dims);
+    }
+    let option_text = model
+        .options
+        .iter()
+        .zip(options)
+        .map(|(o, v)| {
+            let text = match v {
+                Choice::Name(i) => match &o.values[*i as usize] {
+                    OptionValue::Name(n) => n.clone(),
+                    _ => String::new(),
+                },
+                Choice::Number(n) => n.to_string(),
+            };
+            (o.name.clone(), text)
+        })
+        .collect();
+    let Compiler { sets, num_tables, bool_tables, set_tables, cell_tables, rules, uses, .. } = c;
+    Ok(Program {
+        title: model.title.clone(),
+        sides: model.sides.clone(),
+        players: model.player_count,
+        has_colours: model.sides.len() > model.player_count,
+        kinds: model.kinds.iter().map(|k| k.name.clone()).collect(),
+        letters: model.kinds.iter().map(|k| k.letters.iter().filter_map(|l| l.chars().next()).collect()).collect(),
+        flags: model.flags.clone(),
+        stacks: model.stacks,
+        geometry,
+        neighbour_dirs,
+        sets,
+        num_tables,
+        bool_tables,
+        set_tables,
+        cell_tables,
+        counters,
+        counter_names: model.counters.iter().map(|c| c.name.clone()).collect(),
+        rules,
+        phases,
+        setup,
+        end,
+        no_moves,
+        after_turn,
+        slots: model.locals.len(),
+        uses,
+        options: options.to_vec(),
+        option_text,
+    })
+}
+
+fn key_of(v: &Value) -> Result<Key, String> {
+    Ok(match v {
+        Value::Side(s) => Key::Side(*s),
+        Value::Symmetry(s) => Key::Sym(s.0),
+        Value::Number(n) => Key::Num(*n),
+        Value::Cell(Some(c)) => Key::Cell(c.0),
+        _ => return Err("a counter index must be players, colours, symmetries, numbers or cells".into()),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Table {
+    Num(u32),
+    Bool(u32),
+    Set(u32),
+    Cell(u32),
+}
+
+struct Compiler<'a> {
+    model: &'a Model,
+    options: &'a [Choice],
+    geometry: &'a Geometry,
+    sets: Vec<CellSet>,
+    set_ids: HashMap<CellSet, u32>,
+    num_tables: Vec<Vec<i64>>,
+    bool_tables: Vec<Vec<bool>>,
+    set_tables: Vec<Vec<u32>>,
+    cell_tables: Vec<Vec<u16>>,
+    def_table: HashMap<u16, Option<Table>>,
+    def_static: HashMap<u16, bool>,
+    rules: Vec<Rule>,
+    uses: Uses,
+}
+
+type R<T> = Result<T, String>;
+
+impl Compiler<'_> {
+    fn env(&self) -> Env<'_> {
+        Env { model: self.model, options: self.options, geometry: Some(self.geometry), locals: Vec::new() }
+    }
+
+    fn intern(&mut self, s: CellSet) -> u32 {
+        if let Some(&id) = self.set_ids.get(&s) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.sets.push(s);
+        self.set_ids.insert(s, id);
+        id
+    }
+
+    fn constant(&mut self, v: &Value) -> Option<E> {
+        Some(match v {
+            Value::Bool(b) => E::Bool(*b),
+            Value::Number(n) => E::Num(*n),
+            Value::Cell(c) => E::Cell(c.map_or(NONE, |c| c.0)),
+            Value::Cells(s) => E::Set(self.intern(*s)),
+            Value::Dir(d) => E::Dir(d.0),
+            Value::Dirs(ds) => E::Dirs(ds.iter().fold(0, |m, d| m | 1 << d.0)),
+            Value::Side(s) => E::Side(*s),
+            Value::Kind(k) => E::Kind(*k),
+            Value::Symmetry(s) => E::Sym(s.0),
+            Value::Phase(p) => E::Phase(*p),
+            Value::Enum(..) => return None,
+            Value::List(items) => E::List(items.iter().map(|v| self.constant(v)).collect::<Option<Vec<_>>>()?),
+        })
+    }
+
+    /// Whether a definition's body depends only on its parameters, options and the board.
+    fn def_is_static(&mut self, d: u16) -> bool {
+        if let Some(&s) = self.def_static.get(&d) {
+            return s;
+        }
+        self.def_static.insert(d, false);
+        let def = &self.model.defs[d as usize];
+        let params: Vec<LocalId> = def.params.iter().map(|(id, _)| *id).collect();
+        let s = match &def.body {
+            DefBody::Expr(e) => self.is_static(e, &params),
+            DefBody::Block(_) => false,
+        };
+        self.def_static.insert(d, s);
+        s
+    }
+
+    /// Whether an expression depends only on the board, options and the `bound` locals.
+    fn is_static(&mut self, e: &hir::Expr, bound: &[LocalId]) -> bool {
+        match &e.kind {
+            H::Int(_) | H::Text(_) | H::CellLabel(_) | H::Dir(_) | H::BoardDirs(_) | H::Symmetry(_) => true,
+            H::Side(_) | H::Kind(_) | H::Flag(_) | H::Phase(_) | H::Action(_) => true,
+            H::OptionValue(_) | H::OptionName(..) => true,
+            H::Local(id) => bound.contains(id),
+            H::Context(v) => matches!(
+                v,
+                ContextVar::Board | ContextVar::Centre | ContextVar::Players | ContextVar::Colours | ContextVar::Symmetries
+            ),
+            H::Region(_, i) | H::Directions(_, i) => i.as_ref().is_none_or(|i| self.is_static(i, bound)),
+            H::Counter(..) | H::Field(..) => false,
+            H::Call(b, args) => {
+                !matches!(
+                    b,
+                    Builtin::Group
+                        | Builtin::Groups
+                        | Builtin::OwnedBy
+                        | Builtin::AtTurnStart
+                        | Builtin::Without
+                        | Builtin::Height
+                        | Builtin::Owner
+                        | Builtin::OpponentOf
+                ) && args.iter().all(|a| self.is_static(a, bound))
+            }
+            H::Def(d, args) => self.def_is_static(*d) && args.iter().all(|a| self.is_static(a, bound)),
+            H::Unary(_, x) => self.is_static(x, bound),
+            H::Binary(_, a, b) => self.is_static(a, bound) && self.is_static(b, bound),
+            H::If(c, a, b) => self.is_static(c, bound) && self.is_static(a, bound) && self.is_static(b, bound),
+            H::Match { option, arm_of_value, arms } => {
+                let arm = self.arm(*option, arm_of_value);
+                self.is_static(&arms[arm], bound)
+            }
+            H::Set(items) | H::List(items) => items.iter().all(|i| self.is_static(i, bound)),
+            H::Comprehension { var, source, body, .. } => {
+                let mut b = bound.to_vec();
+                b.push(*var);
+                self.is_static(source, bound) && self.is_static(body, &b)
+            }
+            H::Convert(inner) => !matches!(inner.ty, Ty::Kind | Ty::Flag) && self.is_static(inner, bound),
+        }
+    }
+
+    fn arm(&self, option: u16, arm_of_value: &[u16]) -> usize {
+        match self.options.get(option as usize) {
+            Some(Choice::Name(i)) => arm_of_value.get(*i as usize).copied().unwrap_or(0) as usize,
+            _ => 0,
+        }
+    }
+
+    /// A static definition of one cell, as a table over the cells.
+    fn tabulate(&mut self, d: u16) -> Option<Table> {
+        if let Some(t) = self.def_table.get(&d) {
+            return *t;
+        }
+        self.def_table.insert(d, None);
+        let def = &self.model.defs[d as usize];
+        let DefBody::Expr(body) = &def.body else { return None };
+        if def.params.len() != 1 || def.params[0].1 != Ty::Cell || !self.def_is_static(d) {
+            return None;
+        }
+        let param = def.params[0].0;
+        let n = self.geometry.len();
+        let mut values = Vec::with_capacity(n + 1);
+        for i in 0..=n {
+            let cell = if i == n { None } else { Some(crate::board::CellId(i as u16)) };
+            let mut env = self.env();
+            env.locals.push((param, Value::Cell(cell)));
+            values.push(env.eval(body).ok()?);
+        }
+        let table = match body.ty {
+            Ty::Number => {
+                let t: Option<Vec<i64>> =
+                    values.iter().map(|v| if let Value::Number(n) = v { Some(*n) } else { None }).collect();
+                self.num_tables.push(t?);
+                Table::Num(self.num_tables.len() as u32 - 1)
+            }
+            Ty::Bool => {
+                let t: Option<Vec<bool>> =
+                    values.iter().map(|v| if let Value::Bool(b) = v { Some(*b) } else { None }).collect();
+                self.bool_tables.push(t?);
+                Table::Bool(self.bool_tables.len() as u32 - 1)
+            }
+            Ty::Cells => {
+                let mut t = Vec::new();
+                for v in &values {
+                    let Value::Cells(s) = v else { return None };
+                    t.push(self.intern(*s));
+                }
+                self.set_tables.push(t);
+                Table::Set(self.set_tables.len() as u32 - 1)
+            }
+            Ty::Cell => {
+                let t: Option<Vec<u16>> = values
+                    .iter()
+                    .map(|v| if let Value::Cell(c) = v { Some(c.map_or(NONE, |c| c.0)) } else { None })
+                    .collect();
+                self.cell_tables.push(t?);
+                Table::Cell(self.cell_tables.len() as u32 - 1)
+            }
+            _ => return None,
+        };
+        self.def_table.insert(d, Some(table));
+        Some(table)
+    }
+
+    fn expr(&mut self, e: &hir::Expr) -> R<E> {
+        if !matches!(e.kind, H::Int(_) | H::Local(_))
+            && !matches!(e.ty, Ty::Enum(_) | Ty::Error | Ty::Text | Ty::Record | Ty::Action | Ty::Flag)
+            && self.is_static(e, &[])
+            && let Ok(v) = self.env().eval(e)
+            && let Some(c) = self.constant(&v)
+        {
+            return Ok(c);
+        }
+        let b = |x: E| Box::new(x);
+        Ok(match &e.kind {
+            H::Int(n) => {
+                if e.ty == Ty::Bool {
+                    E::Bool(*n != 0)
+                } else {
+                    E::Num(*n)
+                }
+            }
+            H::Text(_) => E::Num(0),
+            H::CellLabel(l) => E::Cell(
+                self.geometry
+                    .parse_label(l)
+                    .ok_or_else(|| format!("there is no cell {l} on this board (with these options)"))?
+                    .0,
+            ),
+            H::Dir(n) => E::Dir(self.geometry.dir_by_name(n).ok_or_else(|| format!("no direction {n}"))?.0),
+            H::BoardDirs(n) => E::Dirs(
+                self.geometry.dir_set_by_name(n).ok_or_else(|| format!("no directions {n}"))?.iter().fold(0, |m, d| m | 1 << d.0),
+            ),
+            H::Symmetry(n) => E::Sym(self.geometry.sym_by_name(n).ok_or_else(|| format!("no symmetry {n}"))?.0),
+            H::Side(s) => E::Side(*s),
+            H::Kind(k) => E::Kind(*k),
+            H::Flag(f) => E::Flag(*f),
+            H::Phase(p) => E::Phase(*p),
+            H::Action(a) => E::Action(*a),
+            H::OptionValue(_) | H::OptionName(..) => {
+                let v = self.env().eval(e)?;
+                self.constant(&v).ok_or("an option's value is used as a value")?
+            }
+            H::Local(id) => E::Local(*id),
+            H::Context(v) => {
+                match v {
+                    ContextVar::Repetitions => self.uses.repetitions = true,
+                    ContextVar::TurnsWithoutCapture => self.uses.turns_without_capture = true,
+                    _ => {}
+                }
+                E::Ctx(*v)
+            }
+            H::Region(r, Some(i)) | H::Directions(r, Some(i)) => {
+                let is_region = matches!(e.kind, H::Region(..));
+                let entry = if is_region { &self.model.regions[*r as usize] } else { &self.model.directions[*r as usize] };
+                // One constant per side, chosen at play time.
+                let mut arms = Vec::new();
+                for (side, value) in &entry.values.clone() {
+                    let v = self.env().eval(value)?;
+                    let c = self.constant(&v).ok_or("a region has no value")?;
+                    arms.push((side.unwrap_or(0), c));
+                }
+                let idx = self.expr(i)?;
+                let mut out = if is_region { E::Set(self.intern(CellSet::empty())) } else { E::Dirs(0) };
+                for (side, c) in arms.into_iter().rev() {
+                    out = E::If(b(E::Bin(Op::Eq, b(idx.clone()), b(E::Side(side)))), b(c), b(out));
+                }
+                out
+            }
+            H::Region(..) | H::Directions(..) => {
+                let v = self.env().eval(e)?;
+                self.constant(&v).ok_or("a region has no value")?
+            }
+            H::Counter(c, idx) => {
+                let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
+                if *c == u16::MAX {
+                    E::Score(b(idx.into_iter().next().ok_or("score needs a side")?))
+                } else {
+                    E::Counter(*c, idx)
+                }
+            }
+            H::Call(Builtin::AtTurnStart, args) => {
+                self.uses.turn_start = true;
+                E::Call(Builtin::AtTurnStart, vec![self.expr(&args[0])?])
+            }
+            H::Call(builtin, args) => E::Call(*builtin, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?),
+            H::Def(d, args) => {
+                let table = self.tabulate(*d);
+                if let Some(t) = table {
+                    let arg = b(self.expr(&args[0])?);
+                    return Ok(match t {
+                        Table::Num(i) => E::NumTable(i, arg),
+                        Table::Bool(i) => E::BoolTable(i, arg),
+                        Table::Set(i) => E::SetTable(i, arg),
+                        Table::Cell(i) => E::CellTable(i, arg),
+                    });
+                }
+                let def = &self.model.defs[*d as usize];
+                let DefBody::Expr(body) = &def.body else { return Err("a block used as a value".into()) };
+                let (body, params) = (body.clone(), def.params.clone());
+                let mut binds = Vec::new();
+                for ((id, _), a) in params.iter().zip(args) {
+                    binds.push((*id, self.expr(a)?));
+                }
+                let body = self.expr(&body)?;
+                if binds.is_empty() { body } else { E::Bind(binds, b(body)) }
+            }
+            H::Unary(op, x) => {
+                let inner = self.expr(x)?;
+                match (op, e.ty) {
+                    (hir::UnaryOp::Not, Ty::Bool) => match inner {
+                        E::Bool(v) => E::Bool(!v),
+                        other => E::Not(b(other)),
+                    },
+                    (hir::UnaryOp::Not, _) => E::Complement(b(inner)),
+                    (hir::UnaryOp::Neg, Ty::Direction) => E::Opposite(b(inner)),
+                    _ => E::Neg(b(inner)),
+                }
+            }
+            H::Binary(op, l, r) => self.binary(*op, l, r, e.ty)?,
+            H::If(c, x, y) => match self.expr(c)? {
+                E::Bool(true) => self.expr(x)?,
+                E::Bool(false) => self.expr(y)?,
+                cond => E::If(b(cond), b(self.expr(x)?), b(self.expr(y)?)),
+            },
+            H::Match { option, arm_of_value, arms } => {
+                let arm = self.arm(*option, arm_of_value);
+                self.expr(&arms[arm])?
+            }
+            H::Set(items) => {
+                let dirs = e.ty == Ty::Directions;
+                let mut out: Option<E> = None;
+                for i in items {
+                    let x = self.expr(i)?;
+                    let x = match (dirs, i.ty) {
+                        (false, Ty::Cell) => E::CellToSet(b(x)),
+                        (true, Ty::Direction) => E::DirToDirs(b(x)),
+                        _ => x,
+                    };
+                    out = Some(match out {
+                        None => x,
+                        Some(prev) => E::Bin(if dirs { Op::DirsOr } else { Op::SetOr }, b(prev), b(x)),
+                    });
+                }
+                out.unwrap_or_else(|| if dirs { E::Dirs(0) } else { E::Set(self.intern(CellSet::empty())) })
+            }
+            H::List(items) => E::List(items.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?),
+            H::Comprehension { kind, var, source, body } => E::Comp {
+                kind: *kind,
+                set_of_dirs: source.ty == Ty::Directions,
+                slot: *var,
+                source: b(self.expr(source)?),
+                body: b(self.expr(body)?),
+            },
+            H::Field(_, f) => E::Previous(*f),
+            H::Convert(inner) => match (inner.ty, e.ty) {
+                (Ty::Kind, Ty::Cells) => match self.expr(inner)? {
+                    E::Kind(k) => E::KindCells(k),
+                    _ => return Err("a piece kind variable used as a set".into()),
+                },
+                (Ty::Flag, Ty::Cells) => match self.expr(inner)? {
+                    E::Flag(f) => E::FlagCells(f),
+                    _ => return Err("a flag variable used as a set".into()),
+                },
+                (Ty::Cell, Ty::Cells) => E::CellToSet(b(self.expr(inner)?)),
+                (Ty::Direction, Ty::Directions) => E::DirToDirs(b(self.expr(inner)?)),
+                _ => {
+                    let v = self.env().eval(e)?;
+                    self.constant(&v).ok_or("a value that cannot be converted")?
+                }
+            },
+        })
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &hir::Expr, r: &hir::Expr, ty: Ty) -> R<E> {
+        use BinaryOp as B;
+        let a = self.expr(l)?;
+        let bx = |x: E| Box::new(x);
+        // Short-circuit constant conditions.
+        if ty == Ty::Bool && matches!(op, B::And | B::Or) {
+            match (op, &a) {
+                (B::And, E::Bool(false)) => return Ok(E::Bool(false)),
+                (B::Or, E::Bool(true)) => return Ok(E::Bool(true)),
+                (B::And, E::Bool(true)) | (B::Or, E::Bool(false)) => return self.expr(r),
+                _ => {}
+            }
+            let c = self.expr(r)?;
+            return Ok(match (op, c) {
+                (B::And, E::Bool(true)) | (B::Or, E::Bool(false)) => a,
+                (B::And, E::Bool(false)) => E::Bool(false),
+                (B::Or, E::Bool(true)) => E::Bool(true),
+                (B::And, c) => E::Bin(Op::And, bx(a), bx(c)),
+                (_, c) => E::Bin(Op::Or, bx(a), bx(c)),
+            });
+        }
+        let c = self.expr(r)?;
+        let o = match op {
+            B::And => match ty {
+                Ty::Directions => Op::DirsAnd,
+                _ => Op::SetAnd,
+            },
+            B::Or => match ty {
+                Ty::Directions => Op::DirsOr,
+                _ => Op::SetOr,
+            },
+            B::Otherwise => Op::Otherwise,
+            B::In | B::NotIn => {
+                let inner = match r.ty {
+                    Ty::Directions => Op::DirIn,
+                    Ty::List(_) => Op::ListIn,
+                    _ => Op::CellIn,
+                };
+                let e = E::Bin(inner, bx(a), bx(c));
+                return Ok(if op == B::NotIn { E::Not(bx(e)) } else { e });
+            }
+            B::Within => Op::Within,
+            B::Eq => Op::Eq,
+            B::Ne => Op::Ne,
+            B::Lt => Op::Lt,
+            B::Le => Op::Le,
+            B::Gt => Op::Gt,
+            B::Ge => Op::Ge,
+            B::Range => Op::Range,
+            B::Add if ty == Ty::Cell => Op::Step,
+            B::Sub if ty == Ty::Cell => Op::StepBack,
+            B::Sub if ty == Ty::Cells => Op::SetSub,
+            B::Add => Op::Add,
+            B::Sub => Op::Sub,
+            B::Mul => Op::Mul,
+            B::Div => Op::Div,
+        };
+        Ok(E::Bin(o, bx(a), bx(c)))
+    }
+
+    /// Compiles a block. `extra` is a `then` block to append to every move rule the
+    /// block generates at its top level (from a call with its own `then`).
+    fn block(&mut self, block: &hir::Block, extra: &[S]) -> R<Vec<S>> {
+        let mut out = Vec::new();
+        for s in block {
+            self.stmt(s, extra, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self, s: &hir::Stmt, extra: &[S], out: &mut Vec<S>) -> R<()> {
+        match &s.kind {
+            StmtKind::If(branches, otherwise) => {
+                let mut kept: Vec<(E, Vec<S>)> = Vec::new();
+                let mut fallback = None;
+                for (cond, body) in branches {
+                    match self.expr(cond)? {
+                        E::Bool(false) => {}
+                        E::Bool(true) => {
+                            fallback = Some(self.block(body, extra)?);
+                            break;
+                        }
+                        c => kept.push((c, self.block(body, extra)?)),
+                    }
+                }
+                let fallback = match fallback {
+                    Some(f) => Some(f),
+                    None => otherwise.as_ref().map(|b| self.block(b, extra)).transpose()?,
+                };
+                if kept.is_empty() {
+                    out.extend(fallback.unwrap_or_default());
+                } else {
+                    out.push(S::If(kept, fallback));
+                }
+            }
+            StmtKind::For(var, src, body) => {
+                let src = self.expr(src)?;
+                out.push(S::For(*var, src, self.block(body, extra)?));
+            }
+            StmtKind::Let(var, v) => out.push(S::Let(*var, self.expr(v)?)),
+            StmtKind::Set(target, v) | StmtKind::Add(v, target) => {
+                let hir::ExprKind::Counter(c, idx) = &target.kind else { return Err("only counters can be set".into()) };
+                let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
+                let v = self.expr(v)?;
+                out.push(if matches!(s.kind, StmtKind::Set(..)) { S::Set(*c, idx, v) } else { S::Add(*c, idx, v) });
+            }
+            StmtKind::First(blocks) => {
+                out.push(S::First(blocks.iter().map(|b| self.block(b, extra)).collect::<R<Vec<_>>>()?))
+            }
+            StmtKind::Optional(b) => out.push(S::Optional(self.block(b, extra)?)),
+            StmtKind::Longest(b) => out.push(S::Longest(self.block(b, extra)?)),
+            StmtKind::Capture(inner) => {
+                let mut v = Vec::new();
+                self.stmt(inner, extra, &mut v)?;
+                for x in v {
+                    out.push(S::Capture(Box::new(x)));
+                }
+            }
+            StmtKind::Move(rule) => {
+                let id = self.rule(rule, extra)?;
+                out.push(S::Move(id));
+            }
+            StmtKind::Effect(Effect::Again, _) => out.push(S::Again),
+            StmtKind::Effect(e, args) => {
+                out.push(S::Effect(*e, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?))
+            }
+            StmtKind::Call(d, args, then) => {
+                let def = &self.model.defs[*d as usize];
+                let DefBody::Block(body) = &def.body else { return Err("a value used as a rule".into()) };
+                let (body, params) = (body.clone(), def.params.clone());
+                for ((id, _), a) in params.iter().zip(args) {
+                    let v = self.expr(a)?;
+                    out.push(S::Let(*id, v));
+                }
+                let mut more: Vec<S> = extra.to_vec();
+                if let Some(t) = then {
+                    let compiled = self.block(t, &[])?;
+                    more = [compiled, more].concat();
+                }
+                for s in &body {
+                    self.stmt(s, &more, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn rule(&mut self, r: &hir::MoveRule, extra: &[S]) -> R<u32> {
+        let owner = r.owner.as_ref().map(|e| self.expr(e)).transpose()?;
+        let subject = r.subject.as_ref().map(|e| self.expr(e)).transpose()?;
+        let along = r.along.as_ref().map(|e| self.expr(e)).transpose()?;
+        let over = r.over.as_ref().map(|e| self.expr(e)).transpose()?;
+        let to = r.to.as_ref().map(|e| self.expr(e)).transpose()?;
+        let by = r.by.as_ref().map(|e| self.expr(e)).transpose()?;
+        let mut conds = Vec::new();
+        for c in &r.conditions {
+            match self.expr(c)? {
+                E::Bool(true) => {}
+                c => conds.push(c),
+            }
+        }
+        let mut then = match &r.then {
+            Some(t) => self.block(t, &[])?,
+            None => Vec::new(),
+        };
+        then.extend(extra.iter().cloned());
+        let needs_apply = then.iter().any(continues);
+        let to_uses_move = to.as_ref().is_some_and(|t| uses_move(t));
+        let rule = Rule {
+            action: r.action,
+            owner,
+            kind: r.kind.unwrap_or(0),
+            subject,
+            along,
+            over,
+            to,
+            by,
+            conds,
+            then,
+            needs_apply,
+            to_uses_move,
+        };
+        self.rules.push(rule);
+        Ok(self.rules.len() as u32 - 1)
+    }
+}
+
+/// Whether a statement may continue the turn or refuse the move.
+fn continues(s: &S) -> bool {
+    match s {
+        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(continues)) || e.iter().flatten().any(continues),
+        S::For(_, _, b) => b.iter().any(continues),
+        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::Effect(Effect::Refuse, _) => true,
+        S::Capture(inner) => continues(inner),
+        _ => false,
+    }
+}
+
+/// Whether an expression reads `from` or `middle`.
+fn uses_move(e: &E) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        if matches!(x, E::Ctx(ContextVar::From | ContextVar::Middle | ContextVar::To)) {
+            found = true;
+        }
+    });
+    found
+}
+
+fn visit(e: &E, f: &mut dyn FnMut(&E)) {
+    f(e);
+    match e {
+        E::List(items) | E::Counter(_, items) | E::Call(_, items) => items.iter().for_each(|i| visit(i, f)),
+        E::Score(x)
+        | E::NumTable(_, x)
+        | E::BoolTable(_, x)
+        | E::SetTable(_, x)
+        | E::CellTable(_, x)
+        | E::Not(x)
+        | E::Complement(x)
+        | E::Neg(x)
+        | E::Opposite(x)
+        | E::CellToSet(x)
+        | E::DirToDirs(x) => visit(x, f),
+        E::Bin(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        E::If(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        E::Bind(binds, body) => {
+            binds.iter().for_each(|(_, x)| visit(x, f));
+            visit(body, f);
+        }
+        E::Comp { source, body, .. } => {
+            visit(source, f);
+            visit(body, f);
+        }
+        _ => {}
+    }
+}
+
+/// The element type of a list expression's values (unused for now, kept for clarity).
+#[allow(dead_code)]
+fn elem_ty(e: Elem) -> Ty {
+    e.ty()
+}
+
+/// The kind of move of a rule, for notation.
+pub fn action_of(r: &Rule) -> Action {
+    r.action
+}

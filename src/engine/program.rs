@@ -1,0 +1,215 @@
+//! The compiled rule program: typed expression and statement trees over small ids,
+//! with options folded away and static parts precomputed. It does not depend on the
+//! board's word width, so the same program serves every [`super::Game`] width.
+
+use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
+
+/// "No cell" (off the board).
+pub const NONE: u16 = u16::MAX;
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub enum E {
+    /// A condition.
+    Bool(bool),
+    /// A number.
+    Num(i64),
+    /// A cell, or [`NONE`].
+    Cell(u16),
+    /// A direction.
+    Dir(u8),
+    /// A set of directions (bit `d` set for direction `d`).
+    Dirs(u32),
+    /// A side (player or colour).
+    Side(u8),
+    /// A piece kind.
+    Kind(u16),
+    /// A flag.
+    Flag(u16),
+    /// A symmetry.
+    Sym(u8),
+    /// A phase (index in the model).
+    Phase(u16),
+    /// A kind of move.
+    Action(Action),
+    /// A constant set of cells, by id.
+    Set(u32),
+    /// A list built at run time.
+    List(Vec<E>),
+    /// A local slot.
+    Local(u32),
+    /// A name given by the position or the move.
+    Ctx(ContextVar),
+    /// The cells whose top piece has this kind.
+    KindCells(u16),
+    /// The cells whose top piece has this flag.
+    FlagCells(u16),
+    /// A counter with its indexes.
+    Counter(u16, Vec<E>),
+    /// The score of a side.
+    Score(Box<E>),
+    /// A per-cell table of numbers, by id, at the cell.
+    NumTable(u32, Box<E>),
+    /// A per-cell table of conditions (a set), by id, at the cell.
+    BoolTable(u32, Box<E>),
+    /// A per-cell table of sets, by id, at the cell.
+    SetTable(u32, Box<E>),
+    /// A per-cell table of cells, by id, at the cell.
+    CellTable(u32, Box<E>),
+    /// `not` of a condition.
+    Not(Box<E>),
+    /// The board minus a set.
+    Complement(Box<E>),
+    /// `-n`.
+    Neg(Box<E>),
+    /// The opposite direction.
+    Opposite(Box<E>),
+    /// A binary operation.
+    Bin(Op, Box<E>, Box<E>),
+    /// `if c then a else b`.
+    If(Box<E>, Box<E>, Box<E>),
+    /// Bind slots, then evaluate: an inlined definition.
+    Bind(Vec<(u32, E)>, Box<E>),
+    /// A comprehension.
+    Comp { kind: Comprehension, set_of_dirs: bool, slot: u32, source: Box<E>, body: Box<E> },
+    /// A built-in function.
+    Call(Builtin, Vec<E>),
+    /// `previous.field`.
+    Previous(Field),
+    /// A cell as a set.
+    CellToSet(Box<E>),
+    /// A direction as a set.
+    DirToDirs(Box<E>),
+}
+
+/// Typed binary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Conditions.
+    And,
+    /// Conditions.
+    Or,
+    /// Sets of cells.
+    SetAnd,
+    /// Sets of cells.
+    SetOr,
+    /// Sets of cells: `a - b`.
+    SetSub,
+    /// Sets of directions.
+    DirsAnd,
+    /// Sets of directions.
+    DirsOr,
+    /// `a otherwise b`.
+    Otherwise,
+    /// Cell in set.
+    CellIn,
+    /// Direction in set.
+    DirIn,
+    /// Element in list.
+    ListIn,
+    /// Subset.
+    Within,
+    /// Equality of any two values.
+    Eq,
+    /// Inequality.
+    Ne,
+    /// Numbers.
+    Lt,
+    /// Numbers.
+    Le,
+    /// Numbers.
+    Gt,
+    /// Numbers.
+    Ge,
+    /// The cells on a line.
+    Range,
+    /// Cell plus direction.
+    Step,
+    /// Cell minus direction.
+    StepBack,
+    /// Numbers.
+    Add,
+    /// Numbers.
+    Sub,
+    /// Numbers.
+    Mul,
+    /// Numbers.
+    Div,
+}
+
+/// A compiled statement.
+#[derive(Clone, Debug)]
+pub enum S {
+    /// Branches and an else.
+    If(Vec<(E, Vec<S>)>, Option<Vec<S>>),
+    /// Loop over a collection.
+    For(u32, E, Vec<S>),
+    /// Bind a slot.
+    Let(u32, E),
+    /// Set a counter (or a score: counter `u16::MAX`).
+    Set(u16, Vec<E>, E),
+    /// Add to a counter.
+    Add(u16, Vec<E>, E),
+    /// The first block with a legal move.
+    First(Vec<Vec<S>>),
+    /// A further part the player may skip.
+    Optional(Vec<S>),
+    /// Keep the longest turns.
+    Longest(Vec<S>),
+    /// An effect that counts as a capture.
+    Capture(Box<S>),
+    /// A move rule, by id.
+    Move(u32),
+    /// `again`: the current rule once more, from where the piece landed.
+    Again,
+    /// A built-in effect.
+    Effect(Effect, Vec<E>),
+}
+
+/// A compiled move rule.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// What kind of move.
+    pub action: Action,
+    /// Whose piece a placement is (the mover's colour when `None`).
+    pub owner: Option<E>,
+    /// The kind placed.
+    pub kind: u16,
+    /// The pieces that move, or the list chosen from.
+    pub subject: Option<E>,
+    /// Directions.
+    pub along: Option<E>,
+    /// Cells that may be jumped.
+    pub over: Option<E>,
+    /// Destinations.
+    pub to: Option<E>,
+    /// Who chooses.
+    pub by: Option<E>,
+    /// Conditions.
+    pub conds: Vec<E>,
+    /// Effects and further parts.
+    pub then: Vec<S>,
+    /// Whether generating this rule's moves needs its `then` block run (it may refuse
+    /// or continue the turn).
+    pub needs_apply: bool,
+    /// Whether the destination set uses `from` or `middle` (otherwise it is computed
+    /// once per piece set).
+    pub to_uses_move: bool,
+}
+
+/// A compiled phase.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    /// Its index in the model (for `phase == name`).
+    pub model_index: u16,
+    /// Its name.
+    pub name: String,
+    /// How many turns it lasts.
+    pub turns: Option<u32>,
+    /// The side that makes every turn.
+    pub by: Option<u8>,
+    /// The side that makes the first turn.
+    pub starting: Option<u8>,
+    /// The move rules.
+    pub body: Vec<S>,
+}

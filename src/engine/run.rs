@@ -1,0 +1,1364 @@
+//! Running a compiled program: evaluating expressions, applying effects, generating
+//! the legal turns (a depth-first search over the parts of a turn) and playing them.
+
+use std::rc::Rc;
+
+use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
+
+use super::bits::Bits;
+use super::moves::{MoveList, Part};
+use super::program::{E, NONE, Op, S};
+use super::state::{Game, Outcome, State, flags_of, kind_of, piece, side_of};
+
+/// A value at play time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val<const W: usize> {
+    /// A condition.
+    Bool(bool),
+    /// A number.
+    Num(i64),
+    /// A cell or [`NONE`].
+    Cell(u16),
+    /// A set of cells.
+    Cells(Bits<W>),
+    /// A direction.
+    Dir(u8),
+    /// A set of directions.
+    Dirs(u32),
+    /// A side.
+    Side(u8),
+    /// A piece kind.
+    Kind(u16),
+    /// A flag.
+    Flag(u16),
+    /// A symmetry.
+    Sym(u8),
+    /// A phase (model index).
+    Phase(u16),
+    /// A kind of move.
+    Action(Action),
+    /// A list.
+    List(Rc<Vec<Val<W>>>),
+}
+
+impl<const W: usize> Val<W> {
+    #[inline]
+    fn bool(&self) -> bool {
+        matches!(self, Val::Bool(true))
+    }
+    #[inline]
+    fn num(&self) -> i64 {
+        match self {
+            Val::Num(n) => *n,
+            _ => 0,
+        }
+    }
+    #[inline]
+    fn cell(&self) -> u16 {
+        match self {
+            Val::Cell(c) => *c,
+            _ => NONE,
+        }
+    }
+    #[inline]
+    fn dirs(&self) -> u32 {
+        match self {
+            Val::Dirs(d) => *d,
+            Val::Dir(d) => 1 << d,
+            _ => 0,
+        }
+    }
+    #[inline]
+    fn side(&self) -> u8 {
+        match self {
+            Val::Side(s) => *s,
+            _ => 0,
+        }
+    }
+}
+
+/// What the current part of a move binds.
+#[derive(Clone, Debug)]
+pub struct MoveVars<const W: usize> {
+    /// The start cell.
+    pub from: u16,
+    /// The destination.
+    pub to: u16,
+    /// The jumped cell.
+    pub middle: u16,
+    /// The chosen value.
+    pub chosen: Option<Val<W>>,
+    /// Captures so far in this part.
+    pub captures: u32,
+    /// The rule of this part.
+    pub rule: u32,
+}
+
+impl<const W: usize> Default for MoveVars<W> {
+    fn default() -> Self {
+        MoveVars { from: NONE, to: NONE, middle: NONE, chosen: None, captures: 0, rule: u32::MAX }
+    }
+}
+
+/// The evaluation context: locals and move variables.
+pub struct Ctx<'s, const W: usize> {
+    /// Local slots.
+    pub slots: Vec<Val<W>>,
+    /// Move variables.
+    pub mv: MoveVars<W>,
+    /// The position at the start of the turn, when the rules read it.
+    pub turn_start: Option<&'s State<W>>,
+}
+
+/// What running a `then` block found.
+#[derive(Default)]
+struct ThenResult {
+    refused: bool,
+    stopped: bool,
+}
+
+/// A continuation collected from a `then` block: statements to generate after it.
+struct Pending<'g, const W: usize> {
+    stmt: &'g S,
+    slots: Vec<Val<W>>,
+    rule: u32,
+    optional: bool,
+}
+
+impl<const W: usize> Game<W> {
+    #[inline]
+    fn own_side(&self, s: &State<W>, player: u8) -> u8 {
+        s.colour_of.get(player as usize).copied().unwrap_or(player)
+    }
+
+    /// The cells of a side (a player means the colour it plays).
+    #[inline]
+    fn cells_of(&self, s: &State<W>, side: u8) -> Bits<W> {
+        let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
+        s.side_bits.get(side as usize).copied().unwrap_or_default()
+    }
+
+    fn opponent_of(&self, p: u8) -> u8 {
+        let players = self.prog.players as u8;
+        if (p as usize) < self.prog.players {
+            (p + 1) % players
+        } else {
+            // A colour: the other colour.
+            let colours = (self.prog.sides.len() - self.prog.players) as u8;
+            self.prog.players as u8 + (p - self.prog.players as u8 + 1) % colours.max(1)
+        }
+    }
+
+    fn set(&self, v: Val<W>) -> Bits<W> {
+        match v {
+            Val::Cells(b) => b,
+            Val::Cell(c) if c != NONE => Bits::single(c),
+            _ => Bits::EMPTY,
+        }
+    }
+
+    #[inline]
+    fn table_index(&self, c: u16) -> usize {
+        if c == NONE { self.n } else { c as usize }
+    }
+
+    fn counter_index(&self, c: u16, idx: &[Val<W>]) -> Option<usize> {
+        let dims = &self.prog.counters[c as usize];
+        let mut i = 0usize;
+        for (d, v) in dims.iter().zip(idx) {
+            let key = match v {
+                Val::Side(s) => super::compile::Key::Side(*s),
+                Val::Sym(s) => super::compile::Key::Sym(*s),
+                Val::Num(n) => super::compile::Key::Num(*n),
+                Val::Cell(c) => super::compile::Key::Cell(*c),
+                _ => return None,
+            };
+            let pos = d.iter().position(|k| *k == key)?;
+            i = i * d.len() + pos;
+        }
+        Some(self.counter_base[c as usize] + i)
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> Val<W> {
+        match e {
+            E::Bool(b) => Val::Bool(*b),
+            E::Num(n) => Val::Num(*n),
+            E::Cell(c) => Val::Cell(*c),
+            E::Dir(d) => Val::Dir(*d),
+            E::Dirs(d) => Val::Dirs(*d),
+            E::Side(x) => Val::Side(*x),
+            E::Kind(k) => Val::Kind(*k),
+            E::Flag(f) => Val::Flag(*f),
+            E::Sym(x) => Val::Sym(*x),
+            E::Phase(p) => Val::Phase(*p),
+            E::Action(a) => Val::Action(*a),
+            E::Set(id) => Val::Cells(self.sets[*id as usize]),
+            E::List(items) => Val::List(Rc::new(items.iter().map(|i| self.eval(s, cx, i)).collect())),
+            E::Local(i) => cx.slots.get(*i as usize).cloned().unwrap_or(Val::Bool(false)),
+            E::Ctx(v) => self.context(s, cx, *v),
+            E::KindCells(k) => Val::Cells(s.kind_bits.get(*k as usize).copied().unwrap_or_default()),
+            E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
+            E::Counter(c, idx) => {
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
+                Val::Num(self.counter_index(*c, &idx).map_or(0, |i| s.counters[i]))
+            }
+            E::Score(x) => {
+                let side = self.eval(s, cx, x).side();
+                Val::Num(s.scores.get(side as usize).copied().unwrap_or(0))
+            }
+            E::NumTable(t, x) => {
+                let c = self.eval(s, cx, x).cell();
+                Val::Num(self.prog.num_tables[*t as usize][self.table_index(c)])
+            }
+            E::BoolTable(t, x) => {
+                let c = self.eval(s, cx, x).cell();
+                Val::Bool(self.prog.bool_tables[*t as usize][self.table_index(c)])
+            }
+            E::SetTable(t, x) => {
+                let c = self.eval(s, cx, x).cell();
+                Val::Cells(self.sets[self.prog.set_tables[*t as usize][self.table_index(c)] as usize])
+            }
+            E::CellTable(t, x) => {
+                let c = self.eval(s, cx, x).cell();
+                Val::Cell(self.prog.cell_tables[*t as usize][self.table_index(c)])
+            }
+            E::Not(x) => Val::Bool(!self.eval(s, cx, x).bool()),
+            E::Complement(x) => {
+                let v = self.eval(s, cx, x);
+                Val::Cells(self.all - self.set(v))
+            }
+            E::Neg(x) => Val::Num(-self.eval(s, cx, x).num()),
+            E::Opposite(x) => match self.eval(s, cx, x) {
+                Val::Dir(d) => Val::Dir(self.prog.geometry.opposite(crate::board::Dir(d)).0),
+                v => v,
+            },
+            E::Bin(op, a, b) => self.binary(s, cx, *op, a, b),
+            E::If(c, a, b) => {
+                if self.eval(s, cx, c).bool() {
+                    self.eval(s, cx, a)
+                } else {
+                    self.eval(s, cx, b)
+                }
+            }
+            E::Bind(binds, body) => {
+                for (slot, x) in binds {
+                    let v = self.eval(s, cx, x);
+                    self.store(cx, *slot, v);
+                }
+                self.eval(s, cx, body)
+            }
+            E::Comp { kind, set_of_dirs, slot, source, body } => {
+                self.comprehension(s, cx, *kind, *set_of_dirs, *slot, source, body)
+            }
+            E::Call(b, args) => self.call(s, cx, *b, args),
+            E::Previous(f) => match f {
+                Field::Action => s.previous.action.map_or(Val::Bool(false), Val::Action),
+                Field::From => Val::Cell(s.previous.from),
+                Field::To => Val::Cell(s.previous.to),
+                Field::Phase => Val::Phase(s.previous.phase),
+                Field::Player => Val::Side(s.previous.player),
+            },
+            E::CellToSet(x) => {
+                let v = self.eval(s, cx, x);
+                Val::Cells(self.set(v))
+            }
+            E::DirToDirs(x) => Val::Dirs(self.eval(s, cx, x).dirs()),
+        }
+    }
+
+    fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
+        let i = slot as usize;
+        if cx.slots.len() <= i {
+            cx.slots.resize(i + 1, Val::Bool(false));
+        }
+        cx.slots[i] = v;
+    }
+
+    fn context(&self, s: &State<W>, cx: &mut Ctx<W>, v: ContextVar) -> Val<W> {
+        match v {
+            ContextVar::From => Val::Cell(cx.mv.from),
+            ContextVar::To => Val::Cell(cx.mv.to),
+            ContextVar::Middle => Val::Cell(cx.mv.middle),
+            ContextVar::Chosen => cx.mv.chosen.clone().unwrap_or(Val::Bool(false)),
+            ContextVar::Captures => Val::Num(cx.mv.captures as i64),
+            ContextVar::Mover => Val::Side(s.mover),
+            ContextVar::Opponent => Val::Side(self.opponent_of(s.mover)),
+            ContextVar::Passes => Val::Num(s.passes as i64),
+            ContextVar::Repetitions => Val::Num(s.history.iter().filter(|h| **h == s.hash).count() as i64 + 1),
+            ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture as i64),
+            ContextVar::Phase => {
+                Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index))
+            }
+            ContextVar::Previous => Val::Bool(false),
+            ContextVar::LastJumped => Val::Cell(s.last_jumped),
+            ContextVar::Jumped => Val::Cells(s.jumped),
+            ContextVar::Empty => Val::Cells(self.all - s.occupied),
+            ContextVar::Occupied => Val::Cells(s.occupied),
+            ContextVar::Own => Val::Cells(self.cells_of(s, s.mover)),
+            ContextVar::Enemy => Val::Cells(s.occupied - self.cells_of(s, s.mover)),
+            ContextVar::Board => Val::Cells(self.all),
+            ContextVar::Centre => Val::Cell(self.prog.geometry.centre().map_or(NONE, |c| c.0)),
+            ContextVar::Players => Val::List(Rc::new((0..self.prog.players as u8).map(Val::Side).collect())),
+            ContextVar::Colours => {
+                Val::List(Rc::new((self.prog.players as u8..self.prog.sides.len() as u8).map(Val::Side).collect()))
+            }
+            ContextVar::Symmetries => {
+                Val::List(Rc::new((0..self.prog.geometry.symmetries().len() as u8).map(Val::Sym).collect()))
+            }
+        }
+    }
+
+    fn binary(&self, s: &State<W>, cx: &mut Ctx<W>, op: Op, a: &E, b: &E) -> Val<W> {
+        match op {
+            Op::And => Val::Bool(self.eval(s, cx, a).bool() && self.eval(s, cx, b).bool()),
+            Op::Or => Val::Bool(self.eval(s, cx, a).bool() || self.eval(s, cx, b).bool()),
+            Op::CellIn => {
+                let c = self.eval(s, cx, a).cell();
+                if c == NONE {
+                    return Val::Bool(false);
+                }
+                let set = self.eval(s, cx, b);
+                Val::Bool(match set {
+                    Val::Cells(x) => x.has(c),
+                    Val::Cell(d) => d == c,
+                    _ => false,
+                })
+            }
+            _ => {
+                let x = self.eval(s, cx, a);
+                let y = self.eval(s, cx, b);
+                self.binary_values(op, x, y)
+            }
+        }
+    }
+
+    fn binary_values(&self, op: Op, x: Val<W>, y: Val<W>) -> Val<W> {
+        let g = &self.prog.geometry;
+        match op {
+            Op::SetAnd => Val::Cells(self.set(x) & self.set(y)),
+            Op::SetOr => Val::Cells(self.set(x) | self.set(y)),
+            Op::SetSub => Val::Cells(self.set(x) - self.set(y)),
+            Op::DirsAnd => Val::Dirs(x.dirs() & y.dirs()),
+            Op::DirsOr => Val::Dirs(x.dirs() | y.dirs()),
+            Op::Otherwise => {
+                let a = self.set(x);
+                Val::Cells(if a.is_empty() { self.set(y) } else { a })
+            }
+            Op::DirIn => Val::Bool(matches!(x, Val::Dir(d) if y.dirs() >> d & 1 == 1)),
+            Op::ListIn => Val::Bool(matches!(&y, Val::List(l) if l.contains(&x))),
+            Op::Within => Val::Bool(self.set(x).is_subset(&self.set(y))),
+            Op::Eq | Op::Ne => {
+                let same = match (&x, &y) {
+                    (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => *a == self.set(Val::Cell(*c)),
+                    _ => x == y,
+                };
+                Val::Bool(same == (op == Op::Eq))
+            }
+            Op::Lt => Val::Bool(x.num() < y.num()),
+            Op::Le => Val::Bool(x.num() <= y.num()),
+            Op::Gt => Val::Bool(x.num() > y.num()),
+            Op::Ge => Val::Bool(x.num() >= y.num()),
+            Op::Range => {
+                let (a, b) = (x.cell(), y.cell());
+                if a == NONE || b == NONE {
+                    return Val::Cells(Bits::EMPTY);
+                }
+                let line = crate::check::eval::line(g, crate::board::CellId(a), crate::board::CellId(b));
+                Val::Cells(line.map(|l| l.iter().map(|c| c.0).collect()).unwrap_or_default())
+            }
+            Op::Step | Op::StepBack => {
+                let c = x.cell();
+                let Val::Dir(mut d) = y else { return Val::Cell(NONE) };
+                if op == Op::StepBack {
+                    d = g.opposite(crate::board::Dir(d)).0;
+                }
+                Val::Cell(if c == NONE { NONE } else { self.step[c as usize * self.ndirs + d as usize] })
+            }
+            Op::Add => Val::Num(x.num().saturating_add(y.num())),
+            Op::Sub => Val::Num(x.num().saturating_sub(y.num())),
+            Op::Mul => Val::Num(x.num().saturating_mul(y.num())),
+            Op::Div => {
+                let d = y.num();
+                Val::Num(if d == 0 { 0 } else { x.num().div_euclid(d) })
+            }
+            Op::And | Op::Or | Op::CellIn => unreachable!("handled lazily"),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn comprehension(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        kind: Comprehension,
+        set_of_dirs: bool,
+        slot: u32,
+        source: &E,
+        body: &E,
+    ) -> Val<W> {
+        let src = self.eval(s, cx, source);
+        let items: Vec<Val<W>> = match src {
+            Val::Cells(b) => b.iter().map(Val::Cell).collect(),
+            Val::Cell(c) if c != NONE => vec![Val::Cell(c)],
+            Val::Dirs(_) | Val::Dir(_) => {
+                let _ = set_of_dirs;
+                let mask = src.dirs();
+                (0..32).filter(|i| mask >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect()
+            }
+            Val::List(l) => l.as_ref().clone(),
+            _ => Vec::new(),
+        };
+        let mut cells = Bits::EMPTY;
+        let mut dirs = 0u32;
+        let mut list = Vec::new();
+        let mut n = 0i64;
+        for item in items {
+            self.store(cx, slot, item.clone());
+            match kind {
+                Comprehension::Any => {
+                    if self.eval(s, cx, body).bool() {
+                        return Val::Bool(true);
+                    }
+                }
+                Comprehension::All => {
+                    if !self.eval(s, cx, body).bool() {
+                        return Val::Bool(false);
+                    }
+                }
+                Comprehension::Count => n += i64::from(self.eval(s, cx, body).bool()),
+                Comprehension::Sum => n += self.eval(s, cx, body).num(),
+                Comprehension::Union => {
+                    let v = self.eval(s, cx, body);
+                    cells |= self.set(v);
+                }
+                Comprehension::SetFilter => {
+                    if self.eval(s, cx, body).bool() {
+                        match item {
+                            Val::Cell(c) => cells.insert(c),
+                            Val::Dir(d) => dirs |= 1 << d,
+                            _ => {}
+                        }
+                    }
+                }
+                Comprehension::ListFilter => {
+                    if self.eval(s, cx, body).bool() {
+                        list.push(item);
+                    }
+                }
+            }
+        }
+        match kind {
+            Comprehension::Any => Val::Bool(false),
+            Comprehension::All => Val::Bool(true),
+            Comprehension::Count | Comprehension::Sum => Val::Num(n),
+            Comprehension::Union => Val::Cells(cells),
+            Comprehension::SetFilter => {
+                if set_of_dirs {
+                    Val::Dirs(dirs)
+                } else {
+                    Val::Cells(cells)
+                }
+            }
+            Comprehension::ListFilter => Val::List(Rc::new(list)),
+        }
+    }
+
+    /// The connected parts of a set of cells (by the board's neighbours).
+    pub fn components(&self, set: Bits<W>) -> Vec<Bits<W>> {
+        let mut rest = set;
+        let mut out = Vec::new();
+        while let Some(seed) = rest.first() {
+            let mut comp = Bits::single(seed);
+            let mut frontier = comp;
+            while !frontier.is_empty() {
+                let mut next = Bits::EMPTY;
+                for c in frontier.iter() {
+                    next |= self.neighbours[c as usize];
+                }
+                next = next & set - comp;
+                comp |= next;
+                frontier = next;
+            }
+            rest = rest - comp;
+            out.push(comp);
+        }
+        out
+    }
+
+    fn call(&self, s: &State<W>, cx: &mut Ctx<W>, b: Builtin, args: &[E]) -> Val<W> {
+        let g = &self.prog.geometry;
+        match b {
+            Builtin::AtTurnStart => match cx.turn_start {
+                Some(start) => {
+                    let start: &State<W> = start;
+                    self.eval(start, cx, &args[0])
+                }
+                None => self.eval(s, cx, &args[0]),
+            },
+            Builtin::Without => {
+                let c = self.eval(s, cx, &args[0]).cell();
+                if c == NONE || s.height[c as usize] == 0 {
+                    return self.eval(s, cx, &args[1]);
+                }
+                let mut lifted = s.clone();
+                self.take(&mut lifted, c);
+                self.eval(&lifted, cx, &args[1])
+            }
+            _ => {
+                let vals: Vec<Val<W>> = args.iter().map(|a| self.eval(s, cx, a)).collect();
+                self.call_values(s, b, vals, g)
+            }
+        }
+    }
+
+    fn call_values(&self, s: &State<W>, b: Builtin, vals: Vec<Val<W>>, g: &crate::board::Geometry) -> Val<W> {
+        let mut it = vals.into_iter();
+        let mut next = || it.next().unwrap_or(Val::Bool(false));
+        match b {
+            Builtin::Count => match next() {
+                Val::Cells(x) => Val::Num(x.count() as i64),
+                Val::List(l) => Val::Num(l.len() as i64),
+                Val::Cell(c) => Val::Num(i64::from(c != NONE)),
+                _ => Val::Num(0),
+            },
+            Builtin::Any => match next() {
+                Val::Cells(x) => Val::Bool(!x.is_empty()),
+                Val::List(l) => Val::Bool(!l.is_empty()),
+                Val::Cell(c) => Val::Bool(c != NONE),
+                _ => Val::Bool(false),
+            },
+            Builtin::Union => match next() {
+                Val::List(l) => Val::Cells(l.iter().fold(Bits::EMPTY, |acc, v| acc | self.set(v.clone()))),
+                v => Val::Cells(self.set(v)),
+            },
+            Builtin::Common => match next() {
+                Val::List(l) => {
+                    let mut acc: Option<Bits<W>> = None;
+                    for v in l.iter() {
+                        let x = self.set(v.clone());
+                        acc = Some(acc.map_or(x, |a| a & x));
+                    }
+                    Val::Cells(acc.unwrap_or_default())
+                }
+                _ => Val::Cells(Bits::EMPTY),
+            },
+            Builtin::Neighbours => {
+                let set = self.set(next());
+                let out = match next() {
+                    v @ (Val::Dirs(_) | Val::Dir(_)) => {
+                        let mask = v.dirs();
+                        let mut out = Bits::EMPTY;
+                        for c in set.iter() {
+                            for d in 0..self.ndirs {
+                                if mask >> d & 1 == 1 {
+                                    let t = self.step[c as usize * self.ndirs + d];
+                                    if t != NONE {
+                                        out.insert(t);
+                                    }
+                                }
+                            }
+                        }
+                        out
+                    }
+                    _ => {
+                        let mut out = Bits::EMPTY;
+                        for c in set.iter() {
+                            out |= self.neighbours[c as usize];
+                        }
+                        out
+                    }
+                };
+                Val::Cells(out - set)
+            }
+            Builtin::Group => {
+                let c = next().cell();
+                match self.top(s, c.min(self.n as u16 - 1)).filter(|_| c != NONE) {
+                    Some(p) => {
+                        let same = s.side_bits[side_of(p) as usize];
+                        let comp = self.components_from(c, same);
+                        Val::Cells(comp)
+                    }
+                    None => Val::Cells(Bits::EMPTY),
+                }
+            }
+            Builtin::Groups => {
+                let set = self.set(next());
+                Val::List(Rc::new(self.components(set).into_iter().map(Val::Cells).collect()))
+            }
+            Builtin::OwnedBy => Val::Cells(self.cells_of(s, next().side())),
+            Builtin::OpponentOf => Val::Side(self.opponent_of(next().side())),
+            Builtin::Distance => {
+                let (a, b) = (next().cell(), next().cell());
+                if a == NONE || b == NONE {
+                    return Val::Num(i64::MAX / 4);
+                }
+                let dirs: Vec<crate::board::Dir> =
+                    (0..self.ndirs).filter(|d| self.prog.neighbour_dirs >> d & 1 == 1).map(|d| crate::board::Dir(d as u8)).collect();
+                Val::Num(
+                    g.distance(crate::board::CellId(a), crate::board::CellId(b), &dirs).map_or(i64::MAX / 4, i64::from),
+                )
+            }
+            Builtin::X | Builtin::Y | Builtin::File | Builtin::Rank => {
+                let c = next().cell();
+                if c == NONE {
+                    return Val::Num(-1);
+                }
+                let (x, y) = g.coords(crate::board::CellId(c));
+                Val::Num(i64::from(match b {
+                    Builtin::X => x,
+                    Builtin::Y => y,
+                    Builtin::File => x + 1,
+                    _ => y + 1,
+                }))
+            }
+            Builtin::CellAt => {
+                let (x, y) = (next().num(), next().num());
+                let c = i32::try_from(x).ok().zip(i32::try_from(y).ok()).and_then(|(x, y)| g.cell_at(x, y));
+                Val::Cell(c.map_or(NONE, |c| c.0))
+            }
+            Builtin::The => {
+                let set = self.set(next());
+                Val::Cell(if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE })
+            }
+            Builtin::Image => {
+                let v = next();
+                let Val::Sym(sym) = next() else { return v };
+                let sym = crate::board::SymId(sym);
+                match v {
+                    Val::Cell(c) if c != NONE => Val::Cell(g.image(crate::board::CellId(c), sym).0),
+                    Val::Cells(set) => Val::Cells(set.iter().map(|c| g.image(crate::board::CellId(c), sym).0).collect()),
+                    other => other,
+                }
+            }
+            Builtin::Rotate => match next() {
+                Val::Dir(d) => {
+                    let k = next().num().clamp(-1000, 1000) as i32;
+                    Val::Dir(g.rotate(crate::board::Dir(d), k).0)
+                }
+                v => v,
+            },
+            Builtin::Height => {
+                let c = next().cell();
+                Val::Num(if c == NONE { 0 } else { s.height[c as usize] as i64 })
+            }
+            Builtin::Owner => {
+                let c = next().cell();
+                match (c != NONE).then(|| self.top(s, c)).flatten() {
+                    Some(p) => Val::Side(side_of(p)),
+                    None => Val::Side(u8::MAX),
+                }
+            }
+            Builtin::Abs => Val::Num(next().num().saturating_abs()),
+            Builtin::Min => Val::Num(next().num().min(next().num())),
+            Builtin::Max => Val::Num(next().num().max(next().num())),
+            Builtin::AtTurnStart | Builtin::Without => unreachable!("handled before"),
+        }
+    }
+
+    fn components_from(&self, seed: u16, set: Bits<W>) -> Bits<W> {
+        let mut comp = Bits::single(seed);
+        let mut frontier = comp;
+        while !frontier.is_empty() {
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                next |= self.neighbours[c as usize];
+            }
+            next = next & set - comp;
+            comp |= next;
+            frontier = next;
+        }
+        comp
+    }
+
+    // -----------------------------------------------------------------------
+    // Effects
+    // -----------------------------------------------------------------------
+
+    /// Runs statements as effects. Move rules met here are continuations of the turn:
+    /// they are collected into `pending` (when given) rather than run.
+    fn exec<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        stmts: &'g [S],
+        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+        capture: bool,
+    ) -> ThenResult {
+        for st in stmts {
+            let r = self.exec_one(s, cx, st, pending, capture);
+            if r.refused || r.stopped {
+                return r;
+            }
+        }
+        ThenResult::default()
+    }
+
+    fn exec_one<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        st: &'g S,
+        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+        capture: bool,
+    ) -> ThenResult {
+        match st {
+            S::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if self.eval(s, cx, c).bool() {
+                        return self.exec(s, cx, body, pending, capture);
+                    }
+                }
+                if let Some(b) = otherwise {
+                    return self.exec(s, cx, b, pending, capture);
+                }
+            }
+            S::For(slot, src, body) => {
+                let items: Vec<Val<W>> = match self.eval(s, cx, src) {
+                    Val::Cells(b) => b.iter().map(Val::Cell).collect(),
+                    Val::Dirs(d) => (0..32).filter(|i| d >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect(),
+                    Val::List(l) => l.as_ref().clone(),
+                    Val::Cell(c) if c != NONE => vec![Val::Cell(c)],
+                    _ => Vec::new(),
+                };
+                for item in items {
+                    self.store(cx, *slot, item);
+                    let r = self.exec(s, cx, body, pending, capture);
+                    if r.refused || r.stopped {
+                        return r;
+                    }
+                }
+            }
+            S::Let(slot, e) => {
+                let v = self.eval(s, cx, e);
+                self.store(cx, *slot, v);
+            }
+            S::Set(c, idx, v) | S::Add(c, idx, v) => {
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
+                let v = self.eval(s, cx, v).num();
+                let add = matches!(st, S::Add(..));
+                if *c == u16::MAX {
+                    let side = idx.first().map_or(0, |v| v.side()) as usize;
+                    if let Some(x) = s.scores.get_mut(side) {
+                        *x = if add { *x + v } else { v };
+                    }
+                } else if let Some(i) = self.counter_index(*c, &idx) {
+                    let nv = if add { s.counters[i] + v } else { v };
+                    self.set_counter(s, i, nv);
+                }
+            }
+            S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
+                if let Some(p) = pending.as_mut() {
+                    let optional = matches!(st, S::Optional(_));
+                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional });
+                }
+            }
+            S::Capture(inner) => return self.exec_one(s, cx, inner, pending, true),
+            S::Effect(e, args) => return self.effect(s, cx, *e, args, capture),
+        }
+        ThenResult::default()
+    }
+
+    fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> ThenResult {
+        let vals: Vec<Val<W>> = args.iter().map(|a| self.eval(s, cx, a)).collect();
+        let mut counted = 0u32;
+        match e {
+            Effect::Flag | Effect::Unflag => {
+                let Val::Flag(f) = vals[0] else { return ThenResult::default() };
+                for c in self.set(vals[1].clone()).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        let np = if e == Effect::Flag { p | 1 << f } else { p & !(1 << f) };
+                        if np != p {
+                            self.set_top(s, c, np);
+                            counted += 1;
+                        }
+                    }
+                }
+            }
+            Effect::Remove => {
+                for c in self.set(vals[0].clone()).iter() {
+                    if s.height[c as usize] > 0 {
+                        self.clear(s, c);
+                        counted += 1;
+                    }
+                }
+            }
+            Effect::Convert => {
+                let side = vals[1].side();
+                let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
+                for c in self.set(vals[0].clone()).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
+                        counted += 1;
+                    }
+                }
+            }
+            Effect::Promote => {
+                let Val::Kind(k) = vals[1] else { return ThenResult::default() };
+                for c in self.set(vals[0].clone()).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
+                    }
+                }
+            }
+            Effect::Tuck => {
+                let (a, b) = (vals[0].cell(), vals[1].cell());
+                if a != NONE
+                    && b != NONE
+                    && let Some(p) = self.take(s, a)
+                {
+                    self.put_bottom(s, b, p);
+                    counted += 1;
+                }
+            }
+            Effect::Assign => {
+                let (colour, player) = (vals[0].side(), vals[1].side() as usize);
+                if player < self.prog.players {
+                    self.set_colour(s, player, colour);
+                    if self.prog.players == 2 {
+                        let other = self.opponent_of(colour);
+                        self.set_colour(s, 1 - player, other);
+                    }
+                }
+            }
+            Effect::Win | Effect::Lose => {
+                if s.outcome == Outcome::Ongoing {
+                    let side = vals[0].side();
+                    let player = self.player_of(s, side);
+                    s.outcome =
+                        if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) };
+                }
+            }
+            Effect::Draw => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = Outcome::Draw;
+                }
+            }
+            Effect::Finish => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = self.by_score(s);
+                }
+            }
+            Effect::Stop => return ThenResult { refused: false, stopped: true },
+            Effect::Refuse => return ThenResult { refused: true, stopped: false },
+            Effect::Again => {}
+        }
+        if capture {
+            cx.mv.captures += counted;
+            s.turn_captures += counted;
+        }
+        ThenResult::default()
+    }
+
+    /// The player of a side (a colour means the player who plays it).
+    pub fn player_of(&self, s: &State<W>, side: u8) -> u8 {
+        if (side as usize) < self.prog.players {
+            side
+        } else {
+            s.colour_of.iter().position(|c| *c == side).unwrap_or(0) as u8
+        }
+    }
+
+    fn by_score(&self, s: &State<W>) -> Outcome {
+        let sides: Vec<u8> = if self.prog.has_colours {
+            (self.prog.players as u8..self.prog.sides.len() as u8).collect()
+        } else {
+            (0..self.prog.players as u8).collect()
+        };
+        let best = sides.iter().map(|x| s.scores[*x as usize]).max().unwrap_or(0);
+        let winners: Vec<u8> = sides.iter().copied().filter(|x| s.scores[*x as usize] == best).collect();
+        if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0])) } else { Outcome::Draw }
+    }
+
+    // -----------------------------------------------------------------------
+    // Generating turns
+    // -----------------------------------------------------------------------
+
+    /// Every legal turn in this position. Empty when the game is over, or when the
+    /// player to move has no move and `no moves` declares no forced move (call
+    /// [`Game::settle`] to apply its outcome).
+    pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) {
+        out.clear();
+        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+            return;
+        }
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: start };
+        let mut prefix = Vec::new();
+        let body = &self.prog.phases[s.phase as usize].body;
+        self.gen_block(s, &mut cx, body, &mut prefix, out, None);
+        if out.is_empty() {
+            self.gen_block(s, &mut cx, &self.prog.no_moves, &mut prefix, out, None);
+        }
+    }
+
+    /// When the player to move has no legal turn: applies the `no moves` outcome (a
+    /// draw if it declares none). Returns whether the game is now over.
+    pub fn settle(&self, s: &mut State<W>) -> bool {
+        if s.outcome != Outcome::Ongoing {
+            return true;
+        }
+        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        let stmts = self.prog.no_moves.clone();
+        self.exec(s, &mut cx, &stmts, &mut None, false);
+        if s.outcome == Outcome::Ongoing {
+            s.outcome = Outcome::Draw;
+        }
+        true
+    }
+
+    fn gen_block(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        stmts: &[S],
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+        again: Option<(u32, u16)>,
+    ) {
+        for st in stmts {
+            self.gen_stmt(s, cx, st, prefix, out, again);
+        }
+    }
+
+    fn gen_stmt(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        st: &S,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+        again: Option<(u32, u16)>,
+    ) {
+        match st {
+            S::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if self.eval(s, cx, c).bool() {
+                        return self.gen_block(s, cx, body, prefix, out, again);
+                    }
+                }
+                if let Some(b) = otherwise {
+                    self.gen_block(s, cx, b, prefix, out, again);
+                }
+            }
+            S::For(slot, src, body) => {
+                let items: Vec<Val<W>> = match self.eval(s, cx, src) {
+                    Val::Cells(b) => b.iter().map(Val::Cell).collect(),
+                    Val::Dirs(d) => (0..32).filter(|i| d >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect(),
+                    Val::List(l) => l.as_ref().clone(),
+                    _ => Vec::new(),
+                };
+                for item in items {
+                    self.store(cx, *slot, item);
+                    self.gen_block(s, cx, body, prefix, out, again);
+                }
+            }
+            S::Let(slot, e) => {
+                let v = self.eval(s, cx, e);
+                self.store(cx, *slot, v);
+            }
+            S::First(blocks) => {
+                for b in blocks {
+                    let mark = out.len();
+                    self.gen_block(s, cx, b, prefix, out, again);
+                    if out.len() > mark {
+                        break;
+                    }
+                }
+            }
+            S::Longest(b) => {
+                let mark = out.len();
+                self.gen_block(s, cx, b, prefix, out, again);
+                out.keep_longest(mark);
+            }
+            S::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
+            S::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
+            S::Again => {
+                if let Some((rule, at)) = again {
+                    self.gen_rule(s, cx, rule, Some(at), prefix, out);
+                }
+            }
+            S::Capture(_) | S::Set(..) | S::Add(..) | S::Effect(..) => {}
+        }
+    }
+
+    /// Generates the moves of one rule (with `only_from` for `again`).
+    fn gen_rule(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, only_from: Option<u16>, prefix: &mut Vec<Part>, out: &mut MoveList) {
+        let rule = &self.prog.rules[rid as usize];
+        let saved = std::mem::take(&mut cx.mv);
+        cx.mv.rule = rid;
+        let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList| {
+            for c in &rule.conds {
+                if !g.eval(s, cx, c).bool() {
+                    return;
+                }
+            }
+            g.complete(s, cx, rid, part, prefix, out);
+        };
+        match rule.action {
+            Action::Pass => emit(self, cx, Part::new(rid, NONE, NONE, NONE, 0), prefix, out),
+            Action::Choose => {
+                if let Some(subject) = &rule.subject
+                    && let Val::List(items) = self.eval(s, cx, subject)
+                {
+                    for (i, v) in items.iter().enumerate() {
+                        cx.mv.chosen = Some(v.clone());
+                        emit(self, cx, Part::new(rid, NONE, NONE, NONE, i as u16), prefix, out);
+                    }
+                }
+            }
+            Action::Place => {
+                let owner = match &rule.owner {
+                    Some(e) => {
+                        let side = self.eval(s, cx, e).side();
+                        if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
+                    }
+                    None => self.own_side(s, s.mover),
+                };
+                let dest = match &rule.to {
+                    Some(t) => {
+                        let v = self.eval(s, cx, t);
+                        self.set(v)
+                    }
+                    None => Bits::EMPTY,
+                };
+                for to in dest.iter() {
+                    cx.mv.to = to;
+                    emit(self, cx, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+                }
+            }
+            Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
+                let pieces = match (only_from, &rule.subject) {
+                    (Some(c), _) => Bits::single(c),
+                    (None, Some(e)) => {
+                        let v = self.eval(s, cx, e);
+                        self.set(v) & s.occupied
+                    }
+                    (None, None) => Bits::EMPTY,
+                };
+                let mut dest_fixed = None;
+                for from in pieces.iter() {
+                    cx.mv.from = from;
+                    cx.mv.to = NONE;
+                    cx.mv.middle = NONE;
+                    let dest = match (&rule.to, rule.to_uses_move, dest_fixed) {
+                        (_, false, Some(d)) => d,
+                        (Some(t), uses, _) if rule.action != Action::Jump || !uses => {
+                            let v = self.eval(s, cx, t);
+                            let d = self.set(v);
+                            if !uses {
+                                dest_fixed = Some(d);
+                            }
+                            d
+                        }
+                        _ => self.all,
+                    };
+                    if rule.action == Action::Relocate {
+                        for to in dest.iter() {
+                            if to == from {
+                                continue;
+                            }
+                            cx.mv.to = to;
+                            emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                        }
+                        continue;
+                    }
+                    let dirs = rule.along.as_ref().map_or(0, |a| self.eval(s, cx, a).dirs());
+                    let over = rule.over.as_ref().map(|o| {
+                        let v = self.eval(s, cx, o);
+                        self.set(v)
+                    });
+                    for d in 0..self.ndirs {
+                        if dirs >> d & 1 == 0 {
+                            continue;
+                        }
+                        match rule.action {
+                            Action::Step => {
+                                let to = self.step[from as usize * self.ndirs + d];
+                                if to != NONE && dest.has(to) {
+                                    cx.mv.to = to;
+                                    emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                                }
+                            }
+                            Action::Slide => {
+                                let mut to = from;
+                                loop {
+                                    to = self.step[to as usize * self.ndirs + d];
+                                    if to == NONE {
+                                        break;
+                                    }
+                                    if dest.has(to) {
+                                        cx.mv.to = to;
+                                        emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                                    }
+                                    if s.occupied.has(to) {
+                                        break;
+                                    }
+                                }
+                            }
+                            _ => {
+                                let mid = self.step[from as usize * self.ndirs + d];
+                                if mid == NONE || !over.is_some_and(|o| o.has(mid)) {
+                                    continue;
+                                }
+                                let to = self.step[mid as usize * self.ndirs + d];
+                                if to == NONE {
+                                    continue;
+                                }
+                                cx.mv.middle = mid;
+                                cx.mv.to = to;
+                                let ok = if rule.to_uses_move {
+                                    let t = rule.to.as_ref().map(|t| self.eval(s, cx, t));
+                                    t.is_some_and(|v| self.set(v).has(to))
+                                } else {
+                                    dest.has(to)
+                                };
+                                if ok {
+                                    emit(self, cx, Part::new(rid, from, to, mid, 0), prefix, out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        cx.mv = saved;
+    }
+
+    /// A part has passed its conditions: finish the turn it belongs to.
+    fn complete(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList) {
+        let rule = &self.prog.rules[rid as usize];
+        if !rule.needs_apply {
+            out.push(prefix, part);
+            return;
+        }
+        let mut next = s.clone();
+        let mut pending = Vec::new();
+        let chosen = cx.mv.chosen.clone();
+        let slots = cx.slots.clone();
+        let mut inner = Ctx { slots, mv: MoveVars::default(), turn_start: cx.turn_start };
+        inner.mv.chosen = chosen;
+        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending));
+        if r.refused {
+            return;
+        }
+        if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+            out.push(prefix, part);
+            return;
+        }
+        prefix.push(part);
+        let mark = out.len();
+        let mut any_optional = false;
+        for p in &pending {
+            inner.slots = p.slots.clone();
+            any_optional |= p.optional;
+            self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
+        }
+        prefix.pop();
+        if out.len() == mark || any_optional {
+            out.push(prefix, part);
+        }
+    }
+
+    /// Applies one part: the piece moves (or is placed), then its `then` block runs,
+    /// then `end`. Continuations are collected into `pending` when given.
+    fn apply_part<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        part: Part,
+        pending: Option<&mut Vec<Pending<'g, W>>>,
+    ) -> ThenResult {
+        let rule = &self.prog.rules[part.rule as usize];
+        cx.mv.rule = part.rule;
+        cx.mv.from = part.from;
+        cx.mv.to = part.to;
+        cx.mv.middle = part.middle;
+        cx.mv.captures = 0;
+        match rule.action {
+            Action::Place => self.put(s, part.to, piece(part.extra as u8, rule.kind, 0)),
+            Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, part.from, part.to),
+            Action::Jump => {
+                self.move_stack(s, part.from, part.to);
+                s.jumped.insert(part.middle);
+            }
+            Action::Choose => {
+                if cx.mv.chosen.is_none()
+                    && let Some(subject) = &rule.subject
+                    && let Val::List(items) = self.eval(s, cx, subject)
+                {
+                    cx.mv.chosen = items.get(part.extra as usize).cloned();
+                }
+            }
+            Action::Pass => {}
+        }
+        let mut pending = pending;
+        let r = self.exec(s, cx, &rule.then, &mut pending, false);
+        if rule.action == Action::Jump {
+            s.last_jumped = part.middle;
+        }
+        if r.refused {
+            return r;
+        }
+        let mut none = None;
+        self.exec(s, cx, &self.prog.end, &mut none, false);
+        r
+    }
+
+    /// Plays a legal turn.
+    pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
+        let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
+        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: start.as_ref() };
+        for p in parts {
+            cx.mv = MoveVars::default();
+            self.apply_part(s, &mut cx, *p, None);
+            if s.outcome != Outcome::Ongoing {
+                break;
+            }
+        }
+        self.end_turn(s, &mut cx, parts);
+    }
+
+    fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
+        let mut none = None;
+        let after = &self.prog.after_turn;
+        self.exec(s, cx, after, &mut none, false);
+        let first = parts.first().copied();
+        let last = parts.last().copied();
+        let pass = parts.iter().all(|p| self.prog.rules[p.rule as usize].action == Action::Pass);
+        s.passes = if pass { s.passes + 1 } else { 0 };
+        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
+        s.previous = super::state::Previous {
+            action: first.map(|p| self.prog.rules[p.rule as usize].action),
+            from: first.map_or(NONE, |p| p.from),
+            to: last.map_or(NONE, |p| p.to),
+            phase: self.prog.phases.get(s.phase as usize).map_or(0, |p| p.model_index),
+            player: s.mover,
+        };
+        s.jumped = Bits::EMPTY;
+        s.last_jumped = NONE;
+        s.turn_captures = 0;
+        s.ply += 1;
+        if self.prog.uses.repetitions {
+            s.history.push(s.hash);
+        }
+        // The next phase and the next player.
+        let mut entered = false;
+        s.turn_in_phase += 1;
+        if let Some(phase) = self.prog.phases.get(s.phase as usize)
+            && phase.turns.is_some_and(|t| s.turn_in_phase >= t)
+        {
+            let next = s.phase + 1;
+            self.set_phase(s, next);
+            s.turn_in_phase = 0;
+            s.passes = 0;
+            entered = true;
+            // Skip phases of no turns.
+            while let Some(p) = self.prog.phases.get(s.phase as usize) {
+                if p.turns == Some(0) {
+                    let next = s.phase + 1;
+                    self.set_phase(s, next);
+                } else {
+                    break;
+                }
+            }
+        }
+        let next = self.next_mover(s, entered);
+        self.set_mover(s, next);
+        if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
+            s.outcome = Outcome::Draw;
+        }
+    }
+
+    fn side_player(&self, s: &State<W>, side: u8) -> u8 {
+        self.player_of(s, side)
+    }
+
+    fn next_mover(&self, s: &State<W>, entered: bool) -> u8 {
+        let players = self.prog.players as u8;
+        let Some(p) = self.prog.phases.get(s.phase as usize) else { return s.mover };
+        if let Some(by) = p.by {
+            return self.side_player(s, by);
+        }
+        if entered && let Some(st) = p.starting {
+            return self.side_player(s, st);
+        }
+        (s.mover + 1) % players
+    }
+
+    /// The start position: the setup placed, the first phase, its first player.
+    pub fn start(&self) -> State<W> {
+        let mut s = self.empty_state();
+        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        self.setup(&mut s, &mut cx, &self.prog.setup);
+        while let Some(p) = self.prog.phases.get(s.phase as usize) {
+            if p.turns == Some(0) {
+                let next = s.phase + 1;
+                self.set_phase(&mut s, next);
+            } else {
+                break;
+            }
+        }
+        let first = match self.prog.phases.get(s.phase as usize) {
+            Some(p) => p.by.or(p.starting).map_or(0, |x| self.side_player(&s, x)),
+            None => 0,
+        };
+        self.set_mover(&mut s, first);
+        if self.prog.uses.repetitions {
+            s.history.clear();
+        }
+        s
+    }
+
+    fn setup(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[S]) {
+        for st in stmts {
+            match st {
+                S::Move(r) => {
+                    let rule = &self.prog.rules[*r as usize];
+                    let owner = rule.owner.as_ref().map_or(0, |o| self.eval(s, cx, o).side());
+                    let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
+                    if let Some(t) = &rule.to {
+                        let v = self.eval(s, cx, t);
+                        for c in self.set(v).iter() {
+                            self.put(s, c, piece(owner, rule.kind, 0));
+                        }
+                    }
+                }
+                S::If(branches, otherwise) => {
+                    let mut done = false;
+                    for (c, body) in branches {
+                        if self.eval(s, cx, c).bool() {
+                            self.setup(s, cx, body);
+                            done = true;
+                            break;
+                        }
+                    }
+                    if !done && let Some(b) = otherwise {
+                        self.setup(s, cx, b);
+                    }
+                }
+                other => {
+                    let mut none = None;
+                    self.exec_one(s, cx, other, &mut none, false);
+                }
+            }
+        }
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// The name of the value a `choose` part picked, for notation.
+    pub fn chosen_name(&self, s: &State<W>, p: &Part) -> String {
+        let rule = &self.prog.rules[p.rule as usize];
+        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        let Some(subject) = &rule.subject else { return "?".into() };
+        let Val::List(items) = self.eval(s, &mut cx, subject) else { return "?".into() };
+        match items.get(p.extra as usize) {
+            Some(Val::Side(x)) => self.prog.sides[*x as usize].clone(),
+            Some(Val::Kind(k)) => self.prog.kinds[*k as usize].clone(),
+            Some(Val::Num(n)) => n.to_string(),
+            Some(Val::Cell(c)) if *c != NONE => self.prog.geometry.label(crate::board::CellId(*c)).to_string(),
+            _ => p.extra.to_string(),
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! The playing state and the compiled game's run-time tables.
+//!
+//! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
+//! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
+//! updated with every change. Every change goes through [`State::put`] /
+//! [`State::take`] / [`State::set_piece`], which keep all three consistent.
+
+use crate::check::hir::Action;
+
+use super::bits::Bits;
+use super::compile::Program;
+use super::program::NONE;
+
+/// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
+pub type Piece = u32;
+
+/// Makes a piece.
+#[inline]
+pub fn piece(side: u8, kind: u16, flags: u16) -> Piece {
+    (side as u32) << 24 | (kind as u32 & 0xff) << 16 | flags as u32
+}
+
+/// The side of a piece.
+#[inline]
+pub fn side_of(p: Piece) -> u8 {
+    (p >> 24) as u8
+}
+
+/// The kind of a piece.
+#[inline]
+pub fn kind_of(p: Piece) -> u16 {
+    (p >> 16 & 0xff) as u16
+}
+
+/// The flags of a piece.
+#[inline]
+pub fn flags_of(p: Piece) -> u16 {
+    p as u16
+}
+
+/// How a game ended, or that it has not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Still being played.
+    Ongoing,
+    /// This player won.
+    Win(u8),
+    /// Nobody won.
+    Draw,
+}
+
+/// The previous turn, for `previous.field`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Previous {
+    /// Its kind of move (`None` before the first turn).
+    pub action: Option<Action>,
+    /// Where it started.
+    pub from: u16,
+    /// Where it ended.
+    pub to: u16,
+    /// The phase (model index) it was played in.
+    pub phase: u16,
+    /// Who played it.
+    pub player: u8,
+}
+
+/// The game's run-time tables for a word width.
+#[derive(Clone, Debug)]
+pub struct Game<const W: usize> {
+    /// The compiled program.
+    pub prog: Program,
+    /// Number of cells.
+    pub n: usize,
+    /// Number of directions.
+    pub ndirs: usize,
+    /// Every cell.
+    pub all: Bits<W>,
+    /// Constant sets, by id.
+    pub sets: Vec<Bits<W>>,
+    /// `step[cell * ndirs + dir]`: the neighbour, or [`NONE`].
+    pub step: Vec<u16>,
+    /// The cells next to each cell (by the board's neighbour directions).
+    pub neighbours: Vec<Bits<W>>,
+    /// Stack capacity per cell.
+    pub cap: usize,
+    /// Counter offsets into the flat counter array, and dimension sizes.
+    pub counter_base: Vec<usize>,
+    /// Total counter slots.
+    pub counter_slots: usize,
+}
+
+/// A position of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State<const W: usize> {
+    /// `pieces[cell * cap + level]`, level 0 at the bottom.
+    pub pieces: Vec<Piece>,
+    /// Stack heights.
+    pub height: Vec<u8>,
+    /// Cells whose top piece is of each side.
+    pub side_bits: Vec<Bits<W>>,
+    /// Cells whose top piece is of each kind.
+    pub kind_bits: Vec<Bits<W>>,
+    /// Cells whose top piece carries each flag.
+    pub flag_bits: Vec<Bits<W>>,
+    /// Occupied cells.
+    pub occupied: Bits<W>,
+    /// Counter values.
+    pub counters: Vec<i64>,
+    /// Scores, per side.
+    pub scores: Vec<i64>,
+    /// The player to move.
+    pub mover: u8,
+    /// Index into the program's phases.
+    pub phase: u16,
+    /// Turns played in this phase.
+    pub turn_in_phase: u32,
+    /// Passes in a row.
+    pub passes: u32,
+    /// Turns in a row without a capture.
+    pub turns_without_capture: u32,
+    /// Turns played.
+    pub ply: u32,
+    /// The colour each player plays.
+    pub colour_of: Vec<u8>,
+    /// The previous turn.
+    pub previous: Previous,
+    /// The result.
+    pub outcome: Outcome,
+    /// Zobrist hash of the position.
+    pub hash: u64,
+    /// Hashes of earlier positions (only kept when the rules read `repetitions`).
+    pub history: Vec<u64>,
+    /// Cells jumped this turn.
+    pub jumped: Bits<W>,
+    /// The cell jumped by the previous jump of this turn.
+    pub last_jumped: u16,
+    /// Captures made this turn.
+    pub turn_captures: u32,
+}
+
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The hash contribution of a piece at a level of a cell.
+#[inline]
+pub fn piece_key(cell: u16, level: usize, p: Piece) -> u64 {
+    mix((cell as u64) << 48 ^ (level as u64) << 40 ^ p as u64)
+}
+
+fn mover_key(m: u8) -> u64 {
+    mix(0xA5A5_0000_0000_0000 ^ m as u64)
+}
+
+fn phase_key(p: u16) -> u64 {
+    mix(0x5A5A_0000_0000_0000 ^ p as u64)
+}
+
+fn counter_key(i: usize, v: i64) -> u64 {
+    if v == 0 { 0 } else { mix(0x3C3C_0000_0000_0000 ^ (i as u64) << 32 ^ v as u64) }
+}
+
+fn colour_key(p: usize, c: u8) -> u64 {
+    mix(0xC3C3_0000_0000_0000 ^ (p as u64) << 8 ^ c as u64)
+}
+
+impl<const W: usize> Game<W> {
+    /// Builds the tables for a compiled program.
+    pub fn new(prog: Program) -> Self {
+        let g = &prog.geometry;
+        let n = g.len();
+        let ndirs = g.directions().len();
+        let mut step = vec![NONE; n * ndirs];
+        for c in g.cells() {
+            for (d, dir) in g.all_dirs().iter().enumerate() {
+                if let Some(t) = g.step(c, *dir) {
+                    step[c.0 as usize * ndirs + d] = t.0;
+                }
+            }
+        }
+        let sets = prog.sets.iter().map(|s| s.iter().map(|c| c.0).collect()).collect();
+        let mut neighbours = vec![Bits::EMPTY; n];
+        for (c, nb) in neighbours.iter_mut().enumerate() {
+            for d in 0..ndirs {
+                if prog.neighbour_dirs >> d & 1 == 1 {
+                    let t = step[c * ndirs + d];
+                    if t != NONE {
+                        nb.insert(t);
+                    }
+                }
+            }
+        }
+        let mut counter_base = Vec::new();
+        let mut slots = 0;
+        for dims in &prog.counters {
+            counter_base.push(slots);
+            slots += dims.iter().map(|d| d.len().max(1)).product::<usize>().max(1);
+        }
+        let cap = if prog.stacks { 64 } else { 1 };
+        Game { all: Bits::first_n(n), n, ndirs, sets, step, neighbours, cap, counter_base, counter_slots: slots, prog }
+    }
+
+    /// An empty position: no pieces, first phase, first player.
+    pub fn empty_state(&self) -> State<W> {
+        let p = &self.prog;
+        let sides = p.sides.len();
+        let mut s = State {
+            pieces: vec![0; self.n * self.cap],
+            height: vec![0; self.n],
+            side_bits: vec![Bits::EMPTY; sides],
+            kind_bits: vec![Bits::EMPTY; p.kinds.len().max(1)],
+            flag_bits: vec![Bits::EMPTY; p.flags.len().max(1)],
+            occupied: Bits::EMPTY,
+            counters: vec![0; self.counter_slots],
+            scores: vec![0; sides],
+            mover: 0,
+            phase: 0,
+            turn_in_phase: 0,
+            passes: 0,
+            turns_without_capture: 0,
+            ply: 0,
+            colour_of: (0..p.players).map(|i| if p.has_colours { (p.players + i) as u8 } else { i as u8 }).collect(),
+            previous: Previous { action: None, from: NONE, to: NONE, phase: 0, player: 0 },
+            outcome: Outcome::Ongoing,
+            hash: 0,
+            history: Vec::new(),
+            jumped: Bits::EMPTY,
+            last_jumped: NONE,
+            turn_captures: 0,
+        };
+        s.hash = self.hash_from_scratch(&s);
+        s
+    }
+
+    /// The hash of a position computed from nothing, to check the incremental one.
+    pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
+        let mut h = mover_key(s.mover) ^ phase_key(s.phase);
+        for c in 0..self.n {
+            for l in 0..s.height[c] as usize {
+                h ^= piece_key(c as u16, l, s.pieces[c * self.cap + l]);
+            }
+        }
+        for (i, v) in s.counters.iter().enumerate() {
+            h ^= counter_key(i, *v);
+        }
+        for (p, c) in s.colour_of.iter().enumerate() {
+            h ^= colour_key(p, *c);
+        }
+        h
+    }
+
+    /// The top piece of a cell, if any.
+    #[inline]
+    pub fn top(&self, s: &State<W>, c: u16) -> Option<Piece> {
+        let h = s.height[c as usize] as usize;
+        if h == 0 { None } else { Some(s.pieces[c as usize * self.cap + h - 1]) }
+    }
+
+    #[inline]
+    fn set_top_bits(&self, s: &mut State<W>, c: u16, p: Option<Piece>, on: bool) {
+        if let Some(p) = p {
+            s.side_bits[side_of(p) as usize].set(c, on);
+            s.kind_bits[kind_of(p) as usize].set(c, on);
+            let mut f = flags_of(p);
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                s.flag_bits[i].set(c, on);
+                f &= f - 1;
+            }
+            s.occupied.set(c, on);
+        }
+    }
+
+    /// Puts a piece on top of a cell's stack (replacing the piece there without stacks).
+    pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) {
+        let top = self.top(s, c);
+        if self.cap == 1 && top.is_some() {
+            self.take(s, c);
+        }
+        let top = self.top(s, c);
+        self.set_top_bits(s, c, top, false);
+        let h = s.height[c as usize] as usize;
+        if h >= self.cap {
+            // A stack cannot grow past its capacity: the piece is lost (never happens
+            // in a game whose stacks hold fewer pieces than the capacity).
+            self.set_top_bits(s, c, top, true);
+            return;
+        }
+        s.pieces[c as usize * self.cap + h] = p;
+        s.height[c as usize] += 1;
+        s.hash ^= piece_key(c, h, p);
+        self.set_top_bits(s, c, Some(p), true);
+    }
+
+    /// Takes the top piece off a cell.
+    pub fn take(&self, s: &mut State<W>, c: u16) -> Option<Piece> {
+        let top = self.top(s, c)?;
+        self.set_top_bits(s, c, Some(top), false);
+        let h = s.height[c as usize] as usize - 1;
+        s.height[c as usize] -= 1;
+        s.hash ^= piece_key(c, h, top);
+        let below = self.top(s, c);
+        self.set_top_bits(s, c, below, true);
+        Some(top)
+    }
+
+    /// Replaces the top piece of a cell.
+    pub fn set_top(&self, s: &mut State<W>, c: u16, p: Piece) {
+        let Some(top) = self.top(s, c) else { return };
+        let h = s.height[c as usize] as usize - 1;
+        self.set_top_bits(s, c, Some(top), false);
+        s.pieces[c as usize * self.cap + h] = p;
+        s.hash ^= piece_key(c, h, top) ^ piece_key(c, h, p);
+        self.set_top_bits(s, c, Some(p), true);
+    }
+
+    /// Puts a piece at the bottom of a cell's stack.
+    pub fn put_bottom(&self, s: &mut State<W>, c: u16, p: Piece) {
+        let h = s.height[c as usize] as usize;
+        if h == 0 {
+            return self.put(s, c, p);
+        }
+        if h >= self.cap {
+            return;
+        }
+        let base = c as usize * self.cap;
+        for l in (0..h).rev() {
+            let q = s.pieces[base + l];
+            s.hash ^= piece_key(c, l, q) ^ piece_key(c, l + 1, q);
+            s.pieces[base + l + 1] = q;
+        }
+        s.pieces[base] = p;
+        s.hash ^= piece_key(c, 0, p);
+        s.height[c as usize] += 1;
+    }
+
+    /// Moves a whole stack from one cell onto another (replacing what is there
+    /// without stacks, on top of it with stacks).
+    pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) {
+        if from == to {
+            return;
+        }
+        let h = s.height[from as usize] as usize;
+        let mut tmp = [0 as Piece; 64];
+        for slot in tmp.iter_mut().take(h) {
+            *slot = self.take(s, from).unwrap_or(0);
+        }
+        if self.cap == 1 && self.top(s, to).is_some() {
+            self.take(s, to);
+        }
+        for l in (0..h).rev() {
+            self.put(s, to, tmp[l]);
+        }
+    }
+
+    /// Removes every piece of a cell.
+    pub fn clear(&self, s: &mut State<W>, c: u16) {
+        while self.take(s, c).is_some() {}
+    }
+
+    /// Sets the player to move.
+    pub fn set_mover(&self, s: &mut State<W>, m: u8) {
+        s.hash ^= mover_key(s.mover) ^ mover_key(m);
+        s.mover = m;
+    }
+
+    /// Sets the phase.
+    pub fn set_phase(&self, s: &mut State<W>, p: u16) {
+        s.hash ^= phase_key(s.phase) ^ phase_key(p);
+        s.phase = p;
+    }
+
+    /// Sets a counter.
+    pub fn set_counter(&self, s: &mut State<W>, i: usize, v: i64) {
+        s.hash ^= counter_key(i, s.counters[i]) ^ counter_key(i, v);
+        s.counters[i] = v;
+    }
+
+    /// Sets the colour a player plays.
+    pub fn set_colour(&self, s: &mut State<W>, player: usize, colour: u8) {
+        s.hash ^= colour_key(player, s.colour_of[player]) ^ colour_key(player, colour);
+        s.colour_of[player] = colour;
+    }
+}
