@@ -386,6 +386,60 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// Calls `f` with each element of a collection, without building a list when the
+    /// collection is a set, a set of directions or the players. `f` returns `false` to stop.
+    fn each(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E, f: &mut dyn FnMut(&Self, &mut Ctx<W>, Val<W>) -> bool) {
+        match src {
+            E::Ctx(ContextVar::Players) => {
+                for p in 0..self.prog.players as u8 {
+                    if !f(self, cx, Val::Side(p)) {
+                        return;
+                    }
+                }
+                return;
+            }
+            E::Ctx(ContextVar::Colours) => {
+                for p in self.prog.players as u8..self.prog.sides.len() as u8 {
+                    if !f(self, cx, Val::Side(p)) {
+                        return;
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        match self.eval(s, cx, src) {
+            Val::Cells(b) => {
+                for c in b.iter() {
+                    if !f(self, cx, Val::Cell(c)) {
+                        return;
+                    }
+                }
+            }
+            Val::Cell(c) if c != NONE => {
+                f(self, cx, Val::Cell(c));
+            }
+            v @ (Val::Dirs(_) | Val::Dir(_)) => {
+                let mut mask = v.dirs();
+                while mask != 0 {
+                    let d = mask.trailing_zeros();
+                    mask &= mask - 1;
+                    if !f(self, cx, Val::Dir(d as u8)) {
+                        return;
+                    }
+                }
+            }
+            Val::List(l) => {
+                for item in l.iter() {
+                    if !f(self, cx, item.clone()) {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn comprehension(
         &self,
@@ -397,43 +451,34 @@ impl<const W: usize> Game<W> {
         source: &E,
         body: &E,
     ) -> Val<W> {
-        let src = self.eval(s, cx, source);
-        let items: Vec<Val<W>> = match src {
-            Val::Cells(b) => b.iter().map(Val::Cell).collect(),
-            Val::Cell(c) if c != NONE => vec![Val::Cell(c)],
-            Val::Dirs(_) | Val::Dir(_) => {
-                let _ = set_of_dirs;
-                let mask = src.dirs();
-                (0..32).filter(|i| mask >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect()
-            }
-            Val::List(l) => l.as_ref().clone(),
-            _ => Vec::new(),
-        };
         let mut cells = Bits::EMPTY;
         let mut dirs = 0u32;
         let mut list = Vec::new();
         let mut n = 0i64;
-        for item in items {
-            self.store(cx, slot, item.clone());
+        let mut result: Option<bool> = None;
+        self.each(s, cx, source, &mut |g, cx, item| {
+            g.store(cx, slot, item.clone());
             match kind {
                 Comprehension::Any => {
-                    if self.eval(s, cx, body).bool() {
-                        return Val::Bool(true);
+                    if g.eval(s, cx, body).bool() {
+                        result = Some(true);
+                        return false;
                     }
                 }
                 Comprehension::All => {
-                    if !self.eval(s, cx, body).bool() {
-                        return Val::Bool(false);
+                    if !g.eval(s, cx, body).bool() {
+                        result = Some(false);
+                        return false;
                     }
                 }
-                Comprehension::Count => n += i64::from(self.eval(s, cx, body).bool()),
-                Comprehension::Sum => n += self.eval(s, cx, body).num(),
+                Comprehension::Count => n += i64::from(g.eval(s, cx, body).bool()),
+                Comprehension::Sum => n += g.eval(s, cx, body).num(),
                 Comprehension::Union => {
-                    let v = self.eval(s, cx, body);
-                    cells |= self.set(v);
+                    let v = g.eval(s, cx, body);
+                    cells |= g.set(v);
                 }
                 Comprehension::SetFilter => {
-                    if self.eval(s, cx, body).bool() {
+                    if g.eval(s, cx, body).bool() {
                         match item {
                             Val::Cell(c) => cells.insert(c),
                             Val::Dir(d) => dirs |= 1 << d,
@@ -442,15 +487,16 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 Comprehension::ListFilter => {
-                    if self.eval(s, cx, body).bool() {
+                    if g.eval(s, cx, body).bool() {
                         list.push(item);
                     }
                 }
             }
-        }
+            true
+        });
         match kind {
-            Comprehension::Any => Val::Bool(false),
-            Comprehension::All => Val::Bool(true),
+            Comprehension::Any => Val::Bool(result.unwrap_or(false)),
+            Comprehension::All => Val::Bool(result.unwrap_or(true)),
             Comprehension::Count | Comprehension::Sum => Val::Num(n),
             Comprehension::Union => Val::Cells(cells),
             Comprehension::SetFilter => {
@@ -714,13 +760,12 @@ impl<const W: usize> Game<W> {
                 }
             }
             S::For(slot, src, body) => {
-                let items: Vec<Val<W>> = match self.eval(s, cx, src) {
-                    Val::Cells(b) => b.iter().map(Val::Cell).collect(),
-                    Val::Dirs(d) => (0..32).filter(|i| d >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect(),
-                    Val::List(l) => l.as_ref().clone(),
-                    Val::Cell(c) if c != NONE => vec![Val::Cell(c)],
-                    _ => Vec::new(),
-                };
+                // The body may change the position, so the elements are taken first.
+                let mut items: Vec<Val<W>> = Vec::new();
+                self.each(s, cx, src, &mut |_, _, v| {
+                    items.push(v);
+                    true
+                });
                 for item in items {
                     self.store(cx, *slot, item);
                     let r = self.exec(s, cx, body, pending, capture);
@@ -942,16 +987,11 @@ impl<const W: usize> Game<W> {
                 }
             }
             S::For(slot, src, body) => {
-                let items: Vec<Val<W>> = match self.eval(s, cx, src) {
-                    Val::Cells(b) => b.iter().map(Val::Cell).collect(),
-                    Val::Dirs(d) => (0..32).filter(|i| d >> i & 1 == 1).map(|i| Val::Dir(i as u8)).collect(),
-                    Val::List(l) => l.as_ref().clone(),
-                    _ => Vec::new(),
-                };
-                for item in items {
-                    self.store(cx, *slot, item);
-                    self.gen_block(s, cx, body, prefix, out, again);
-                }
+                self.each(s, cx, src, &mut |g, cx, item| {
+                    g.store(cx, *slot, item);
+                    g.gen_block(s, cx, body, prefix, out, again);
+                    true
+                });
             }
             S::Let(slot, e) => {
                 let v = self.eval(s, cx, e);
