@@ -10,9 +10,9 @@ use std::collections::HashMap;
 
 use crate::board::{CellSet, Geometry};
 use crate::check::eval::{self, Env, Value};
-use crate::check::hir::{self, Action, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
+use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
-use crate::check::types::{Elem, Ty};
+use crate::check::types::Ty;
 
 use super::program::{E, NONE, Op, Phase, Rule, S};
 
@@ -746,6 +746,7 @@ impl Compiler<'_> {
         then.extend(extra.iter().cloned());
         let needs_apply = then.iter().any(continues);
         let to_uses_move = to.as_ref().is_some_and(|t| uses_move(t));
+        let lazy_ok = conds.iter().all(|c| free_locals(c, &mut Vec::new()));
         let rule = Rule {
             action: r.action,
             owner,
@@ -759,6 +760,7 @@ impl Compiler<'_> {
             then,
             needs_apply,
             to_uses_move,
+            lazy_ok,
         };
         self.rules.push(rule);
         Ok(self.rules.len() as u32 - 1)
@@ -774,6 +776,46 @@ fn continues(s: &S) -> bool {
         S::Effect(Effect::Refuse, _) => true,
         S::Capture(inner) => continues(inner),
         _ => false,
+    }
+}
+
+/// Whether every local an expression reads is bound inside it (`bound` holds those
+/// bound around the current point).
+fn free_locals(e: &E, bound: &mut Vec<u32>) -> bool {
+    match e {
+        E::Local(i) => bound.contains(i),
+        E::Bind(binds, body) => {
+            let mut ok = true;
+            for (slot, x) in binds {
+                ok &= free_locals(x, bound);
+                bound.push(*slot);
+            }
+            ok &= free_locals(body, bound);
+            bound.truncate(bound.len() - binds.len());
+            ok
+        }
+        E::Comp { slot, source, body, .. } => {
+            let mut ok = free_locals(source, bound);
+            bound.push(*slot);
+            ok &= free_locals(body, bound);
+            bound.pop();
+            ok
+        }
+        E::List(items) | E::Counter(_, items) | E::Call(_, items) => items.iter().all(|i| free_locals(i, bound)),
+        E::Score(x)
+        | E::NumTable(_, x)
+        | E::BoolTable(_, x)
+        | E::SetTable(_, x)
+        | E::CellTable(_, x)
+        | E::Not(x)
+        | E::Complement(x)
+        | E::Neg(x)
+        | E::Opposite(x)
+        | E::CellToSet(x)
+        | E::DirToDirs(x) => free_locals(x, bound),
+        E::Bin(_, a, b) => free_locals(a, bound) && free_locals(b, bound),
+        E::If(a, b, c) => free_locals(a, bound) && free_locals(b, bound) && free_locals(c, bound),
+        _ => true,
     }
 }
 
@@ -824,13 +866,3 @@ fn visit(e: &E, f: &mut dyn FnMut(&E)) {
     }
 }
 
-/// The element type of a list expression's values (unused for now, kept for clarity).
-#[allow(dead_code)]
-fn elem_ty(e: Elem) -> Ty {
-    e.ty()
-}
-
-/// The kind of move of a rule, for notation.
-pub fn action_of(r: &Rule) -> Action {
-    r.action
-}

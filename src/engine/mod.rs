@@ -9,9 +9,11 @@ pub mod bits;
 pub mod compile;
 pub mod moves;
 pub mod options;
+pub mod position;
 pub mod program;
 pub mod run;
 pub mod search;
+pub mod simplify;
 pub mod state;
 
 use crate::check::Model;

@@ -32,7 +32,9 @@ impl Part {
 #[derive(Clone, Debug, Default)]
 pub struct MoveList {
     parts: Vec<Part>,
-    spans: Vec<(u32, u32)>,
+    /// (first part, end, checked): an unchecked turn is one part whose rule's
+    /// conditions have not been evaluated yet (see `Game::random_move`).
+    spans: Vec<(u32, u32, bool)>,
 }
 
 impl MoveList {
@@ -59,8 +61,30 @@ impl MoveList {
 
     /// The parts of turn `i`.
     pub fn get(&self, i: usize) -> &[Part] {
-        let (a, b) = self.spans[i];
+        let (a, b, _) = self.spans[i];
         &self.parts[a as usize..b as usize]
+    }
+
+    /// Whether turn `i` is known to be legal.
+    pub fn is_checked(&self, i: usize) -> bool {
+        self.spans[i].2
+    }
+
+    /// Marks turn `i` as known to be legal.
+    pub fn set_checked(&mut self, i: usize) {
+        self.spans[i].2 = true;
+    }
+
+    /// Removes turn `i`, moving the last turn into its place.
+    pub fn swap_remove(&mut self, i: usize) {
+        self.spans.swap_remove(i);
+    }
+
+    /// Adds a one-part turn whose conditions are still to be checked.
+    pub fn push_unchecked(&mut self, part: Part) {
+        let start = self.parts.len() as u32;
+        self.parts.push(part);
+        self.spans.push((start, start + 1, false));
     }
 
     /// Every turn.
@@ -73,15 +97,15 @@ impl MoveList {
         let start = self.parts.len() as u32;
         self.parts.extend_from_slice(prefix);
         self.parts.push(last);
-        self.spans.push((start, self.parts.len() as u32));
+        self.spans.push((start, self.parts.len() as u32, true));
     }
 
     /// Keeps, among the turns from `mark` on, only those with the most parts.
     pub fn keep_longest(&mut self, mark: usize) {
-        let longest = self.spans[mark..].iter().map(|(a, b)| b - a).max().unwrap_or(0);
+        let longest = self.spans[mark..].iter().map(|(a, b, _)| b - a).max().unwrap_or(0);
         let mut i = mark;
         while i < self.spans.len() {
-            let (a, b) = self.spans[i];
+            let (a, b, _) = self.spans[i];
             if b - a < longest {
                 self.spans.remove(i);
             } else {

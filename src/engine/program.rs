@@ -195,6 +195,9 @@ pub struct Rule {
     /// Whether the destination set uses `from` or `middle` (otherwise it is computed
     /// once per piece set).
     pub to_uses_move: bool,
+    /// Whether the conditions can be checked later, from the part alone: they read
+    /// no local bound outside them.
+    pub lazy_ok: bool,
 }
 
 /// A compiled phase.

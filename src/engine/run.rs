@@ -104,10 +104,54 @@ impl<const W: usize> Default for MoveVars<W> {
 pub struct Ctx<'s, const W: usize> {
     /// Local slots.
     pub slots: Vec<Val<W>>,
+    /// Generating for random play: simple rules' conditions are checked later.
+    pub lazy: bool,
     /// Move variables.
     pub mv: MoveVars<W>,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
+}
+
+/// The elements of a collection, taken when the loop starts (so the loop body may
+/// change the position), without allocating.
+enum Items<const W: usize> {
+    Cells(super::bits::BitsIter<W>),
+    Dirs(u32),
+    Sides(u8, u8),
+    List(Rc<Vec<Val<W>>>, usize),
+    One(Option<Val<W>>),
+}
+
+impl<const W: usize> Iterator for Items<W> {
+    type Item = Val<W>;
+
+    fn next(&mut self) -> Option<Val<W>> {
+        match self {
+            Items::Cells(it) => it.next().map(Val::Cell),
+            Items::Dirs(mask) => {
+                if *mask == 0 {
+                    return None;
+                }
+                let d = mask.trailing_zeros();
+                *mask &= *mask - 1;
+                Some(Val::Dir(d as u8))
+            }
+            Items::Sides(a, b) => {
+                if a < b {
+                    *a += 1;
+                    Some(Val::Side(*a - 1))
+                } else {
+                    None
+                }
+            }
+            Items::List(l, i) => {
+                let v = l.get(*i).cloned();
+                *i += 1;
+                v
+            }
+            Items::One(v) => v.take(),
+        }
+    }
 }
 
 /// What running a `then` block found.
@@ -223,7 +267,7 @@ impl<const W: usize> Game<W> {
                 let c = self.eval(s, cx, x).cell();
                 Val::Cell(self.prog.cell_tables[*t as usize][self.table_index(c)])
             }
-            E::Not(x) => Val::Bool(!self.eval(s, cx, x).bool()),
+            E::Not(x) => Val::Bool(!self.eval_bool(s, cx, x)),
             E::Complement(x) => {
                 let v = self.eval(s, cx, x);
                 Val::Cells(self.all - self.set(v))
@@ -267,6 +311,194 @@ impl<const W: usize> Game<W> {
         }
     }
 
+
+    // -----------------------------------------------------------------------
+    // Typed evaluation: the common shapes without building a `Val`.
+    // -----------------------------------------------------------------------
+
+    /// Evaluates a condition.
+    #[inline]
+    pub fn eval_bool(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> bool {
+        match e {
+            E::Bool(b) => *b,
+            E::Not(x) => !self.eval_bool(s, cx, x),
+            E::Bin(Op::And, a, b) => self.eval_bool(s, cx, a) && self.eval_bool(s, cx, b),
+            E::Bin(Op::Or, a, b) => self.eval_bool(s, cx, a) || self.eval_bool(s, cx, b),
+            E::Bin(Op::CellIn, a, b) => {
+                let c = self.eval_cell(s, cx, a);
+                c != NONE && self.eval_set(s, cx, b).has(c)
+            }
+            E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => self.compare(s, cx, *op, a, b),
+            E::BoolTable(t, x) => {
+                let c = self.eval_cell(s, cx, x);
+                self.prog.bool_tables[*t as usize][self.table_index(c)]
+            }
+            E::Comp { kind: Comprehension::Any, slot, source, body, .. } => {
+                let mut found = false;
+                for item in self.items(s, cx, source) {
+                    self.store(cx, *slot, item);
+                    if self.eval_bool(s, cx, body) {
+                        found = true;
+                        break;
+                    }
+                }
+                found
+            }
+            E::Comp { kind: Comprehension::All, slot, source, body, .. } => {
+                let mut all = true;
+                for item in self.items(s, cx, source) {
+                    self.store(cx, *slot, item);
+                    if !self.eval_bool(s, cx, body) {
+                        all = false;
+                        break;
+                    }
+                }
+                all
+            }
+            E::Call(Builtin::Any, args) if self.is_set_expr(&args[0]) => !self.eval_set(s, cx, &args[0]).is_empty(),
+            E::Bind(binds, body) => {
+                for (slot, x) in binds {
+                    let v = self.eval(s, cx, x);
+                    self.store(cx, *slot, v);
+                }
+                self.eval_bool(s, cx, body)
+            }
+            _ => self.eval(s, cx, e).bool(),
+        }
+    }
+
+    #[inline]
+    fn compare(&self, s: &State<W>, cx: &mut Ctx<W>, op: Op, a: &E, b: &E) -> bool {
+        let (x, y) = (self.eval_num(s, cx, a), self.eval_num(s, cx, b));
+        match op {
+            Op::Lt => x < y,
+            Op::Le => x <= y,
+            Op::Gt => x > y,
+            _ => x >= y,
+        }
+    }
+
+    /// `cell + direction` (or `-` for [`Op::StepBack`]).
+    #[inline]
+    fn step_by(&self, s: &State<W>, cx: &mut Ctx<W>, op: Op, a: &E, b: &E) -> u16 {
+        let c = self.eval_cell(s, cx, a);
+        if c == NONE {
+            return NONE;
+        }
+        let d = match b {
+            E::Dir(d) => *d,
+            E::Local(i) => match cx.slots.get(*i as usize) {
+                Some(Val::Dir(d)) => *d,
+                _ => return NONE,
+            },
+            other => match self.eval(s, cx, other) {
+                Val::Dir(d) => d,
+                _ => return NONE,
+            },
+        };
+        let d = if op == Op::StepBack { self.opposite[d as usize] } else { d };
+        self.step[c as usize * self.ndirs + d as usize]
+    }
+
+    /// Whether an expression is certainly a set of cells (so `any` may take the fast path).
+    fn is_set_expr(&self, e: &E) -> bool {
+        matches!(
+            e,
+            E::Set(_)
+                | E::KindCells(_)
+                | E::FlagCells(_)
+                | E::Complement(_)
+                | E::SetTable(..)
+                | E::CellToSet(_)
+                | E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise, ..)
+                | E::Ctx(
+                    ContextVar::Empty
+                        | ContextVar::Occupied
+                        | ContextVar::Own
+                        | ContextVar::Enemy
+                        | ContextVar::Board
+                        | ContextVar::Jumped
+                )
+        )
+    }
+
+    /// Evaluates a cell.
+    #[inline]
+    pub fn eval_cell(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> u16 {
+        match e {
+            E::Cell(c) => *c,
+            E::Ctx(ContextVar::From) => cx.mv.from,
+            E::Ctx(ContextVar::To) => cx.mv.to,
+            E::Ctx(ContextVar::Middle) => cx.mv.middle,
+            E::Ctx(ContextVar::LastJumped) => s.last_jumped,
+            E::Local(i) => match cx.slots.get(*i as usize) {
+                Some(Val::Cell(c)) => *c,
+                _ => NONE,
+            },
+            E::Bin(op @ (Op::Step | Op::StepBack), a, b) => self.step_by(s, cx, *op, a, b),
+            E::CellTable(t, x) => {
+                let c = self.eval_cell(s, cx, x);
+                self.prog.cell_tables[*t as usize][self.table_index(c)]
+            }
+            _ => self.eval(s, cx, e).cell(),
+        }
+    }
+
+    /// Evaluates a set of cells.
+    #[inline]
+    pub fn eval_set(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> Bits<W> {
+        match e {
+            E::Set(id) => self.sets[*id as usize],
+            E::Ctx(ContextVar::Empty) => self.all - s.occupied,
+            E::Ctx(ContextVar::Occupied) => s.occupied,
+            E::Ctx(ContextVar::Own) => self.cells_of(s, s.mover),
+            E::Ctx(ContextVar::Enemy) => s.occupied - self.cells_of(s, s.mover),
+            E::Ctx(ContextVar::Board) => self.all,
+            E::KindCells(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
+            E::FlagCells(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
+            E::Bin(Op::SetAnd, a, b) => self.eval_set(s, cx, a) & self.eval_set(s, cx, b),
+            E::Bin(Op::SetOr, a, b) => self.eval_set(s, cx, a) | self.eval_set(s, cx, b),
+            E::Bin(Op::SetSub, a, b) => self.eval_set(s, cx, a) - self.eval_set(s, cx, b),
+            E::Complement(x) => self.all - self.eval_set(s, cx, x),
+            E::SetTable(t, x) => {
+                let c = self.eval_cell(s, cx, x);
+                self.sets[self.prog.set_tables[*t as usize][self.table_index(c)] as usize]
+            }
+            E::CellToSet(x) => {
+                let c = self.eval_cell(s, cx, x);
+                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+            }
+            _ => {
+                let v = self.eval(s, cx, e);
+                self.set(v)
+            }
+        }
+    }
+
+    /// Evaluates a number.
+    #[inline]
+    pub fn eval_num(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> i64 {
+        match e {
+            E::Num(n) => *n,
+            E::NumTable(t, x) => {
+                let c = self.eval_cell(s, cx, x);
+                self.prog.num_tables[*t as usize][self.table_index(c)]
+            }
+            E::Call(Builtin::Count, args) if self.is_set_expr(&args[0]) => self.eval_set(s, cx, &args[0]).count() as i64,
+            E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
+            E::Bin(Op::Sub, a, b) => self.eval_num(s, cx, a).saturating_sub(self.eval_num(s, cx, b)),
+            E::Ctx(ContextVar::Passes) => s.passes as i64,
+            E::Ctx(ContextVar::Captures) => cx.mv.captures as i64,
+            _ => self.eval(s, cx, e).num(),
+        }
+    }
+
+    /// Local slots for one evaluation context, allocated once.
+    fn fresh_slots(&self) -> Vec<Val<W>> {
+        vec![Val::Bool(false); self.prog.slots]
+    }
+
+    #[inline]
     fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
         let i = slot as usize;
         if cx.slots.len() <= i {
@@ -311,20 +543,22 @@ impl<const W: usize> Game<W> {
 
     fn binary(&self, s: &State<W>, cx: &mut Ctx<W>, op: Op, a: &E, b: &E) -> Val<W> {
         match op {
-            Op::And => Val::Bool(self.eval(s, cx, a).bool() && self.eval(s, cx, b).bool()),
-            Op::Or => Val::Bool(self.eval(s, cx, a).bool() || self.eval(s, cx, b).bool()),
+            Op::And => Val::Bool(self.eval_bool(s, cx, a) && self.eval_bool(s, cx, b)),
+            Op::Or => Val::Bool(self.eval_bool(s, cx, a) || self.eval_bool(s, cx, b)),
             Op::CellIn => {
-                let c = self.eval(s, cx, a).cell();
-                if c == NONE {
-                    return Val::Bool(false);
-                }
-                let set = self.eval(s, cx, b);
-                Val::Bool(match set {
-                    Val::Cells(x) => x.has(c),
-                    Val::Cell(d) => d == c,
-                    _ => false,
+                let c = self.eval_cell(s, cx, a);
+                Val::Bool(c != NONE && self.eval_set(s, cx, b).has(c))
+            }
+            Op::SetAnd | Op::SetOr | Op::SetSub => {
+                let (x, y) = (self.eval_set(s, cx, a), self.eval_set(s, cx, b));
+                Val::Cells(match op {
+                    Op::SetAnd => x & y,
+                    Op::SetOr => x | y,
+                    _ => x - y,
                 })
             }
+            Op::Step | Op::StepBack => Val::Cell(self.step_by(s, cx, op, a, b)),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => Val::Bool(self.compare(s, cx, op, a, b)),
             _ => {
                 let x = self.eval(s, cx, a);
                 let y = self.eval(s, cx, b);
@@ -383,6 +617,22 @@ impl<const W: usize> Game<W> {
                 Val::Num(if d == 0 { 0 } else { x.num().div_euclid(d) })
             }
             Op::And | Op::Or | Op::CellIn => unreachable!("handled lazily"),
+        }
+    }
+
+    /// The elements of a collection, evaluated now.
+    fn items(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
+        match src {
+            E::Ctx(ContextVar::Players) => return Items::Sides(0, self.prog.players as u8),
+            E::Ctx(ContextVar::Colours) => return Items::Sides(self.prog.players as u8, self.prog.sides.len() as u8),
+            _ => {}
+        }
+        match self.eval(s, cx, src) {
+            Val::Cells(b) => Items::Cells(b.iter()),
+            Val::Cell(c) if c != NONE => Items::One(Some(Val::Cell(c))),
+            v @ (Val::Dirs(_) | Val::Dir(_)) => Items::Dirs(v.dirs()),
+            Val::List(l) => Items::List(l, 0),
+            _ => Items::One(None),
         }
     }
 
@@ -751,7 +1001,7 @@ impl<const W: usize> Game<W> {
         match st {
             S::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if self.eval(s, cx, c).bool() {
+                    if self.eval_bool(s, cx, c) {
                         return self.exec(s, cx, body, pending, capture);
                     }
                 }
@@ -760,13 +1010,7 @@ impl<const W: usize> Game<W> {
                 }
             }
             S::For(slot, src, body) => {
-                // The body may change the position, so the elements are taken first.
-                let mut items: Vec<Val<W>> = Vec::new();
-                self.each(s, cx, src, &mut |_, _, v| {
-                    items.push(v);
-                    true
-                });
-                for item in items {
+                for item in self.items(s, cx, src) {
                     self.store(cx, *slot, item);
                     let r = self.exec(s, cx, body, pending, capture);
                     if r.refused || r.stopped {
@@ -805,7 +1049,10 @@ impl<const W: usize> Game<W> {
     }
 
     fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> ThenResult {
-        let vals: Vec<Val<W>> = args.iter().map(|a| self.eval(s, cx, a)).collect();
+        let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
+        for (slot, a) in vals.iter_mut().zip(args) {
+            *slot = self.eval(s, cx, a);
+        }
         let mut counted = 0u32;
         match e {
             Effect::Flag | Effect::Unflag => {
@@ -928,7 +1175,7 @@ impl<const W: usize> Game<W> {
             return;
         }
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
-        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: start };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start };
         let mut prefix = Vec::new();
         let body = &self.prog.phases[s.phase as usize].body;
         self.gen_block(s, &mut cx, body, &mut prefix, out, None);
@@ -943,7 +1190,7 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing {
             return true;
         }
-        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
         let stmts = self.prog.no_moves.clone();
         self.exec(s, &mut cx, &stmts, &mut None, false);
         if s.outcome == Outcome::Ongoing {
@@ -978,7 +1225,7 @@ impl<const W: usize> Game<W> {
         match st {
             S::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if self.eval(s, cx, c).bool() {
+                    if self.eval_bool(s, cx, c) {
                         return self.gen_block(s, cx, body, prefix, out, again);
                     }
                 }
@@ -1001,7 +1248,7 @@ impl<const W: usize> Game<W> {
                 for b in blocks {
                     let mark = out.len();
                     self.gen_block(s, cx, b, prefix, out, again);
-                    if out.len() > mark {
+                    if self.any_legal_from(s, cx, out, mark) {
                         break;
                     }
                 }
@@ -1027,9 +1274,14 @@ impl<const W: usize> Game<W> {
         let rule = &self.prog.rules[rid as usize];
         let saved = std::mem::take(&mut cx.mv);
         cx.mv.rule = rid;
+        let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply;
         let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList| {
+            if lazy && prefix.is_empty() {
+                out.push_unchecked(part);
+                return;
+            }
             for c in &rule.conds {
-                if !g.eval(s, cx, c).bool() {
+                if !g.eval_bool(s, cx, c) {
                     return;
                 }
             }
@@ -1165,6 +1417,73 @@ impl<const W: usize> Game<W> {
         cx.mv = saved;
     }
 
+    /// Whether a turn from `mark` on is legal: unchecked turns are checked (in order)
+    /// until one passes; those that fail are removed.
+    fn any_legal_from(&self, s: &State<W>, cx: &mut Ctx<W>, out: &mut MoveList, mark: usize) -> bool {
+        let i = mark;
+        while i < out.len() {
+            if out.is_checked(i) {
+                return true;
+            }
+            let part = out.get(i)[0];
+            let saved = std::mem::take(&mut cx.mv);
+            let ok = self.check_part(s, cx, part);
+            cx.mv = saved;
+            if ok {
+                out.set_checked(i);
+                return true;
+            }
+            out.swap_remove(i);
+        }
+        false
+    }
+
+    /// Evaluates the conditions of a one-part turn listed unchecked.
+    fn check_part(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> bool {
+        let rule = &self.prog.rules[part.rule as usize];
+        cx.mv = MoveVars::default();
+        cx.mv.rule = part.rule;
+        cx.mv.from = part.from;
+        cx.mv.to = part.to;
+        cx.mv.middle = part.middle;
+        if rule.action == Action::Choose
+            && let Some(subject) = &rule.subject
+            && let Val::List(items) = self.eval(s, cx, subject)
+        {
+            cx.mv.chosen = items.get(part.extra as usize).cloned();
+        }
+        rule.conds.iter().all(|c| self.eval_bool(s, cx, c))
+    }
+
+    /// A uniformly random legal turn: its index in `list` (which holds the candidates
+    /// afterwards), or `None` when the player to move has no legal turn. The same
+    /// distribution as picking uniformly from [`Game::legal_moves`], but only the
+    /// candidates drawn have their conditions evaluated.
+    pub fn random_move(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
+        list.clear();
+        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+            return None;
+        }
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: true, mv: MoveVars::default(), turn_start: start };
+        let mut prefix = Vec::new();
+        let body = &self.prog.phases[s.phase as usize].body;
+        self.gen_block(s, &mut cx, body, &mut prefix, list, None);
+        loop {
+            if list.is_empty() {
+                break;
+            }
+            let i = rng.below(list.len());
+            if list.is_checked(i) || self.check_part(s, &mut cx, list.get(i)[0]) {
+                return Some(i);
+            }
+            list.swap_remove(i);
+        }
+        cx.lazy = false;
+        self.gen_block(s, &mut cx, &self.prog.no_moves, &mut prefix, list, None);
+        if list.is_empty() { None } else { Some(rng.below(list.len())) }
+    }
+
     /// A part has passed its conditions: finish the turn it belongs to.
     fn complete(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList) {
         let rule = &self.prog.rules[rid as usize];
@@ -1176,7 +1495,7 @@ impl<const W: usize> Game<W> {
         let mut pending = Vec::new();
         let chosen = cx.mv.chosen.clone();
         let slots = cx.slots.clone();
-        let mut inner = Ctx { slots, mv: MoveVars::default(), turn_start: cx.turn_start };
+        let mut inner = Ctx { slots, lazy: false, mv: MoveVars::default(), turn_start: cx.turn_start };
         inner.mv.chosen = chosen;
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending));
         if r.refused {
@@ -1248,7 +1567,7 @@ impl<const W: usize> Game<W> {
     /// Plays a legal turn.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
-        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: start.as_ref() };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start.as_ref() };
         for p in parts {
             cx.mv = MoveVars::default();
             self.apply_part(s, &mut cx, *p, None);
@@ -1329,7 +1648,7 @@ impl<const W: usize> Game<W> {
     /// The start position: the setup placed, the first phase, its first player.
     pub fn start(&self) -> State<W> {
         let mut s = self.empty_state();
-        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
         self.setup(&mut s, &mut cx, &self.prog.setup);
         while let Some(p) = self.prog.phases.get(s.phase as usize) {
             if p.turns == Some(0) {
@@ -1390,7 +1709,7 @@ impl<const W: usize> Game<W> {
     /// The name of the value a `choose` part picked, for notation.
     pub fn chosen_name(&self, s: &State<W>, p: &Part) -> String {
         let rule = &self.prog.rules[p.rule as usize];
-        let mut cx = Ctx { slots: Vec::new(), mv: MoveVars::default(), turn_start: None };
+        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
         let Some(subject) = &rule.subject else { return "?".into() };
         let Val::List(items) = self.eval(s, &mut cx, subject) else { return "?".into() };
         match items.get(p.extra as usize) {

@@ -86,12 +86,10 @@ pub fn random_game<const W: usize>(
         if plies >= max_plies {
             return (Ending::Unfinished, plies);
         }
-        g.legal_moves(s, list);
-        if list.is_empty() {
+        let Some(i) = g.random_move(s, rng, list) else {
             g.settle(s);
             continue;
-        }
-        let i = rng.below(list.len());
+        };
         g.play(s, list.get(i));
         plies += 1;
     }

@@ -79,6 +79,8 @@ pub struct Game<const W: usize> {
     pub sets: Vec<Bits<W>>,
     /// `step[cell * ndirs + dir]`: the neighbour, or [`NONE`].
     pub step: Vec<u16>,
+    /// The opposite of each direction.
+    pub opposite: Vec<u8>,
     /// The cells next to each cell (by the board's neighbour directions).
     pub neighbours: Vec<Bits<W>>,
     /// Stack capacity per cell.
@@ -201,7 +203,16 @@ impl<const W: usize> Game<W> {
             slots += dims.iter().map(|d| d.len().max(1)).product::<usize>().max(1);
         }
         let cap = if prog.stacks { 64 } else { 1 };
-        Game { all: Bits::first_n(n), n, ndirs, sets, step, neighbours, cap, counter_base, counter_slots: slots, prog }
+        let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
+        let mut prog = prog;
+        {
+            let simplifier = super::simplify::Simplifier { step: &step, ndirs, opposite: &opposite };
+            let Program { rules, phases, setup, end, no_moves, after_turn, .. } = &mut prog;
+            let mut blocks: Vec<&mut Vec<super::program::S>> = vec![setup, end, no_moves, after_turn];
+            blocks.extend(phases.iter_mut().map(|p| &mut p.body));
+            simplifier.program(rules, &mut blocks);
+        }
+        Game { all: Bits::first_n(n), n, ndirs, sets, step, opposite, neighbours, cap, counter_base, counter_slots: slots, prog }
     }
 
     /// An empty position: no pieces, first phase, first player.

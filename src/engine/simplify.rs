@@ -1,0 +1,266 @@
+//! Simplifying compiled rules: unrolling loops over constant direction sets,
+//! substituting stable values for locals, and folding constants.
+//!
+//! After option folding, most hot rules loop over a constant set of directions
+//! (`for d in hex`, `any(d in hex: ...)`) and call small definitions with the move's
+//! own cells (`flanks(to, d)`). Unrolling and substitution turn these into straight-line
+//! bitboard tests with no local slots to write.
+
+use std::collections::HashMap;
+
+use crate::check::hir::{Comprehension, ContextVar};
+
+use super::program::{E, NONE, Op, Rule, S};
+
+/// The number of directions at most for which a loop is unrolled.
+const UNROLL: u32 = 12;
+
+/// Values that may replace a local wherever it is read: they cannot change while the
+/// rule that binds the local runs.
+fn stable(e: &E) -> bool {
+    match e {
+        E::Bool(_) | E::Num(_) | E::Cell(_) | E::Dir(_) | E::Dirs(_) | E::Side(_) | E::Kind(_) | E::Flag(_) => true,
+        E::Sym(_) | E::Phase(_) | E::Action(_) | E::Set(_) => true,
+        E::Ctx(v) => matches!(
+            v,
+            ContextVar::From
+                | ContextVar::To
+                | ContextVar::Middle
+                | ContextVar::Mover
+                | ContextVar::Opponent
+                | ContextVar::Board
+                | ContextVar::Centre
+        ),
+        E::Bin(Op::Step | Op::StepBack, a, b) => stable(a) && stable(b),
+        _ => false,
+    }
+}
+
+/// Whether a statement holds a move rule (which reads locals from their slots).
+fn nests_rules(s: &S) -> bool {
+    match s {
+        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(nests_rules)) || e.iter().flatten().any(nests_rules),
+        S::For(_, _, b) => b.iter().any(nests_rules),
+        S::Capture(x) => nests_rules(x),
+        _ => false,
+    }
+}
+
+/// The simplifier: the step table to fold `cell + direction` on constants.
+pub struct Simplifier<'a> {
+    /// `step[cell * ndirs + dir]`.
+    pub step: &'a [u16],
+    /// Directions on the board.
+    pub ndirs: usize,
+    /// The opposite of each direction.
+    pub opposite: &'a [u8],
+}
+
+impl Simplifier<'_> {
+    /// Simplifies every rule and block of a program in place.
+    pub fn program(&self, rules: &mut [Rule], blocks: &mut [&mut Vec<S>]) {
+        let map = HashMap::new();
+        for r in rules.iter_mut() {
+            for e in [&mut r.owner, &mut r.subject, &mut r.along, &mut r.over, &mut r.to, &mut r.by].into_iter().flatten()
+            {
+                *e = self.expr(e, &map);
+            }
+            r.conds = r.conds.iter().map(|c| self.expr(c, &map)).filter(|c| !matches!(c, E::Bool(true))).collect();
+            r.then = self.block(&r.then, &map);
+        }
+        for b in blocks {
+            **b = self.block(b, &map);
+        }
+    }
+
+    fn block(&self, stmts: &[S], map: &HashMap<u32, E>) -> Vec<S> {
+        let mut map = map.clone();
+        let mut out = Vec::new();
+        for s in stmts {
+            match s {
+                S::Let(slot, v) => {
+                    let v = self.expr(v, &map);
+                    // The slot is still written: a move rule nested in this block is
+                    // compiled on its own and reads it there.
+                    if stable(&v) {
+                        map.insert(*slot, v.clone());
+                    } else {
+                        map.remove(slot);
+                    }
+                    out.push(S::Let(*slot, v));
+                }
+                S::For(slot, src, body) => {
+                    let src = self.expr(src, &map);
+                    match src {
+                        E::Dirs(mask) if mask.count_ones() <= UNROLL => {
+                            for d in 0..32 {
+                                if mask >> d & 1 == 1 {
+                                    let mut m = map.clone();
+                                    m.insert(*slot, E::Dir(d as u8));
+                                    let body = self.block(body, &m);
+                                    if body.iter().any(nests_rules) {
+                                        out.push(S::Let(*slot, E::Dir(d as u8)));
+                                    }
+                                    out.extend(body);
+                                }
+                            }
+                        }
+                        src => {
+                            let mut m = map.clone();
+                            m.remove(slot);
+                            out.push(S::For(*slot, src, self.block(body, &m)));
+                        }
+                    }
+                }
+                S::If(branches, otherwise) => {
+                    let mut kept = Vec::new();
+                    let mut fallback = None;
+                    for (c, b) in branches {
+                        match self.expr(c, &map) {
+                            E::Bool(false) => {}
+                            E::Bool(true) => {
+                                fallback = Some(self.block(b, &map));
+                                break;
+                            }
+                            c => kept.push((c, self.block(b, &map))),
+                        }
+                    }
+                    let fallback = fallback.or_else(|| otherwise.as_ref().map(|b| self.block(b, &map)));
+                    if kept.is_empty() {
+                        out.extend(fallback.unwrap_or_default());
+                    } else {
+                        out.push(S::If(kept, fallback));
+                    }
+                }
+                S::Set(c, idx, v) => out.push(S::Set(*c, self.exprs(idx, &map), self.expr(v, &map))),
+                S::Add(c, idx, v) => out.push(S::Add(*c, self.exprs(idx, &map), self.expr(v, &map))),
+                S::First(blocks) => out.push(S::First(blocks.iter().map(|b| self.block(b, &map)).collect())),
+                S::Optional(b) => out.push(S::Optional(self.block(b, &map))),
+                S::Longest(b) => out.push(S::Longest(self.block(b, &map))),
+                S::Capture(inner) => {
+                    for x in self.block(std::slice::from_ref(&**inner), &map) {
+                        out.push(S::Capture(Box::new(x)));
+                    }
+                }
+                S::Move(r) => out.push(S::Move(*r)),
+                S::Again => out.push(S::Again),
+                S::Effect(e, args) => out.push(S::Effect(*e, self.exprs(args, &map))),
+            }
+        }
+        out
+    }
+
+    fn exprs(&self, es: &[E], map: &HashMap<u32, E>) -> Vec<E> {
+        es.iter().map(|e| self.expr(e, map)).collect()
+    }
+
+    /// Simplifies an expression, replacing the locals in `map`.
+    pub fn expr(&self, e: &E, map: &HashMap<u32, E>) -> E {
+        let b = |x: E| Box::new(x);
+        match e {
+            E::Local(i) => map.get(i).cloned().unwrap_or(E::Local(*i)),
+            E::Bind(binds, body) => {
+                let mut m = map.clone();
+                let mut kept = Vec::new();
+                for (slot, x) in binds {
+                    let x = self.expr(x, map);
+                    if stable(&x) {
+                        m.insert(*slot, x);
+                    } else {
+                        m.remove(slot);
+                        kept.push((*slot, x));
+                    }
+                }
+                let body = self.expr(body, &m);
+                if kept.is_empty() { body } else { E::Bind(kept, b(body)) }
+            }
+            E::Comp { kind, set_of_dirs, slot, source, body } => {
+                let source = self.expr(source, map);
+                if let E::Dirs(mask) = source
+                    && mask.count_ones() <= UNROLL
+                    && matches!(kind, Comprehension::Any | Comprehension::All)
+                {
+                    let mut out: Option<E> = None;
+                    for d in 0..32 {
+                        if mask >> d & 1 == 0 {
+                            continue;
+                        }
+                        let mut m = map.clone();
+                        m.insert(*slot, E::Dir(d as u8));
+                        let x = self.expr(body, &m);
+                        out = Some(match (out, kind) {
+                            (None, _) => x,
+                            (Some(prev), Comprehension::Any) => self.fold(E::Bin(Op::Or, b(prev), b(x))),
+                            (Some(prev), _) => self.fold(E::Bin(Op::And, b(prev), b(x))),
+                        });
+                    }
+                    return out.unwrap_or(E::Bool(*kind == Comprehension::All));
+                }
+                let mut m = map.clone();
+                m.remove(slot);
+                E::Comp {
+                    kind: *kind,
+                    set_of_dirs: *set_of_dirs,
+                    slot: *slot,
+                    source: b(source),
+                    body: b(self.expr(body, &m)),
+                }
+            }
+            E::List(items) => E::List(self.exprs(items, map)),
+            E::Counter(c, idx) => E::Counter(*c, self.exprs(idx, map)),
+            E::Call(f, args) => E::Call(*f, self.exprs(args, map)),
+            E::Score(x) => E::Score(b(self.expr(x, map))),
+            E::NumTable(t, x) => E::NumTable(*t, b(self.expr(x, map))),
+            E::BoolTable(t, x) => E::BoolTable(*t, b(self.expr(x, map))),
+            E::SetTable(t, x) => E::SetTable(*t, b(self.expr(x, map))),
+            E::CellTable(t, x) => E::CellTable(*t, b(self.expr(x, map))),
+            E::Not(x) => self.fold(E::Not(b(self.expr(x, map)))),
+            E::Complement(x) => E::Complement(b(self.expr(x, map))),
+            E::Neg(x) => E::Neg(b(self.expr(x, map))),
+            E::Opposite(x) => match self.expr(x, map) {
+                E::Dir(d) => E::Dir(self.opposite[d as usize]),
+                x => E::Opposite(b(x)),
+            },
+            E::CellToSet(x) => E::CellToSet(b(self.expr(x, map))),
+            E::DirToDirs(x) => E::DirToDirs(b(self.expr(x, map))),
+            E::Bin(op, x, y) => self.fold(E::Bin(*op, b(self.expr(x, map)), b(self.expr(y, map)))),
+            E::If(c, x, y) => match self.expr(c, map) {
+                E::Bool(true) => self.expr(x, map),
+                E::Bool(false) => self.expr(y, map),
+                c => E::If(b(c), b(self.expr(x, map)), b(self.expr(y, map))),
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// Folds an operation whose operands are constants.
+    fn fold(&self, e: E) -> E {
+        match e {
+            E::Not(x) => match *x {
+                E::Bool(v) => E::Bool(!v),
+                x => E::Not(Box::new(x)),
+            },
+            E::Bin(Op::And, x, y) => match (*x, *y) {
+                (E::Bool(false), _) | (_, E::Bool(false)) => E::Bool(false),
+                (E::Bool(true), y) => y,
+                (x, E::Bool(true)) => x,
+                (x, y) => E::Bin(Op::And, Box::new(x), Box::new(y)),
+            },
+            E::Bin(Op::Or, x, y) => match (*x, *y) {
+                (E::Bool(true), _) | (_, E::Bool(true)) => E::Bool(true),
+                (E::Bool(false), y) => y,
+                (x, E::Bool(false)) => x,
+                (x, y) => E::Bin(Op::Or, Box::new(x), Box::new(y)),
+            },
+            E::Bin(op @ (Op::Step | Op::StepBack), x, y) => match (&*x, &*y) {
+                (E::Cell(c), E::Dir(d)) => {
+                    let d = if op == Op::StepBack { self.opposite[*d as usize] } else { *d };
+                    E::Cell(if *c == NONE { NONE } else { self.step[*c as usize * self.ndirs + d as usize] })
+                }
+                _ => E::Bin(op, x, y),
+            },
+            e => e,
+        }
+    }
+}
