@@ -1,0 +1,244 @@
+//! Checks every example in the language reference, `docs/language.md`.
+//!
+//! The reference's code blocks are fenced with an info string that says how to check them:
+//!
+//! - ```` ```game ````: a complete `.game` file. It must check with no diagnostic at all,
+//!   neither error nor warning.
+//! - ```` ```game-fragment ````: declarations appended to [`PRELUDE`] (a small valid game:
+//!   players white and black, a square board, a piece kind and a phase). The result must
+//!   check with no error; warnings are allowed, since a fragment often declares something
+//!   only to show it (an option, a region) that nothing in the fragment uses.
+//! - ```` ```game-error ```` (optionally followed by diagnostic codes, e.g.
+//!   ```` ```game-error type-mismatch ````): appended to [`PRELUDE`] like a fragment; the
+//!   result must have at least one error, and an error of every code named.
+//! - ```` ```text ````: shell commands, output, notation: not checked.
+//!
+//! A block with no info string, or another one, is a failure: every example is either
+//! checked or explicitly marked as text. The prelude itself must appear in the reference as
+//! a ```` ```game ```` block, so readers see exactly what fragments are appended to.
+//!
+//! Every failing block is reported with its line in the reference and its diagnostics.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use rulesi::diagnostic::Diagnostic;
+use rulesi::render::{Style, render};
+
+/// The files whose examples are checked, relative to the crate root.
+const FILES: &[&str] = &["docs/language.md"];
+
+/// The game that `game-fragment` and `game-error` blocks are appended to.
+const PRELUDE: &str = r#"game "Prelude"
+players white, black
+board square 8 by 8
+piece stone "o"
+phase prelude {
+  place stone at empty
+}
+"#;
+
+/// How a block is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A complete file: no diagnostics at all.
+    Game,
+    /// Appended to the prelude: no errors.
+    Fragment,
+    /// Appended to the prelude: at least one error (of each code listed).
+    Error,
+    /// Not checked.
+    Text,
+}
+
+/// One fenced code block.
+#[derive(Debug)]
+struct Block {
+    /// The file it is in.
+    file: &'static str,
+    /// The 1-based line of its opening fence.
+    line: usize,
+    /// Its info string, as written.
+    info: String,
+    /// Its text, with a final newline.
+    code: String,
+}
+
+/// Every fenced code block of `text`, or a message for a fence that is never closed.
+fn blocks(file: &'static str, text: &str) -> Result<Vec<Block>, String> {
+    let mut out = Vec::new();
+    let mut open: Option<Block> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        match &mut open {
+            None => {
+                if let Some(info) = trimmed.strip_prefix("```") {
+                    open = Some(Block { file, line: i + 1, info: info.trim().to_string(), code: String::new() });
+                }
+            }
+            Some(block) => {
+                if trimmed.starts_with("```") && trimmed.trim_end() == "```" {
+                    out.push(open.take().expect("an open block"));
+                } else {
+                    block.code.push_str(line);
+                    block.code.push('\n');
+                }
+            }
+        }
+    }
+    match open {
+        Some(b) => Err(format!("{}:{}: this code block is never closed", b.file, b.line)),
+        None => Ok(out),
+    }
+}
+
+/// The kind of a block and the diagnostic codes it names, from its info string.
+fn classify(info: &str) -> Result<(Kind, Vec<String>), String> {
+    let mut words = info.split_whitespace();
+    let kind = match words.next() {
+        Some("game") => Kind::Game,
+        Some("game-fragment") => Kind::Fragment,
+        Some("game-error") => Kind::Error,
+        Some("text") => Kind::Text,
+        None => return Err("a code block needs an info string: `game`, `game-fragment`, `game-error` or `text`".into()),
+        Some(other) => {
+            return Err(format!("unknown info string `{other}`: use `game`, `game-fragment`, `game-error` or `text`"));
+        }
+    };
+    let codes: Vec<String> = words.map(str::to_string).collect();
+    if !codes.is_empty() && kind != Kind::Error {
+        return Err("only `game-error` blocks may name diagnostic codes".into());
+    }
+    for c in &codes {
+        if !rulesi::diagnostic::Code::ALL.iter().any(|k| k.name() == c) {
+            return Err(format!("`{c}` is not a diagnostic code"));
+        }
+    }
+    Ok((kind, codes))
+}
+
+/// The diagnostics rendered for a failure report.
+fn rendered(name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut s = String::new();
+    for d in diagnostics {
+        s.push_str(&render(d, name, source, Style::plain(100)));
+        s.push('\n');
+    }
+    if diagnostics.is_empty() {
+        s.push_str("(no diagnostics)\n");
+    }
+    s
+}
+
+/// Checks one block; `Err` describes the failure.
+fn check_block(b: &Block) -> Result<Kind, String> {
+    let (kind, codes) = classify(&b.info)?;
+    if kind == Kind::Text {
+        return Ok(kind);
+    }
+    let prelude_lines = PRELUDE.lines().count();
+    let (source, note) = match kind {
+        Kind::Game => {
+            (b.code.clone(), format!("(a complete file: line 1 below is line {} of {})\n", b.line + 1, b.file))
+        }
+        _ => (
+            format!("{PRELUDE}{}", b.code),
+            format!(
+                "(appended to the prelude: line {} below is line {} of {})\n",
+                prelude_lines + 1,
+                b.line + 1,
+                b.file
+            ),
+        ),
+    };
+    let checked = rulesi::check_source(&source);
+    let diags = &checked.diagnostics;
+    let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+    let name = format!("{}:{}", b.file, b.line);
+    let problem = match kind {
+        Kind::Game if !diags.is_empty() => Some("a `game` block must check with no errors and no warnings"),
+        Kind::Fragment if !errors.is_empty() => Some("a `game-fragment` block must check with no errors"),
+        Kind::Error if errors.is_empty() => Some("a `game-error` block must produce at least one error"),
+        Kind::Error if !codes.iter().all(|c| errors.iter().any(|d| d.code.name() == c)) => {
+            Some("a `game-error` block must produce an error of every code it names")
+        }
+        _ => None,
+    };
+    match problem {
+        None => Ok(kind),
+        Some(p) => {
+            let mut msg = p.to_string();
+            if !codes.is_empty() {
+                let _ = write!(msg, " (expected: {})", codes.join(", "));
+            }
+            msg.push('\n');
+            msg.push_str(&note);
+            msg.push_str(&rendered(&name, &source, diags));
+            Err(msg)
+        }
+    }
+}
+
+#[test]
+fn every_example_in_the_reference_checks() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut failures = Vec::new();
+    let mut counts = [0usize; 4];
+    let mut prelude_shown = false;
+    for &file in FILES {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+        let found = match blocks(file, &text) {
+            Ok(found) => found,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        for b in &found {
+            if b.info == "game" && b.code == PRELUDE {
+                prelude_shown = true;
+            }
+            match check_block(b) {
+                Ok(kind) => counts[kind as usize] += 1,
+                Err(e) => failures.push(format!("{}:{}: {e}", b.file, b.line)),
+            }
+        }
+    }
+    if !prelude_shown {
+        failures.push(format!(
+            "the prelude of fragments must appear in {} as a `game` block, exactly:\n{PRELUDE}",
+            FILES[0]
+        ));
+    }
+    let [games, fragments, errors, _] = counts;
+    println!("checked {games} games, {fragments} fragments and {errors} error examples");
+    assert!(
+        failures.is_empty(),
+        "{} example(s) in the reference fail:\n\n{}",
+        failures.len(),
+        failures.join("\n----------------------------------------\n\n")
+    );
+    // Guard against a reference whose fences stopped being recognised.
+    assert!(games >= 10 && fragments >= 20 && errors >= 3, "too few checked examples: {counts:?}");
+}
+
+#[test]
+fn blocks_are_found_with_their_lines_and_kinds() {
+    let text = "intro\n```game\ngame \"A\"\n```\n\n```text\nrulesi check a.game\n```\n```\nx\n```\n";
+    let found = blocks("t.md", text).expect("closed blocks");
+    assert_eq!(found.len(), 3);
+    assert_eq!((found[0].line, found[0].info.as_str(), found[0].code.as_str()), (2, "game", "game \"A\"\n"));
+    assert_eq!(found[1].line, 6);
+    assert_eq!(classify(&found[0].info).map(|k| k.0), Ok(Kind::Game));
+    assert_eq!(classify("game-error type-mismatch").map(|k| k.1), Ok(vec!["type-mismatch".to_string()]));
+    assert!(classify(&found[2].info).is_err(), "an untagged block is refused");
+    assert!(classify("rust").is_err());
+    assert!(classify("game-error no-such-code").is_err());
+    assert!(blocks("t.md", "```game\nunclosed\n").is_err());
+}
+
+#[test]
+fn the_prelude_is_a_clean_game() {
+    let checked = rulesi::check_source(PRELUDE);
+    assert!(checked.diagnostics.is_empty(), "{}", rendered("prelude", PRELUDE, &checked.diagnostics));
+}
