@@ -1,5 +1,6 @@
 //! `rulesi bench FILE`: uniformly random games from the start, as fast as possible.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -43,6 +44,8 @@ pub fn thread_cpu_seconds() -> f64 {
 pub fn run(args: Args) -> ExitCode {
     let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
     let seconds = args.seconds.max(0.0);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
         let start = g.start();
         let mut rng = Rng::new(args.seed);
@@ -68,16 +71,16 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
         let cpu = (thread_cpu_seconds() - cpu0).max(1e-9);
-        println!("game: {}", g.prog.title);
-        println!("playouts: {games} in {cpu:.2} s of CPU time ({:.2} s wall)", wall.elapsed().as_secs_f64());
-        println!("playouts/s: {:.1}", games as f64 / cpu);
-        println!("plies/playout: {:.1}", plies as f64 / games as f64);
-        println!("plies/s: {:.0}", plies as f64 / cpu);
+        let _ = writeln!(out, "game: {}", g.prog.title);
+        let _ = writeln!(out, "playouts: {games} in {cpu:.2} s of CPU time ({:.2} s wall)", wall.elapsed().as_secs_f64());
+        let _ = writeln!(out, "playouts/s: {:.1}", games as f64 / cpu);
+        let _ = writeln!(out, "plies/playout: {:.1}", plies as f64 / games as f64);
+        let _ = writeln!(out, "plies/s: {:.0}", plies as f64 / cpu);
         for (p, w) in wins.iter().enumerate() {
-            println!("wins {}: {w}", g.prog.sides[p]);
+            let _ = writeln!(out, "wins {}: {w}", g.prog.sides[p]);
         }
-        println!("draws: {draws}");
-        println!("unfinished (reached {} plies): {unfinished}", args.max_plies);
+        let _ = writeln!(out, "draws: {draws}");
+        let _ = writeln!(out, "unfinished (reached {} plies): {unfinished}", args.max_plies);
     });
     ExitCode::SUCCESS
 }

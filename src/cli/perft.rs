@@ -1,5 +1,6 @@
 //! `rulesi perft FILE DEPTH`: count the legal move sequences from the start.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
@@ -25,10 +26,12 @@ pub struct Args {
 /// Runs `perft`.
 pub fn run(args: Args) -> ExitCode {
     let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
         let start = g.start();
         for d in 1..=args.depth {
-            println!("perft({d}) = {}", perft(g, &start, d));
+            let _ = writeln!(out, "perft({d}) = {}", perft(g, &start, d));
         }
         if args.divide && args.depth >= 1 {
             let mut list = MoveList::new();
@@ -37,7 +40,7 @@ pub fn run(args: Args) -> ExitCode {
                 let mut next = start.clone();
                 g.play(&mut next, m);
                 let n = perft(g, &next, args.depth - 1);
-                println!("{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
+                let _ = writeln!(out, "{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
             }
         }
     });
