@@ -329,6 +329,9 @@ impl<const W: usize> Game<W> {
                 c != NONE && self.eval_set(s, cx, b).has(c)
             }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => self.compare(s, cx, *op, a, b),
+            E::Bin(op @ (Op::Eq | Op::Ne), a, b) if self.is_num_expr(a) || self.is_num_expr(b) => {
+                (self.eval_num(s, cx, a) == self.eval_num(s, cx, b)) == (*op == Op::Eq)
+            }
             E::BoolTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
                 self.prog.bool_tables[*t as usize][self.table_index(c)]
@@ -400,6 +403,21 @@ impl<const W: usize> Game<W> {
         self.step[c as usize * self.ndirs + d as usize]
     }
 
+    /// Whether an expression is certainly a number.
+    fn is_num_expr(&self, e: &E) -> bool {
+        matches!(
+            e,
+            E::Num(_)
+                | E::NumTable(..)
+                | E::Counter(..)
+                | E::Score(_)
+                | E::Neg(_)
+                | E::Call(Builtin::Count | Builtin::Height | Builtin::Distance | Builtin::Abs, _)
+                | E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..)
+                | E::Ctx(ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture)
+        )
+    }
+
     /// Whether an expression is certainly a set of cells (so `any` may take the fast path).
     fn is_set_expr(&self, e: &E) -> bool {
         matches!(
@@ -407,6 +425,7 @@ impl<const W: usize> Game<W> {
             E::Set(_)
                 | E::KindCells(_)
                 | E::FlagCells(_)
+                | E::Call(Builtin::OwnedBy, _)
                 | E::Complement(_)
                 | E::SetTable(..)
                 | E::CellToSet(_)
@@ -456,6 +475,18 @@ impl<const W: usize> Game<W> {
             E::Ctx(ContextVar::Board) => self.all,
             E::KindCells(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
             E::FlagCells(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
+            E::Call(Builtin::OwnedBy, args) => {
+                let side = match &args[0] {
+                    E::Side(x) => *x,
+                    E::Ctx(ContextVar::Mover) => s.mover,
+                    E::Local(i) => match cx.slots.get(*i as usize) {
+                        Some(Val::Side(x)) => *x,
+                        _ => return Bits::EMPTY,
+                    },
+                    other => self.eval(s, cx, other).side(),
+                };
+                self.cells_of(s, side)
+            }
             E::Bin(Op::SetAnd, a, b) => self.eval_set(s, cx, a) & self.eval_set(s, cx, b),
             E::Bin(Op::SetOr, a, b) => self.eval_set(s, cx, a) | self.eval_set(s, cx, b),
             E::Bin(Op::SetSub, a, b) => self.eval_set(s, cx, a) - self.eval_set(s, cx, b),
@@ -802,13 +833,16 @@ impl<const W: usize> Game<W> {
                 self.eval(&lifted, cx, &args[1])
             }
             _ => {
-                let vals: Vec<Val<W>> = args.iter().map(|a| self.eval(s, cx, a)).collect();
+                let mut vals: [Val<W>; 3] = [Val::Bool(false), Val::Bool(false), Val::Bool(false)];
+                for (slot, a) in vals.iter_mut().zip(args) {
+                    *slot = self.eval(s, cx, a);
+                }
                 self.call_values(s, b, vals, g)
             }
         }
     }
 
-    fn call_values(&self, s: &State<W>, b: Builtin, vals: Vec<Val<W>>, g: &crate::board::Geometry) -> Val<W> {
+    fn call_values(&self, s: &State<W>, b: Builtin, vals: [Val<W>; 3], g: &crate::board::Geometry) -> Val<W> {
         let mut it = vals.into_iter();
         let mut next = || it.next().unwrap_or(Val::Bool(false));
         match b {
