@@ -65,7 +65,8 @@ pub fn board_shape(model: &Model, options: &[OptionChoice]) -> Result<Option<Sha
     let num = |env: &mut Env, e: &Expr| -> Result<u32, EvalError> {
         match env.eval(e)? {
             Value::Number(n) if (1..=1024).contains(&n) => Ok(n as u32),
-            Value::Number(n) => Err(format!("a board's size must be at least 1, and is {n}")),
+            Value::Number(n) if n < 1 => Err(format!("a board's size must be at least 1, not {n}")),
+            Value::Number(n) => Err(format!("a board's size of {n} is far too large")),
             _ => Err("a board's size must be a number".to_string()),
         }
     };

@@ -78,7 +78,7 @@ fn walk_block(b: &ast::Block, found: &mut Vec<Diagnostic>) {
                 Diagnostic::error(Code::UnreachableRule, "this rule is never reached")
                     .with_label(s.span, "never runs")
                     .with_note(at, format!("`{word}` ends the move before it"))
-                    .with_help("remove it, or move it before that statement"),
+                    .with_help(format!("remove it, or move it before `{word}`")),
             );
             break;
         }
@@ -118,11 +118,15 @@ fn walk_stmt(s: &ast::Stmt, found: &mut Vec<Diagnostic>) {
             let mut always = None;
             for b in blocks {
                 if let Some(at) = always {
+                    let first = b.stmts.first().map_or(b.span, |s| s.span);
                     found.push(
-                        Diagnostic::error(Code::UnreachableRule, "this alternative is never used")
-                            .with_label(b.span, "never reached")
-                            .with_note(at, "an earlier alternative always has this move")
-                            .with_help("`first` uses the first block that has a legal move; put this one earlier, or remove it"),
+                        Diagnostic::error(Code::UnreachableRule, "this alternative of `first` is never used")
+                            .with_label(first, "never reached")
+                            .with_note(at, "`pass` is always a legal move, so `first` stops here")
+                            .with_help(
+                                "`first` uses the first block that has a legal move: move `pass` to the last \
+                                 alternative, or remove this one",
+                            ),
                     );
                     break;
                 }

@@ -19,7 +19,7 @@ pub mod types;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::board::Geometry;
+use crate::board::{Geometry, GeometryError};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::suggest::did_you_mean;
 use crate::syntax::Span;
@@ -169,8 +169,8 @@ impl<'a> Checker<'a> {
         if let Some(&(prev, prev_span)) = self.names.get(&name.text) {
             self.error(
                 Diagnostic::error(Code::Duplicate, format!("`{}` is declared twice", name.text))
-                    .with_label(name.span, format!("this {} is named `{}`", decl.describe(), name.text))
-                    .with_note(prev_span, format!("a {} of that name is declared here", prev.describe()))
+                    .with_label(name.span, format!("declared again here, as a {}", decl.describe()))
+                    .with_note(prev_span, format!("first declared here, as a {}", prev.describe()))
                     .with_help("give one of them another name"),
             );
             return false;
@@ -226,7 +226,7 @@ impl<'a> Checker<'a> {
                 let at = file.items.first().map_or(Span::default(), |i| i.keyword);
                 self.error(
                     Diagnostic::error(Code::MissingDeclaration, format!("the game has no `{word}` declaration"))
-                        .with_label(Span { start: at.start, end: at.start }, "expected in this file")
+                        .with_label(Span { start: at.start, end: at.start }, format!("this file has no `{word}`"))
                         .with_help(format!("add {what}")),
                 );
             }
@@ -394,16 +394,16 @@ impl<'a> Checker<'a> {
                 values.push(value);
             }
             let mut opt = GameOption { name: o.name.text.clone(), values, default: Value::Name(0) };
+            let first = match opt.values.first() {
+                Some(OptionValue::Number(n)) => Value::Number(*n),
+                Some(OptionValue::Range(lo, _)) => Value::Number(*lo),
+                _ => Value::Name(0),
+            };
+            // A bad `default` is reported; the first value stands in for it, so the
+            // rest of the file is checked as if it were right.
             opt.default = match &o.default {
-                None => match opt.values.first() {
-                    Some(OptionValue::Number(n)) => Value::Number(*n),
-                    Some(OptionValue::Range(lo, _)) => Value::Number(*lo),
-                    _ => Value::Name(0),
-                },
-                Some(d) => match self.option_value(&opt, d) {
-                    Some(v) => v,
-                    None => Value::Name(0),
-                },
+                None => first,
+                Some(d) => self.option_value(&opt, d).unwrap_or(first),
             };
             self.model.options[idx as usize] = opt;
         }
@@ -470,7 +470,9 @@ impl<'a> Checker<'a> {
                         .filter_map(|v| if let OptionValue::Name(n) = v { Some(n.as_str()) } else { None })
                         .collect();
                     let help = match did_you_mean(&n.text, names.iter().copied()) {
-                        Some(h) => format!("did you mean `{h}`? The values are {}", opt.describe_values()),
+                        Some(h) => {
+                            format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values())
+                        }
                         None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
                     };
                     self.error(
@@ -531,20 +533,48 @@ impl<'a> Checker<'a> {
         }
         self.model.board = board;
         // Build the board for the default options; its directions are needed below.
-        let shape = eval::board_shape(&self.model, &self.defaults);
-        match shape {
+        let (sizes, literal) = match &b.shape {
+            ast::BoardShape::Hexagon { side, .. } => (vec![side], is_number(side)),
+            ast::BoardShape::Square { files, ranks } => (vec![files, ranks], is_number(files) && is_number(ranks)),
+        };
+        let shape_span = item.keyword.to(sizes[sizes.len() - 1].span);
+        let with_defaults = if literal { "" } else { " with the default options" };
+        let options: Vec<&str> = sizes
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ast::ExprKind::Name(n) if matches!(self.names.get(n), Some((Decl::Option(_), _))) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect();
+        let help = if literal {
+            "hexagons have 1 to 16 cells to a side; square boards 1 to 26 files and ranks".to_string()
+        } else if let Some(o) = options.first() {
+            format!("the board is built with each option's default: give `{o}` a default the board can have")
+        } else {
+            "the board is built with each option's default: give the options defaults the board can have".to_string()
+        };
+        match eval::board_shape(&self.model, &self.defaults) {
             Ok(Some(shape)) => match Geometry::new(shape) {
                 Ok(g) => self.geometry = Some(g),
-                Err(e) => self.error(
-                    Diagnostic::error(Code::BadBoard, format!("this board cannot be built: {e}"))
-                        .with_label(item.span, "with the default options")
-                        .with_help("hexagons have 1 to 16 cells to a side; square boards 1 to 26 files and ranks"),
-                ),
+                Err(e) => {
+                    let (span, what) = match (&e, sizes.as_slice()) {
+                        (GeometryError::HexSide(n), [side]) => (side.span, format!("{n} cells to a side")),
+                        (GeometryError::Files(n), [files, _]) => (files.span, format!("{n} files")),
+                        (GeometryError::Ranks(n), [_, ranks]) => (ranks.span, format!("{n} ranks")),
+                        _ => (shape_span, "this board".to_string()),
+                    };
+                    self.error(
+                        Diagnostic::error(Code::BadBoard, format!("this board cannot be built: {e}"))
+                            .with_label(span, format!("{what}{with_defaults}"))
+                            .with_help(help),
+                    );
+                }
             },
             Ok(None) => {}
             Err(e) => self.error(
                 Diagnostic::error(Code::BadBoard, format!("this board cannot be built: {e}"))
-                    .with_label(item.span, "with the default options"),
+                    .with_label(shape_span, format!("this board{with_defaults}"))
+                    .with_help(help),
             ),
         }
         if let Some(n) = &b.neighbours {
@@ -559,6 +589,9 @@ impl<'a> Checker<'a> {
 
     fn check_items(&mut self) {
         let file = self.file;
+        // Per-side declarations naming an unknown player: already reported, so not
+        // reported again as incomplete.
+        let mut unknown_sides: HashSet<String> = HashSet::new();
         for item in &file.items {
             match &item.kind {
                 ItemKind::Piece { name, letters } => {
@@ -619,6 +652,7 @@ impl<'a> Checker<'a> {
                             Some((Decl::Side(s), _)) => Some(*s),
                             _ => {
                                 self.unknown_side(p);
+                                unknown_sides.insert(name.text.clone());
                                 continue;
                             }
                         },
@@ -669,19 +703,19 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        self.check_per_side_complete();
+        self.check_per_side_complete(&unknown_sides);
     }
 
     /// A region or direction set declared per side must be declared for every player
     /// (or every colour).
-    fn check_per_side_complete(&mut self) {
+    fn check_per_side_complete(&mut self, unknown_sides: &HashSet<String>) {
         let players = self.model.player_count;
         let total = self.model.sides.len();
         let mut problems = Vec::new();
         for (is_region, table) in [(true, &self.model.regions), (false, &self.model.directions)] {
             for entry in table {
                 let sides: Vec<u8> = entry.values.iter().filter_map(|(s, _)| *s).collect();
-                if sides.is_empty() {
+                if sides.is_empty() || unknown_sides.contains(&entry.name) {
                     continue;
                 }
                 let (lo, hi) = if (sides[0] as usize) < players { (0, players) } else { (players, total) };
@@ -750,6 +784,11 @@ impl<'a> Checker<'a> {
         phase.starting = starting;
         phase.body = body;
     }
+}
+
+/// Whether an expression is a number written out (not computed from options).
+fn is_number(e: &ast::Expr) -> bool {
+    matches!(e.kind, ast::ExprKind::Int(_))
 }
 
 /// `a`, `b` and `c`, each in backticks.

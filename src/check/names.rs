@@ -126,6 +126,10 @@ fn mismatch(span: Span, expected: Ty, found: Ty, what: &str) -> Diagnostic {
         ),
         (Ty::Cell, Ty::Cells) => Some("to take the one cell of a set, write `the(...)`".to_string()),
         (Ty::Number, Ty::Cells) => Some("to count the cells of a set, write `count(...)`".to_string()),
+        (Ty::Cell | Ty::Cells, Ty::Number) => {
+            Some("a cell is written as its label, like `a1`, or as `cell(x, y)` from its coordinates".to_string())
+        }
+        (Ty::Player, Ty::Cells | Ty::Cell) => Some("to name the owner of a piece, write `owner(c)`".to_string()),
         _ => None,
     };
     Diagnostic::error(Code::TypeMismatch, format!("{what} must be {expected}, but this is {found}"))
@@ -567,51 +571,99 @@ impl Checker<'_> {
     }
 
     fn unknown_name(&mut self, n: &str, span: Span, hint: Option<Ty>) {
+        if let Some(Ty::Enum(o)) = hint {
+            let opt = &self.model.options[o as usize];
+            let values = opt.values.iter().filter_map(|v| match v {
+                super::OptionValue::Name(n) => Some(n.as_str()),
+                _ => None,
+            });
+            let help = match did_you_mean(n, values) {
+                Some(h) => format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values()),
+                None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
+            };
+            self.error(
+                Diagnostic::error(Code::UnknownOptionValue, format!("option `{}` has no value `{n}`", opt.name))
+                    .with_label(span, "not a value of this option")
+                    .with_help(help),
+            );
+            return;
+        }
+        // Compared with something already reported unknown (`movment == inward_only`):
+        // a value of some option is most likely right.
+        if hint == Some(Ty::Error) && self.model.options.iter().any(|o| o.value_index(n).is_some()) {
+            return;
+        }
         let mut candidates: Vec<String> = self.names.keys().cloned().collect();
         for scope in &self.scopes {
             candidates.extend(scope.iter().map(|(n, ..)| n.clone()));
         }
         candidates.extend(CONTEXT_NAMES.iter().map(|(n, _, _)| n.to_string()));
         candidates.extend(FUNCTIONS.iter().map(|(n, _, _)| n.to_string()));
-        if let Some(g) = &self.geometry {
-            candidates.extend(g.directions().iter().map(|d| d.name.to_string()));
-            candidates.extend(g.named_dir_sets().iter().map(|(n, _)| n.to_string()));
-            candidates.extend(g.symmetries().iter().map(|s| s.name.to_string()));
-            candidates.push("half_turn".to_string());
-        }
-        let mut help = did_you_mean(n, candidates.iter().map(String::as_str)).map(|h| format!("did you mean `{h}`?"));
-        if let Some(Ty::Enum(o)) = hint {
-            let opt = &self.model.options[o as usize];
-            help = Some(
-                match did_you_mean(
-                    n,
-                    opt.values.iter().filter_map(|v| match v {
-                        super::OptionValue::Name(n) => Some(n.as_str()),
-                        _ => None,
-                    }),
-                ) {
-                    Some(h) => {
-                        format!("did you mean `{h}`? The values of `{}` are {}", opt.name, opt.describe_values())
-                    }
-                    None => format!("the values of `{}` are {}", opt.name, opt.describe_values()),
-                },
-            );
-            self.error(
-                Diagnostic::error(Code::UnknownOptionValue, format!("option `{}` has no value `{n}`", opt.name))
-                    .with_label(span, "not a value of this option")
-                    .with_help_opt(help),
-            );
+        let board_names: Vec<String> = match &self.geometry {
+            Some(g) => g
+                .directions()
+                .iter()
+                .map(|d| d.name.to_string())
+                .chain(g.named_dir_sets().iter().map(|(n, _)| n.to_string()))
+                .chain(g.symmetries().iter().map(|s| s.name.to_string()))
+                .chain(std::iter::once("half_turn".to_string()))
+                .collect(),
+            None => Vec::new(),
+        };
+        candidates.extend(board_names.iter().cloned());
+        let suggestion = did_you_mean(n, candidates.iter().map(String::as_str)).map(str::to_string);
+        if self.geometry.is_none() && suggestion.is_none() {
+            // Without a board, its directions and symmetries are unknown: the board's
+            // own problem is reported, and this name may well be one of them.
             return;
         }
-        if hint == Some(Ty::Action) {
-            let words: Vec<&str> = Action::ALL.iter().map(|a| a.word()).collect();
-            help = Some(format!("the kinds of move are {}", quote_list(&words)));
+        if let Some(s) = &suggestion {
+            // The declaration meant is used: do not also warn that it is unused.
+            self.mark_used(s);
         }
-        self.error(
-            Diagnostic::error(Code::UnknownName, format!("`{n}` is not declared"))
-                .with_label(span, "unknown name")
-                .with_help_opt(help),
-        );
+        let (message, label, listed) = match hint {
+            Some(Ty::Player) => (
+                format!("`{n}` is not a player"),
+                "expected a player",
+                Some(("the players are", self.model.sides.clone())),
+            ),
+            Some(Ty::Kind) => (
+                format!("`{n}` is not a piece kind"),
+                "expected a piece kind",
+                Some(("the piece kinds are", self.model.kinds.iter().map(|k| k.name.clone()).collect())),
+            ),
+            Some(Ty::Flag) => {
+                (format!("`{n}` is not a flag"), "expected a flag", Some(("the flags are", self.model.flags.clone())))
+            }
+            Some(Ty::Direction | Ty::Directions) => {
+                let mut dirs = board_names.clone();
+                dirs.retain(|d| self.geometry.as_ref().is_some_and(|g| g.sym_by_name(d).is_none()) && d != "half_turn");
+                dirs.extend(self.model.directions.iter().map(|d| d.name.clone()));
+                (format!("`{n}` is not a direction"), "expected a direction", Some(("the directions are", dirs)))
+            }
+            Some(Ty::Action) => {
+                let words = Action::ALL.iter().map(|a| a.word().to_string()).collect();
+                (
+                    format!("`{n}` is not a kind of move"),
+                    "expected a kind of move",
+                    Some(("the kinds of move are", words)),
+                )
+            }
+            _ => (format!("`{n}` is not declared"), "unknown name", None),
+        };
+        let help = match (suggestion, listed) {
+            (Some(s), _) => format!("did you mean `{s}`?"),
+            (None, Some((intro, names))) if !names.is_empty() => format!("{intro} {}", quote_list(&names)),
+            _ => format!("check the spelling, or declare it (e.g. `region {n} = ...` or `define {n} = ...`)"),
+        };
+        self.error(Diagnostic::error(Code::UnknownName, message).with_label(span, label).with_help(help));
+    }
+
+    /// Marks the declaration of `name`, if there is one, as used.
+    pub(crate) fn mark_used(&mut self, name: &str) {
+        if let Some(&(decl, _)) = self.names.get(name) {
+            self.used.insert(decl);
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -787,12 +839,26 @@ impl Checker<'_> {
                 );
             } else {
                 let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _, _)| *n).chain(self.defs_with_params()).collect();
-                let help = did_you_mean(name, names.iter().copied()).map(|h| format!("did you mean `{h}`?"));
+                let suggestion = did_you_mean(name, names.iter().copied()).map(str::to_string);
+                if let Some(s) = &suggestion {
+                    self.mark_used(s);
+                }
                 self.error(
                     Diagnostic::error(Code::UnknownName, format!("`{name}` is not a function or a definition"))
                         .with_label(callee.span, "unknown function")
-                        .with_help_opt(help),
+                        .with_help(match suggestion {
+                            Some(h) => format!("did you mean `{h}`?"),
+                            None => "call a built-in function (`count`, `any`, `distance`, ...) or a `define`d name"
+                                .to_string(),
+                        }),
                 );
+                // The arguments are still checked: their own mistakes are reported, and
+                // what they use is not reported unused.
+                if let Args::List(items, _) = args {
+                    for item in items {
+                        self.expr_hint(item, ctx, None);
+                    }
+                }
             }
             return Self::error_expr(span);
         };
@@ -812,6 +878,7 @@ impl Checker<'_> {
             Self::error_expr(span)
         };
         let what = format!("the argument of `{name}`");
+        let nth = |i: usize| format!("the {} argument of `{name}`", ["first", "second"][i.min(1)]);
         let one = |c: &mut Self, ty: Ty| c.expect(&items[0], ty, ctx, &what);
         let mk = |c: &Self, args: Vec<Expr>, ty: Ty| c.expr_at(H::Call(builtin, args), ty, span);
         match (builtin, items.len(), name.as_str()) {
@@ -861,8 +928,8 @@ impl Checker<'_> {
                 mk(self, vec![a], Ty::Player)
             }
             (Builtin::Distance, 2, _) => {
-                let a = self.expect(&items[0], Ty::Cell, ctx, &what);
-                let b = self.expect(&items[1], Ty::Cell, ctx, &what);
+                let a = self.expect(&items[0], Ty::Cell, ctx, &nth(0));
+                let b = self.expect(&items[1], Ty::Cell, ctx, &nth(1));
                 mk(self, vec![a, b], Ty::Number)
             }
             (Builtin::X | Builtin::Y | Builtin::File | Builtin::Rank | Builtin::Height, 1, _) => {
@@ -874,8 +941,8 @@ impl Checker<'_> {
                 mk(self, vec![a], Ty::Player)
             }
             (Builtin::CellAt, 2, _) => {
-                let a = self.expect(&items[0], Ty::Number, ctx, &what);
-                let b = self.expect(&items[1], Ty::Number, ctx, &what);
+                let a = self.expect(&items[0], Ty::Number, ctx, &nth(0));
+                let b = self.expect(&items[1], Ty::Number, ctx, &nth(1));
                 mk(self, vec![a, b], Ty::Cell)
             }
             (Builtin::The, 1, _) => {
@@ -884,14 +951,14 @@ impl Checker<'_> {
             }
             (Builtin::Image, 2, _) => {
                 let a = self.expr_hint(&items[0], ctx, None);
-                let a = if a.ty == Ty::Cell { a } else { self.coerce(a, Ty::Cells, &what) };
+                let a = if a.ty == Ty::Cell { a } else { self.coerce(a, Ty::Cells, &nth(0)) };
                 let ty = a.ty;
                 let s = self.expect(&items[1], Ty::Symmetry, ctx, "the symmetry of `image`");
                 mk(self, vec![a, s], ty)
             }
             (Builtin::Rotate, 2, _) => {
-                let a = self.expect(&items[0], Ty::Direction, ctx, &what);
-                let b = self.expect(&items[1], Ty::Number, ctx, &what);
+                let a = self.expect(&items[0], Ty::Direction, ctx, &nth(0));
+                let b = self.expect(&items[1], Ty::Number, ctx, &nth(1));
                 mk(self, vec![a, b], Ty::Direction)
             }
             (Builtin::AtTurnStart, 1, _) => {
@@ -908,7 +975,7 @@ impl Checker<'_> {
                     self.not_static(callee.span, name);
                     return Self::error_expr(span);
                 }
-                let c = self.expect(&items[0], Ty::Cell, ctx, &what);
+                let c = self.expect(&items[0], Ty::Cell, ctx, &nth(0));
                 let a = self.expr_hint(&items[1], ctx, None);
                 let ty = a.ty;
                 mk(self, vec![c, a], ty)
@@ -918,8 +985,8 @@ impl Checker<'_> {
                 mk(self, vec![a], Ty::Number)
             }
             (Builtin::Min | Builtin::Max, 2, _) => {
-                let a = self.expect(&items[0], Ty::Number, ctx, &what);
-                let b = self.expect(&items[1], Ty::Number, ctx, &what);
+                let a = self.expect(&items[0], Ty::Number, ctx, &nth(0));
+                let b = self.expect(&items[1], Ty::Number, ctx, &nth(1));
                 mk(self, vec![a, b], Ty::Number)
             }
             (_, n, _) if matches!(name.as_str(), "all" | "sum") => {
@@ -1130,8 +1197,11 @@ impl Checker<'_> {
             .filter_map(|v| if let super::OptionValue::Name(n) = v { Some(n.as_str()) } else { None })
             .collect();
         let mut arm_of_value: Vec<Option<u16>> = vec![None; opt.values.len()];
+        // Where each value is first named, for a value named twice.
+        let mut named_at: Vec<Option<Span>> = vec![None; opt.values.len()];
         let mut checked: Vec<Expr> = Vec::new();
         let mut wildcard: Option<u16> = None;
+        let mut unknown_values = false;
         let mut ty: Option<Ty> = hint;
         for (ai, arm) in arms.iter().enumerate() {
             let ai = ai as u16;
@@ -1148,15 +1218,18 @@ impl Checker<'_> {
             for p in &arm.patterns {
                 match opt.value_index(&p.text) {
                     Some(i) => {
-                        if arm_of_value[i as usize].is_some() {
+                        if let Some(first) = named_at[i as usize] {
                             self.error(
                                 Diagnostic::error(
                                     Code::NonExhaustiveMatch,
                                     format!("`{}` has two arms in this `match`", p.text),
                                 )
                                 .with_label(p.span, "named again here")
-                                .with_help("each value of the option is named by one arm"),
+                                .with_note(first, "first named here")
+                                .with_help(format!("each value has one arm: remove `{}` from one of the two", p.text)),
                             );
+                        } else {
+                            named_at[i as usize] = Some(p.span);
                         }
                         arm_of_value[i as usize] = Some(ai);
                     }
@@ -1177,6 +1250,7 @@ impl Checker<'_> {
                             .with_label(p.span, "not a value of this option")
                             .with_help(help),
                         );
+                        unknown_values = true;
                     }
                 }
             }
@@ -1214,7 +1288,9 @@ impl Checker<'_> {
                 super::OptionValue::Range(lo, _) => format!("{lo}.."),
             })
             .collect();
-        if !missing.is_empty() && wildcard.is_none() {
+        // An arm naming an unknown value (reported above) was probably meant for a
+        // missing one: do not report the same mistake twice.
+        if !missing.is_empty() && wildcard.is_none() && !unknown_values {
             self.error(
                 Diagnostic::error(
                     Code::NonExhaustiveMatch,
@@ -1251,8 +1327,12 @@ impl Checker<'_> {
             Collection::Items(items) => {
                 let mut out = Vec::new();
                 let mut ty: Option<Ty> = None;
+                let item_hint = match hint {
+                    Some(Ty::Directions) => Some(Ty::Direction),
+                    _ => None,
+                };
                 for item in items {
-                    let e = self.expr_hint(item, ctx, None);
+                    let e = self.expr_hint(item, ctx, item_hint);
                     let t = match e.ty {
                         Ty::Cell | Ty::Cells | Ty::Kind | Ty::Flag => Ty::Cells,
                         Ty::Direction | Ty::Directions => Ty::Directions,
@@ -1343,12 +1423,7 @@ impl Checker<'_> {
         self.check_def(d);
         let info = self.defs[d as usize].clone();
         if info.in_progress {
-            self.error(
-                Diagnostic::error(Code::RecursiveDefinition, format!("`{name}` refers to itself"))
-                    .with_label(callee_span, "used inside its own definition")
-                    .with_note(self.decl_span(name), "defined here")
-                    .with_help("a definition cannot use itself, directly or through other definitions"),
-            );
+            self.error(self.recursion(d, name, callee_span));
             return Self::error_expr(span);
         }
         let Some(ty) = info.ty else {
@@ -1371,6 +1446,34 @@ impl Checker<'_> {
             return Self::error_expr(span);
         }
         self.expr_at(H::Def(d, args_checked), ty, span)
+    }
+
+    /// The diagnostic for a use of definition `d` inside its own definition, directly
+    /// or through the definitions being checked now.
+    pub(crate) fn recursion(&self, d: u16, name: &str, at: Span) -> Diagnostic {
+        let from = self.def_stack.iter().position(|x| *x == d).map_or(self.def_stack.len(), |i| i + 1);
+        let through: Vec<&str> =
+            self.def_stack[from..].iter().map(|i| self.model.defs[*i as usize].name.as_str()).collect();
+        let d = match through.last() {
+            None => Diagnostic::error(Code::RecursiveDefinition, format!("`{name}` refers to itself"))
+                .with_label(at, "used inside its own definition")
+                .with_help(
+                    "a definition cannot use itself: the rules language has no recursion \
+                     (for the pieces connected to a cell, use `group(c)`)",
+                ),
+            Some(last) => {
+                let chain: String = through.iter().map(|t| format!("`{t}`, which uses ")).collect();
+                Diagnostic::error(
+                    Code::RecursiveDefinition,
+                    format!("`{name}` refers to itself through {}", quote_list(&through)),
+                )
+                .with_label(at, format!("`{name}` used inside `{last}`"))
+                .with_help(format!(
+                    "`{name}` uses {chain}`{name}` again: a definition cannot use itself, directly or through others"
+                ))
+            }
+        };
+        d.with_note(self.decl_span(name), format!("`{name}` is defined here"))
     }
 
     /// Checks the arguments given to a definition against its parameters.
@@ -1469,7 +1572,7 @@ pub(crate) fn var_word(v: ContextVar) -> &'static str {
 fn context_help(var: ContextVar) -> String {
     match var {
         ContextVar::From => "`from` is the cell a piece moves from: it exists in the clauses and `then` block of `step`, `slide`, `jump` and `relocate`".to_string(),
-        ContextVar::To => "`to` is the cell a move goes to: it exists in a move rule's `where` clauses and `then` block (and in `over` and `along`)".to_string(),
+        ContextVar::To => "`to` is the cell a move goes to: it exists in a move rule's `where` clauses and `then` block".to_string(),
         ContextVar::Middle => "`middle` is the cell a `jump` passes over: it exists in the `to`, `where` and `then` parts of a jump".to_string(),
         ContextVar::Chosen => "`chosen` is the value picked by `choose`: it exists in the `then` block of a `choose` move".to_string(),
         _ => "`captures` counts the captures a move has made: it exists in a move rule's `then` block".to_string(),
@@ -1478,7 +1581,7 @@ fn context_help(var: ContextVar) -> String {
 
 fn out_of_context(var: ContextVar, n: &str, span: Span) -> Diagnostic {
     Diagnostic::error(Code::OutOfContext, format!("`{n}` does not exist here"))
-        .with_label(span, format!("`{n}` is only known inside a move rule"))
+        .with_label(span, format!("no `{n}` here"))
         .with_help(context_help(var))
 }
 
@@ -1487,6 +1590,10 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
     match (op, l, r) {
         (B::And | B::Or, Ty::Bool, Ty::Cells) | (B::And | B::Or, Ty::Cells, Ty::Bool) => {
             "to test whether a set has any cell, write `any(...)`".to_string()
+        }
+        (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::Cells, Ty::Number)
+        | (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::Number, Ty::Cells) => {
+            "to count the cells of a set, write `count(...)`".to_string()
         }
         (B::In | B::NotIn, Ty::Cells, _) => {
             "to test whether every cell of a set is in another, write `a within b`".to_string()

@@ -346,8 +346,12 @@ impl Checker<'_> {
             }
             _ => {
                 let kinds: Vec<&str> = self.model.kinds.iter().map(|k| k.name.as_str()).collect();
-                let help = match did_you_mean(&kind.text, kinds.iter().copied()) {
-                    Some(h) => format!("did you mean `{h}`?"),
+                let suggestion = did_you_mean(&kind.text, kinds.iter().copied()).map(str::to_string);
+                let help = match suggestion {
+                    Some(h) => {
+                        self.mark_used(&h);
+                        format!("did you mean `{h}`?")
+                    }
                     None if kinds.is_empty() => "declare piece kinds with `piece name \"L\"`".to_string(),
                     None => format!("the piece kinds are {}", super::quote_list(&kinds)),
                 };
@@ -363,7 +367,8 @@ impl Checker<'_> {
             let e = ast::Expr { kind: ast::ExprKind::Name(o.text.clone()), span: o.span };
             self.expect(&e, Ty::Player, ctx, "the owner of a placed piece")
         });
-        if place == Place::Setup && owner.is_none() {
+        // (A name that is no piece kind is reported above: do not ask for its owner.)
+        if place == Place::Setup && owner.is_none() && kind_id.is_some() {
             self.error(
                 Diagnostic::error(Code::BadClause, "a piece placed in the setup needs an owner")
                     .with_label(kind.span, "whose piece?")
@@ -601,8 +606,9 @@ impl Checker<'_> {
                     K::At => "at empty",
                     _ => "",
                 };
+                let article = if matches!(r, K::Along | K::Over | K::At) { "an" } else { "a" };
                 self.error(
-                    Diagnostic::error(Code::BadClause, format!("`{word}` needs a `{}` clause", r.word()))
+                    Diagnostic::error(Code::BadClause, format!("`{word}` needs {article} `{}` clause", r.word()))
                         .with_label(verb_span, format!("no `{}` here", r.word()))
                         .with_help(format!("add e.g. `{example}`")),
                 );
@@ -706,12 +712,7 @@ impl Checker<'_> {
                 self.check_def(d);
                 let info = self.defs[d as usize].clone();
                 if info.in_progress {
-                    self.error(
-                        Diagnostic::error(Code::RecursiveDefinition, format!("`{}` uses itself", name.text))
-                            .with_label(name.span, "used inside its own definition")
-                            .with_note(self.decl_span(&name.text), "defined here")
-                            .with_help("a definition cannot use itself, directly or through other definitions"),
-                    );
+                    self.error(self.recursion(d, &name.text, name.span));
                     return None;
                 }
                 if info.ty.is_some() {
@@ -751,8 +752,11 @@ impl Checker<'_> {
                 names.extend(
                     ["place", "step", "slide", "jump", "relocate", "pass", "choose"].iter().map(|s| s.to_string()),
                 );
-                let help =
-                    did_you_mean(&name.text, names.iter().map(String::as_str)).map(|h| format!("did you mean `{h}`?"));
+                let suggestion = did_you_mean(&name.text, names.iter().map(String::as_str)).map(str::to_string);
+                if let Some(s) = &suggestion {
+                    self.mark_used(s);
+                }
+                let help = suggestion.map(|h| format!("did you mean `{h}`?"));
                 self.error(
                     Diagnostic::error(Code::UnknownName, format!("`{}` is not a rule, an effect or a definition", name.text))
                         .with_label(name.span, "unknown statement")

@@ -44,8 +44,35 @@ fn internal(source: &str) -> Diagnostic {
 type R<T> = Result<T, Diagnostic>;
 
 fn span(p: &Pair<Rule>) -> Span {
+    Span::new(p.as_span().start(), content_end(p))
+}
+
+/// Where a pair's text ends without the spaces and comments after it: pest keeps
+/// them in a rule whose last part is optional or repeated, and labels should end at
+/// the rule's last token.
+fn content_end(p: &Pair<Rule>) -> usize {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    let text = s.as_str();
+    if !text.ends_with(|c: char| c.is_ascii_whitespace()) {
+        return s.end();
+    }
+    let from = p.clone().into_inner().last().map_or(s.start(), |last| content_end(&last));
+    // After the last inner pair: literal tokens (like `..`), spaces and comments.
+    let rest = &text.as_bytes()[from - s.start()..];
+    let (mut i, mut end) = (0, 0);
+    while i < rest.len() {
+        if rest[i..].starts_with(b"//") {
+            while i < rest.len() && rest[i] != b'\n' {
+                i += 1;
+            }
+        } else {
+            if !rest[i].is_ascii_whitespace() {
+                end = i + 1;
+            }
+            i += 1;
+        }
+    }
+    from + end
 }
 
 fn name(p: Pair<Rule>) -> Name {
@@ -427,7 +454,7 @@ fn expr(p: Pair<Rule>) -> R<Expr> {
 
 fn too_deep(sp: Span) -> Diagnostic {
     Diagnostic::error(Code::NestingTooDeep, "this expression is too deeply nested")
-        .with_label(sp, format!("more than {MAX_TREE_DEPTH} operators deep"))
+        .with_label(sp, format!("here the expression is nested more than {MAX_TREE_DEPTH} levels deep"))
         .with_help("split the expression into named definitions with `define`")
 }
 
@@ -441,7 +468,7 @@ fn expr_tree(p: Pair<Rule>) -> R<Tree> {
             Rule::op_not | Rule::op_neg => {
                 run += 1;
                 if run > MAX_TREE_DEPTH {
-                    return Err(too_deep(sp));
+                    return Err(too_deep(span(&q)));
                 }
             }
             _ => run = 0,
@@ -489,7 +516,7 @@ fn climb(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> R<Tree> {
             };
             let depth = dl.max(dr) + 1;
             if depth > MAX_TREE_DEPTH {
-                return Err(too_deep(lhs.span.to(rhs.span)));
+                return Err(too_deep(op_span));
             }
             let sp = lhs.span.to(rhs.span);
             Ok((
