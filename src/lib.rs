@@ -14,12 +14,31 @@ pub mod syntax;
 
 use diagnostic::Diagnostic;
 
+/// The stack the front end runs on. Its recursion is bounded (nesting and tree depth
+/// limits), but not small for a pathological file in a debug build; running on a thread
+/// of its own makes it independent of the caller's stack (test threads have 2 MiB).
+const FRONT_END_STACK: usize = 256 * 1024 * 1024;
+
 /// Parses and checks `.game` text: the front end in one call. Never panics.
 pub fn check_source(source: &str) -> check::Checked {
-    match syntax::parse(source) {
+    let run = || match syntax::parse(source) {
         Ok(file) => check::check(&file),
         Err(diagnostics) => check::Checked { model: None, diagnostics },
-    }
+    };
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("rulesi-check".into())
+            .stack_size(FRONT_END_STACK)
+            .spawn_scoped(scope, run)
+        {
+            Ok(handle) => match handle.join() {
+                Ok(checked) => checked,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread could be made: run here.
+            Err(_) => run(),
+        }
+    })
 }
 
 /// Like [`check_source`], for raw bytes that may not be text.

@@ -81,8 +81,56 @@ impl Style {
     }
 }
 
+/// Lines longer than this are not drawn by miette (it cannot draw labels far along a
+/// line); the diagnostic is shown with a short excerpt around each label instead.
+const LONGEST_DRAWN_LINE: usize = 2_000;
+
+/// Whether every line a label touches is short enough to draw in full.
+fn lines_drawable(diagnostic: &Diagnostic, source: &str) -> bool {
+    diagnostic.labels.iter().all(|l| {
+        let a = (l.span.start as usize).min(source.len());
+        let b = (l.span.end as usize).clamp(a, source.len());
+        let first = source[..a].rfind('\n').map_or(0, |i| i + 1);
+        let last = source[b..].find('\n').map_or(source.len(), |i| b + i);
+        source.as_bytes()[first..last].split(|c| *c == b'\n').all(|line| line.len() <= LONGEST_DRAWN_LINE)
+    })
+}
+
+/// A plain rendering that never draws a whole line: location, message, and for each
+/// label a window of the line around it.
+fn render_excerpts(diagnostic: &Diagnostic, name: &str, source: &str) -> String {
+    let mut out = format!("{}[{}]: {}\n", severity_word(diagnostic.severity), diagnostic.code, diagnostic.message);
+    for l in &diagnostic.labels {
+        let mut at = (l.span.start as usize).min(source.len());
+        while !source.is_char_boundary(at) {
+            at -= 1;
+        }
+        let (line, column) = line_column(source, at);
+        let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[at..].find('\n').map_or(source.len(), |i| at + i);
+        let mut from = at.saturating_sub(40).max(line_start);
+        while !source.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (at + 40).min(line_end);
+        while !source.is_char_boundary(to) {
+            to += 1;
+        }
+        let excerpt: String = source[from..to].chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        let caret = " ".repeat(source[from..at].chars().count());
+        out.push_str(&format!("  --> {name}:{line}:{column}\n   | {excerpt}\n   | {caret}^ {}\n", l.message));
+    }
+    if let Some(h) = &diagnostic.help {
+        out.push_str(&format!("  help: {h}\n"));
+    }
+    out
+}
+
 /// Renders one diagnostic of the file `name` (whose text is `source`).
 pub fn render(diagnostic: &Diagnostic, name: &str, source: &str, style: Style) -> String {
+    if !lines_drawable(diagnostic, source) {
+        return render_excerpts(diagnostic, name, source);
+    }
     let theme = match (style.unicode, style.colour) {
         (true, true) => GraphicalTheme::unicode(),
         (true, false) => GraphicalTheme::unicode_nocolor(),

@@ -274,6 +274,8 @@ impl Env<'_> {
                     Value::Number(n) => Value::Number(n),
                     _ => return Err("this option has no number".to_string()),
                 },
+                // An empty list given the element type its context needs.
+                (Ty::List(_), Ty::List(_)) => self.eval(inner)?,
                 _ => return Err("depends on the position".to_string()),
             },
             H::Unary(op, inner) => match (op, self.eval(inner)?) {

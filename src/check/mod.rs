@@ -244,6 +244,19 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        if let (Some(p), Some(c)) = (players, colours)
+            && p.len() != c.len()
+        {
+            self.error(
+                Diagnostic::error(
+                    Code::MissingDeclaration,
+                    format!("{} players but {} colours: each player plays one colour", p.len(), c.len()),
+                )
+                .with_label(c[0].span.to(c[c.len() - 1].span), format!("{} colours", c.len()))
+                .with_note(p[0].span.to(p[p.len() - 1].span), format!("{} players", p.len()))
+                .with_help("declare as many colours as players"),
+            );
+        }
         if let Some(list) = players
             && list.len() < 2
         {
@@ -774,6 +787,19 @@ impl<'a> Checker<'a> {
         let Some((Decl::Phase(idx), _)) = self.names.get(&p.name.text).copied() else { return };
         let when = p.when.as_ref().and_then(|e| self.static_expr(e, types::Ty::Bool, "a phase's `when`"));
         let turns = p.turns.as_ref().and_then(|e| self.static_expr(e, types::Ty::Number, "a phase's `turns`"));
+        if let (Some(t), Some(g)) = (&turns, &self.geometry) {
+            let mut env =
+                eval::Env { model: &self.model, options: &self.defaults, geometry: Some(g), locals: Vec::new() };
+            if let Ok(eval::Value::Number(n)) = env.eval(t)
+                && n < 0
+            {
+                self.error(
+                    Diagnostic::error(Code::OutOfRange, format!("a phase cannot last {n} turns"))
+                        .with_label(t.span, "a negative number of turns")
+                        .with_help("give a whole number of turns, 0 or more (0 skips the phase)"),
+                );
+            }
+        }
         let by = p.by.as_ref().and_then(|e| self.static_expr(e, types::Ty::Player, "a phase's `by`"));
         let starting = p.starting.as_ref().and_then(|e| self.static_expr(e, types::Ty::Player, "a phase's `starting`"));
         let body = self.block(&p.body, rules::Place::Generate);

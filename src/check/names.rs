@@ -758,6 +758,19 @@ impl Checker<'_> {
             }
             B::Range => {
                 if l.ty == Ty::Cell && r.ty == Ty::Cell {
+                    // Two fixed cells must share a line of the board.
+                    if let (H::CellLabel(a), H::CellLabel(b), Some(g)) = (&l.kind, &r.kind, &self.geometry)
+                        && let (Some(ca), Some(cb)) = (g.parse_label(a), g.parse_label(b))
+                        && super::eval::line(g, ca, cb).is_none()
+                    {
+                        self.error(
+                            Diagnostic::error(Code::OutOfRange, format!("{a} and {b} are not on one line"))
+                                .with_label(op_span, "`..` takes the cells of a straight line")
+                                .with_help(
+                                    "name both ends of a row, column or diagonal, or list the cells with commas",
+                                ),
+                        );
+                    }
                     mk(self, l, r, Ty::Cells)
                 } else {
                     fail(self, &l, &r, "two cells on one line, like `b5..t5`")
@@ -1037,6 +1050,17 @@ impl Checker<'_> {
             Ty::Kind | Ty::Flag => self.coerce(source, Ty::Cells, ""),
             _ => source,
         };
+        if kind == Comprehension::SetFilter && !matches!(source.ty, Ty::Cells | Ty::Directions | Ty::Error) {
+            self.error(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("`{{ ... }}` builds a set of cells or directions, but this ranges over {}", source.ty),
+                )
+                .with_label(b.source.span, format!("this is {}", source.ty))
+                .with_help("use `[ x in list: ... ]` to filter a list"),
+            );
+            return Self::error_expr(span);
+        }
         let Some(elem) = source.ty.element() else {
             self.error(
                 Diagnostic::error(
@@ -1306,24 +1330,7 @@ impl Checker<'_> {
 
     fn set_expr(&mut self, coll: &Collection, span: Span, ctx: &Ctx, hint: Option<Ty>) -> Expr {
         match coll {
-            Collection::Builder(b) => {
-                let source_peek = self.expr_hint(&b.source, &Ctx { ..*ctx }, None);
-                if !matches!(source_peek.ty, Ty::Cells | Ty::Directions | Ty::Kind | Ty::Flag | Ty::Error) {
-                    self.error(
-                        Diagnostic::error(
-                            Code::TypeMismatch,
-                            format!(
-                                "`{{ ... }}` builds a set of cells or directions, but this ranges over {}",
-                                source_peek.ty
-                            ),
-                        )
-                        .with_label(b.source.span, format!("this is {}", source_peek.ty))
-                        .with_help("use `[ x in list: ... ]` to filter a list"),
-                    );
-                    return Self::error_expr(span);
-                }
-                self.binder(b, Comprehension::SetFilter, Ty::Bool, Ty::Cells, span, ctx)
-            }
+            Collection::Builder(b) => self.binder(b, Comprehension::SetFilter, Ty::Bool, Ty::Cells, span, ctx),
             Collection::Items(items) => {
                 let mut out = Vec::new();
                 let mut ty: Option<Ty> = None;

@@ -18,6 +18,9 @@ pub(crate) enum Place {
     Setup,
     /// A phase's body: move rules.
     Generate,
+    /// An `optional { }` block in a `then` block: further move rules (and `again` when
+    /// the move it follows can continue: `Some(verb)`).
+    Continuation(Option<Action>),
     /// A `then` block: effects, and further parts of the turn. `mover_verb` is the
     /// verb of the move it follows (for `again`).
     Then(Option<Action>),
@@ -46,6 +49,7 @@ fn place_name(p: Place) -> &'static str {
     match p {
         Place::Setup => "the setup",
         Place::Generate => "a phase (where move rules go)",
+        Place::Continuation(_) => "an `optional` block (where further move rules go)",
         Place::Then(_) => "a `then` block",
         Place::Outcome => "`end` or `after turn`",
         Place::NoMoves => "`no moves`",
@@ -199,7 +203,7 @@ impl Checker<'_> {
             }
             S::Set { target, value } | S::Add { amount: value, target } => {
                 let is_set = matches!(s.kind, S::Set { .. });
-                if matches!(place, Place::Generate | Place::NoMoves) {
+                if matches!(place, Place::Generate | Place::NoMoves | Place::Continuation(_)) {
                     self.misplaced(
                         span,
                         if is_set { "`set`" } else { "`add`" },
@@ -221,7 +225,10 @@ impl Checker<'_> {
                 if is_set { H::Set(t, v) } else { H::Add(v, t) }
             }
             S::First(blocks) => {
-                if !matches!(place, Place::Generate | Place::Then(_) | Place::Def | Place::NoMoves) {
+                if !matches!(
+                    place,
+                    Place::Generate | Place::Continuation(_) | Place::Then(_) | Place::Def | Place::NoMoves
+                ) {
                     self.misplaced(span, "`first`", place, "`first` chooses between blocks of move rules");
                     return None;
                 }
@@ -239,13 +246,20 @@ impl Checker<'_> {
                     return None;
                 }
                 summary.turn.get_or_insert(span);
-                let inner_place = if place == Place::Def { Place::Def } else { Place::Generate };
+                let inner_place = match place {
+                    Place::Def => Place::Def,
+                    Place::Then(a) => Place::Continuation(a),
+                    _ => Place::Generate,
+                };
                 let mut inner = Summary::default();
                 let block = self.block_in(b, inner_place, &Ctx { def: ctx.def, ..Ctx::default() }, &mut inner);
                 H::Optional(block)
             }
             S::Longest(b) => {
-                if !matches!(place, Place::Generate | Place::Then(_) | Place::Def | Place::NoMoves) {
+                if !matches!(
+                    place,
+                    Place::Generate | Place::Continuation(_) | Place::Then(_) | Place::Def | Place::NoMoves
+                ) {
                     self.misplaced(
                         span,
                         "`longest`",
@@ -274,7 +288,10 @@ impl Checker<'_> {
                 return self.place_rule(span, owner, kind, clauses, then, place, ctx, summary);
             }
             S::Pass { then } => {
-                if !matches!(place, Place::Generate | Place::Then(_) | Place::NoMoves | Place::Def) {
+                if !matches!(
+                    place,
+                    Place::Generate | Place::Continuation(_) | Place::Then(_) | Place::NoMoves | Place::Def
+                ) {
                     self.misplaced(span, "`pass`", place, "`pass` is a move: it belongs in a phase or in `no moves`");
                     return None;
                 }
@@ -599,8 +616,13 @@ impl Checker<'_> {
         }
         for r in required {
             if !seen.iter().any(|(k, _)| k == r) {
+                let along = match &self.geometry {
+                    Some(g) => g.named_dir_sets().first().map_or("e".to_string(), |(n, _)| n.to_string()),
+                    None => "hex".to_string(),
+                };
+                let along = format!("along {along}");
                 let example = match r {
-                    K::Along => "along hex",
+                    K::Along => along.as_str(),
                     K::Over => "over enemy",
                     K::To => "to empty",
                     K::At => "at empty",
@@ -656,6 +678,10 @@ impl Checker<'_> {
                     effect != Effect::Again
                         || matches!(a, Some(Action::Step | Action::Slide | Action::Jump | Action::Relocate))
                 }
+                ("turn", Place::Continuation(a)) => {
+                    effect == Effect::Again
+                        && matches!(a, Some(Action::Step | Action::Slide | Action::Jump | Action::Relocate))
+                }
                 _ => false,
             };
             if !ok {
@@ -699,6 +725,24 @@ impl Checker<'_> {
                     }),
                 );
                 return None;
+            }
+            let needs = match effect {
+                Effect::Tuck if !self.model.stacks => Some((
+                    "`tuck` moves a piece within stacks, but this game has none",
+                    "declare `stacks` to let cells hold stacks",
+                )),
+                Effect::Assign if self.model.colours().is_empty() => Some((
+                    "`assign` gives a player a colour, but this game declares no colours",
+                    "declare the colours with `colours black, white`",
+                )),
+                _ => None,
+            };
+            if let Some((msg, help)) = needs {
+                self.error(
+                    Diagnostic::error(Code::OutOfContext, msg)
+                        .with_label(name.span, "not possible in this game")
+                        .with_help(help),
+                );
             }
             let mut out = Vec::new();
             for (a, t) in arg_list.iter().zip(params.iter()) {
@@ -771,8 +815,8 @@ impl Checker<'_> {
     fn check_summary(&mut self, s: &Summary, name: &str, at: Span, place: Place) {
         let checks: [(Option<Span>, &str, bool); 4] = [
             (s.moves, "move rules", matches!(place, Place::Outcome | Place::Setup)),
-            (s.effects, "effects", matches!(place, Place::Generate | Place::NoMoves)),
-            (s.outcomes, "outcomes", matches!(place, Place::Generate | Place::Setup)),
+            (s.effects, "effects", matches!(place, Place::Generate | Place::NoMoves | Place::Continuation(_))),
+            (s.outcomes, "outcomes", matches!(place, Place::Generate | Place::Setup | Place::Continuation(_))),
             (s.turn, "`stop`, `again`, `refuse` or `optional`", !matches!(place, Place::Then(_) | Place::Def)),
         ];
         for (found, what, banned) in checks {

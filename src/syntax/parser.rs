@@ -17,6 +17,10 @@ use crate::diagnostic::{Code, Diagnostic};
 #[grammar = "../grammar/rulesi.pest"]
 pub(super) struct GameParser;
 
+/// The most operators in one expression (a chain of `+` is flat, but nothing real is
+/// this long, and it bounds the precedence climber's work).
+pub const MAX_OPERATORS: usize = 2_000;
+
 /// The deepest expression tree accepted.
 pub const MAX_TREE_DEPTH: usize = 200;
 
@@ -461,17 +465,28 @@ fn too_deep(sp: Span) -> Diagnostic {
 fn expr_tree(p: Pair<Rule>) -> R<Tree> {
     let sp = span(&p);
     let pairs = p.into_inner();
-    // A run of prefix operators nests one level each.
-    let mut run = 0;
+    // A run of prefix operators nests one level each, and the precedence climber
+    // recurses once for each prefix operator that a tighter infix operator follows:
+    // bound both by counting prefix operators, and operators in all.
+    let (mut run, mut prefixes, mut operators) = (0, 0, 0);
     for q in pairs.clone() {
         match q.as_rule() {
             Rule::op_not | Rule::op_neg => {
                 run += 1;
-                if run > MAX_TREE_DEPTH {
+                prefixes += 1;
+                operators += 1;
+                if run > MAX_TREE_DEPTH || prefixes > MAX_TREE_DEPTH {
                     return Err(too_deep(span(&q)));
                 }
             }
-            _ => run = 0,
+            Rule::postfix_expr => run = 0,
+            _ => {
+                run = 0;
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Err(too_deep(span(&q)));
+                }
+            }
         }
     }
     let tree = PRATT.with(|pratt| climb(pratt, pairs))?;

@@ -11,6 +11,9 @@ use super::{MAX_FILE_BYTES, MAX_NESTING, Span};
 /// Bytes in a mebibyte, for sizes in messages.
 const MIB: f64 = (1 << 20) as f64;
 
+/// The most unclosed strings reported for one file.
+const MAX_STRING_ERRORS: usize = 100;
+
 /// Decodes bytes as UTF-8, or points at the first byte that is not.
 pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
     match std::str::from_utf8(bytes) {
@@ -53,7 +56,11 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
     // Open brackets, innermost last.
     let mut open: Vec<Open> = Vec::new();
     // Expression `if`s waiting for their `else`, counted as nesting too.
-    let mut pending_if_depth = 0usize;
+    // Expression `if`s whose `then` part is open; `true` marks one continued by
+    // `else if`, which closes together with the chain's last `else`.
+    let mut ifs: Vec<bool> = Vec::new();
+    // `if`, `match` and `not` in a row with nothing else between them.
+    let mut keyword_run = 0usize;
     // The first sign of where a `}` went missing, used if the file ends unclosed.
     let mut suspect: Option<Suspect> = None;
     // The indentation of the current line, and whether only spaces precede `i` on it.
@@ -95,6 +102,10 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
                             .with_label(Span::new(start, i), "the string starts here and runs to the end of the line")
                             .with_help("close it with `\"` on the same line: strings cannot span lines"),
                     );
+                    // Past a hundred, more of the same says nothing new: stop here.
+                    if errors.len() >= MAX_STRING_ERRORS {
+                        return Err(errors);
+                    }
                     // The line break ends the string; it is read as a line break.
                     continue;
                 }
@@ -106,7 +117,7 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
                     _ => b'}',
                 };
                 open.push(Open { at: i, close, indent: line_indent });
-                if open.len() + pending_if_depth > MAX_NESTING {
+                if open.len() + ifs.len() > MAX_NESTING {
                     errors.push(too_deep(i, i + 1));
                     return Err(errors);
                 }
@@ -168,6 +179,9 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
                     i += 1;
                 }
                 let word = &source[start..i];
+                if !matches!(word, "if" | "match" | "not") {
+                    keyword_run = 0;
+                }
                 // A declaration at the start of a line while a block is open: the
                 // block before it was probably not closed.
                 if suspect.is_none()
@@ -186,15 +200,38 @@ pub fn prescan(source: &str) -> Result<(), Vec<Diagnostic>> {
                             j += 1;
                         }
                         if bytes.get(j) != Some(&b'{') {
-                            pending_if_depth += 1;
-                            if open.len() + pending_if_depth > MAX_NESTING {
+                            ifs.push(false);
+                            if open.len() + ifs.len() > MAX_NESTING {
                                 errors.push(too_deep(start, i));
                                 return Err(errors);
                             }
                         }
                     }
-                    "else" => pending_if_depth = pending_if_depth.saturating_sub(1),
+                    // `else if` nests the next `if` inside this `else`: the chain
+                    // deepens (in expressions; a statement chain counts no `then`).
+                    "else" => {
+                        if next_word_is(bytes, i, "if") {
+                            if let Some(top) = ifs.last_mut() {
+                                *top = true;
+                            }
+                        } else {
+                            ifs.pop();
+                            while ifs.last() == Some(&true) {
+                                ifs.pop();
+                            }
+                        }
+                    }
                     _ => {}
+                }
+                // `if if if ...` and `match match ...` nest without brackets.
+                if matches!(word, "if" | "match" | "not") {
+                    keyword_run += 1;
+                    if keyword_run > MAX_NESTING {
+                        errors.push(too_deep(start, i));
+                        return Err(errors);
+                    }
+                } else {
+                    keyword_run = 0;
                 }
                 continue;
             }
@@ -299,6 +336,16 @@ fn unclosed_inside(source: &str, o: Open, at: usize) -> Diagnostic {
         .with_label(Span::new(o.at, o.at + 1), format!("this `{opened}` has no `{close}`"))
         .with_note(Span::new(at, at + 1), format!("`}}` reached while the `{opened}` is still open"))
         .with_help(help)
+}
+
+/// Whether the next word after byte `i` (skipping white space) is `word`.
+fn next_word_is(bytes: &[u8], i: usize, word: &str) -> bool {
+    let mut j = i;
+    while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+        j += 1;
+    }
+    bytes[j..].starts_with(word.as_bytes())
+        && !bytes.get(j + word.len()).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 fn too_deep(start: usize, end: usize) -> Diagnostic {
