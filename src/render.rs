@@ -90,9 +90,10 @@ fn lines_drawable(diagnostic: &Diagnostic, source: &str) -> bool {
     diagnostic.labels.iter().all(|l| {
         let a = (l.span.start as usize).min(source.len());
         let b = (l.span.end as usize).clamp(a, source.len());
-        let first = source[..a].rfind('\n').map_or(0, |i| i + 1);
-        let last = source[b..].find('\n').map_or(source.len(), |i| b + i);
-        source.as_bytes()[first..last].split(|c| *c == b'\n').all(|line| line.len() <= LONGEST_DRAWN_LINE)
+        let bytes = source.as_bytes();
+        let first = bytes[..a].iter().rposition(|c| *c == b'\n').map_or(0, |i| i + 1);
+        let last = bytes[b..].iter().position(|c| *c == b'\n').map_or(bytes.len(), |i| b + i);
+        bytes[first..last].split(|c| *c == b'\n').all(|line| line.len() <= LONGEST_DRAWN_LINE)
     })
 }
 

@@ -20,14 +20,10 @@ pub struct GameArgs {
     pub ruleset: Option<String>,
 }
 
-/// A game ready to play, with what it was built from.
+/// A game ready to play.
 pub struct Loaded {
     /// The compiled game.
     pub game: AnyGame,
-    /// The checked model.
-    pub model: rulesi::check::Model,
-    /// The options as given, `key=value`.
-    pub settings: Vec<(String, String)>,
 }
 
 /// Reads, checks and compiles a game; on failure prints why (with diagnostics for a
@@ -69,7 +65,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
         }
     };
     match engine::build(&model, &values) {
-        Ok(game) => Ok(Loaded { game, model, settings }),
+        Ok(game) => Ok(Loaded { game }),
         Err(e) => {
             eprintln!("error: {name}: {e}");
             Err(())

@@ -66,11 +66,7 @@ impl<const W: usize> Bits<W> {
     /// Sets or clears `i`.
     #[inline]
     pub fn set(&mut self, i: u16, on: bool) {
-        if on {
-            self.insert(i)
-        } else {
-            self.remove(i)
-        }
+        if on { self.insert(i) } else { self.remove(i) }
     }
 
     /// Whether the set is empty.
@@ -160,11 +156,8 @@ macro_rules! binop {
         impl<const W: usize> $tr for Bits<W> {
             type Output = Self;
             #[inline]
-            fn $f(mut self, o: Self) -> Self {
-                for i in 0..W {
-                    self.0[i] = self.0[i] $op o.0[i];
-                }
-                self
+            fn $f(self, o: Self) -> Self {
+                Bits(std::array::from_fn(|i| self.0[i] $op o.0[i]))
             }
         }
     };

@@ -310,7 +310,11 @@ impl Compiler<'_> {
             H::Local(id) => bound.contains(id),
             H::Context(v) => matches!(
                 v,
-                ContextVar::Board | ContextVar::Centre | ContextVar::Players | ContextVar::Colours | ContextVar::Symmetries
+                ContextVar::Board
+                    | ContextVar::Centre
+                    | ContextVar::Players
+                    | ContextVar::Colours
+                    | ContextVar::Symmetries
             ),
             H::Region(_, i) | H::Directions(_, i) => i.as_ref().is_none_or(|i| self.is_static(i, bound)),
             H::Counter(..) | H::Field(..) => false,
@@ -435,7 +439,11 @@ impl Compiler<'_> {
             ),
             H::Dir(n) => E::Dir(self.geometry.dir_by_name(n).ok_or_else(|| format!("no direction {n}"))?.0),
             H::BoardDirs(n) => E::Dirs(
-                self.geometry.dir_set_by_name(n).ok_or_else(|| format!("no directions {n}"))?.iter().fold(0, |m, d| m | 1 << d.0),
+                self.geometry
+                    .dir_set_by_name(n)
+                    .ok_or_else(|| format!("no directions {n}"))?
+                    .iter()
+                    .fold(0, |m, d| m | 1 << d.0),
             ),
             H::Symmetry(n) => E::Sym(self.geometry.sym_by_name(n).ok_or_else(|| format!("no symmetry {n}"))?.0),
             H::Side(s) => E::Side(*s),
@@ -458,7 +466,8 @@ impl Compiler<'_> {
             }
             H::Region(r, Some(i)) | H::Directions(r, Some(i)) => {
                 let is_region = matches!(e.kind, H::Region(..));
-                let entry = if is_region { &self.model.regions[*r as usize] } else { &self.model.directions[*r as usize] };
+                let entry =
+                    if is_region { &self.model.regions[*r as usize] } else { &self.model.directions[*r as usize] };
                 // One constant per side, chosen at play time.
                 let mut arms = Vec::new();
                 for (side, value) in &entry.values.clone() {
@@ -679,7 +688,9 @@ impl Compiler<'_> {
             }
             StmtKind::Let(var, v) => out.push(S::Let(*var, self.expr(v)?)),
             StmtKind::Set(target, v) | StmtKind::Add(v, target) => {
-                let hir::ExprKind::Counter(c, idx) = &target.kind else { return Err("only counters can be set".into()) };
+                let hir::ExprKind::Counter(c, idx) = &target.kind else {
+                    return Err("only counters can be set".into());
+                };
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 let v = self.expr(v)?;
                 out.push(if matches!(s.kind, StmtKind::Set(..)) { S::Set(*c, idx, v) } else { S::Add(*c, idx, v) });
@@ -745,7 +756,7 @@ impl Compiler<'_> {
         };
         then.extend(extra.iter().cloned());
         let needs_apply = then.iter().any(continues);
-        let to_uses_move = to.as_ref().is_some_and(|t| uses_move(t));
+        let to_uses_move = to.as_ref().is_some_and(uses_move);
         let lazy_ok = conds.iter().all(|c| free_locals(c, &mut Vec::new()));
         let rule = Rule {
             action: r.action,
@@ -770,7 +781,9 @@ impl Compiler<'_> {
 /// Whether a statement may continue the turn or refuse the move.
 fn continues(s: &S) -> bool {
     match s {
-        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(continues)) || e.iter().flatten().any(continues),
+        S::If(branches, e) => {
+            branches.iter().any(|(_, b)| b.iter().any(continues)) || e.iter().flatten().any(continues)
+        }
         S::For(_, _, b) => b.iter().any(continues),
         S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
         S::Effect(Effect::Refuse, _) => true,
@@ -865,4 +878,3 @@ fn visit(e: &E, f: &mut dyn FnMut(&E)) {
         _ => {}
     }
 }
-

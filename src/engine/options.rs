@@ -11,7 +11,9 @@ pub fn resolve(model: &Model, ruleset: Option<&str>, settings: &[(String, String
     if let Some(name) = ruleset {
         let Some(r) = model.rulesets.iter().find(|r| r.name == name) else {
             let names: Vec<&str> = model.rulesets.iter().map(|r| r.name.as_str()).collect();
-            let hint = did_you_mean(name, names.iter().copied()).map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default();
+            let hint = did_you_mean(name, names.iter().copied())
+                .map(|h| format!(" (did you mean `{h}`?)"))
+                .unwrap_or_default();
             return Err(if names.is_empty() {
                 format!("this game has no rulesets, so there is no ruleset `{name}`")
             } else {
@@ -25,7 +27,8 @@ pub fn resolve(model: &Model, ruleset: Option<&str>, settings: &[(String, String
     for (key, text) in settings {
         let Some(i) = model.options.iter().position(|o| o.name == *key) else {
             let names: Vec<&str> = model.options.iter().map(|o| o.name.as_str()).collect();
-            let hint = did_you_mean(key, names.iter().copied()).map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default();
+            let hint =
+                did_you_mean(key, names.iter().copied()).map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default();
             return Err(if names.is_empty() {
                 format!("this game has no options, so there is no option `{key}`")
             } else {
@@ -45,8 +48,13 @@ pub fn resolve(model: &Model, ruleset: Option<&str>, settings: &[(String, String
                 .iter()
                 .filter_map(|v| if let OptionValue::Name(n) = v { Some(n.as_str()) } else { None })
                 .collect();
-            let hint = did_you_mean(text, names.iter().copied()).map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default();
-            return Err(format!("option `{key}` has no value `{text}`{hint}; its values are {}", opt.describe_values()));
+            let hint = did_you_mean(text, names.iter().copied())
+                .map(|h| format!(" (did you mean `{h}`?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "option `{key}` has no value `{text}`{hint}; its values are {}",
+                opt.describe_values()
+            ));
         };
         values[i] = value;
     }
@@ -56,7 +64,9 @@ pub fn resolve(model: &Model, ruleset: Option<&str>, settings: &[(String, String
 /// Parses `key=value`.
 pub fn parse_setting(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
+            Ok((k.trim().to_string(), v.trim().to_string()))
+        }
         _ => Err(format!("`{s}` is not of the form key=value (e.g. capture=straight_or_120)")),
     }
 }

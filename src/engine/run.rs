@@ -311,7 +311,6 @@ impl<const W: usize> Game<W> {
         }
     }
 
-
     // -----------------------------------------------------------------------
     // Typed evaluation: the common shapes without building a `Val`.
     // -----------------------------------------------------------------------
@@ -414,7 +413,12 @@ impl<const W: usize> Game<W> {
                 | E::Neg(_)
                 | E::Call(Builtin::Count | Builtin::Height | Builtin::Distance | Builtin::Abs, _)
                 | E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..)
-                | E::Ctx(ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture)
+                | E::Ctx(
+                    ContextVar::Passes
+                        | ContextVar::Captures
+                        | ContextVar::Repetitions
+                        | ContextVar::TurnsWithoutCapture
+                )
         )
     }
 
@@ -515,7 +519,9 @@ impl<const W: usize> Game<W> {
                 let c = self.eval_cell(s, cx, x);
                 self.prog.num_tables[*t as usize][self.table_index(c)]
             }
-            E::Call(Builtin::Count, args) if self.is_set_expr(&args[0]) => self.eval_set(s, cx, &args[0]).count() as i64,
+            E::Call(Builtin::Count, args) if self.is_set_expr(&args[0]) => {
+                self.eval_set(s, cx, &args[0]).count() as i64
+            }
             E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
             E::Bin(Op::Sub, a, b) => self.eval_num(s, cx, a).saturating_sub(self.eval_num(s, cx, b)),
             E::Ctx(ContextVar::Passes) => s.passes as i64,
@@ -550,9 +556,7 @@ impl<const W: usize> Game<W> {
             ContextVar::Passes => Val::Num(s.passes as i64),
             ContextVar::Repetitions => Val::Num(s.history.iter().filter(|h| **h == s.hash).count() as i64 + 1),
             ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture as i64),
-            ContextVar::Phase => {
-                Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index))
-            }
+            ContextVar::Phase => Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index)),
             ContextVar::Previous => Val::Bool(false),
             ContextVar::LastJumped => Val::Cell(s.last_jumped),
             ContextVar::Jumped => Val::Cells(s.jumped),
@@ -803,7 +807,7 @@ impl<const W: usize> Game<W> {
                 for c in frontier.iter() {
                     next |= self.neighbours[c as usize];
                 }
-                next = next & set - comp;
+                next = (next & set) - comp;
                 comp |= next;
                 frontier = next;
             }
@@ -923,8 +927,10 @@ impl<const W: usize> Game<W> {
                 if a == NONE || b == NONE {
                     return Val::Num(i64::MAX / 4);
                 }
-                let dirs: Vec<crate::board::Dir> =
-                    (0..self.ndirs).filter(|d| self.prog.neighbour_dirs >> d & 1 == 1).map(|d| crate::board::Dir(d as u8)).collect();
+                let dirs: Vec<crate::board::Dir> = (0..self.ndirs)
+                    .filter(|d| self.prog.neighbour_dirs >> d & 1 == 1)
+                    .map(|d| crate::board::Dir(d as u8))
+                    .collect();
                 Val::Num(
                     g.distance(crate::board::CellId(a), crate::board::CellId(b), &dirs).map_or(i64::MAX / 4, i64::from),
                 )
@@ -957,7 +963,9 @@ impl<const W: usize> Game<W> {
                 let sym = crate::board::SymId(sym);
                 match v {
                     Val::Cell(c) if c != NONE => Val::Cell(g.image(crate::board::CellId(c), sym).0),
-                    Val::Cells(set) => Val::Cells(set.iter().map(|c| g.image(crate::board::CellId(c), sym).0).collect()),
+                    Val::Cells(set) => {
+                        Val::Cells(set.iter().map(|c| g.image(crate::board::CellId(c), sym).0).collect())
+                    }
                     other => other,
                 }
             }
@@ -994,7 +1002,7 @@ impl<const W: usize> Game<W> {
             for c in frontier.iter() {
                 next |= self.neighbours[c as usize];
             }
-            next = next & set - comp;
+            next = (next & set) - comp;
             comp |= next;
             frontier = next;
         }
@@ -1304,7 +1312,15 @@ impl<const W: usize> Game<W> {
     }
 
     /// Generates the moves of one rule (with `only_from` for `again`).
-    fn gen_rule(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, only_from: Option<u16>, prefix: &mut Vec<Part>, out: &mut MoveList) {
+    fn gen_rule(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        only_from: Option<u16>,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
         let rule = &self.prog.rules[rid as usize];
         let saved = std::mem::take(&mut cx.mv);
         cx.mv.rule = rid;
@@ -1519,7 +1535,15 @@ impl<const W: usize> Game<W> {
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
-    fn complete(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList) {
+    fn complete(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        part: Part,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
         let rule = &self.prog.rules[rid as usize];
         if !rule.needs_apply {
             out.push(prefix, part);
@@ -1601,7 +1625,8 @@ impl<const W: usize> Game<W> {
     /// Plays a legal turn.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start.as_ref() };
+        let mut cx =
+            Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start.as_ref() };
         for p in parts {
             cx.mv = MoveVars::default();
             self.apply_part(s, &mut cx, *p, None);

@@ -40,7 +40,9 @@ fn stable(e: &E) -> bool {
 fn nests_rules(s: &S) -> bool {
     match s {
         S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
-        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(nests_rules)) || e.iter().flatten().any(nests_rules),
+        S::If(branches, e) => {
+            branches.iter().any(|(_, b)| b.iter().any(nests_rules)) || e.iter().flatten().any(nests_rules)
+        }
         S::For(_, _, b) => b.iter().any(nests_rules),
         S::Capture(x) => nests_rules(x),
         _ => false,
@@ -62,7 +64,8 @@ impl Simplifier<'_> {
     pub fn program(&self, rules: &mut [Rule], blocks: &mut [&mut Vec<S>]) {
         let map = HashMap::new();
         for r in rules.iter_mut() {
-            for e in [&mut r.owner, &mut r.subject, &mut r.along, &mut r.over, &mut r.to, &mut r.by].into_iter().flatten()
+            for e in
+                [&mut r.owner, &mut r.subject, &mut r.along, &mut r.over, &mut r.to, &mut r.by].into_iter().flatten()
             {
                 *e = self.expr(e, &map);
             }

@@ -212,7 +212,19 @@ impl<const W: usize> Game<W> {
             blocks.extend(phases.iter_mut().map(|p| &mut p.body));
             simplifier.program(rules, &mut blocks);
         }
-        Game { all: Bits::first_n(n), n, ndirs, sets, step, opposite, neighbours, cap, counter_base, counter_slots: slots, prog }
+        Game {
+            all: Bits::first_n(n),
+            n,
+            ndirs,
+            sets,
+            step,
+            opposite,
+            neighbours,
+            cap,
+            counter_base,
+            counter_slots: slots,
+            prog,
+        }
     }
 
     /// An empty position: no pieces, first phase, first player.

@@ -1,0 +1,177 @@
+//! Perft counts: `tests/perft/<game>.txt` (one file per game of `games/`, found by
+//! reading the folder) lists counts of legal move sequences from the start position,
+//! one a line:
+//!
+//! ```text
+//! # a comment
+//! DEPTH COUNT [key=value ...] [ruleset=NAME]
+//! 3 18417
+//! 4 466379 capture=same_ring
+//! 4 466557 ruleset=ludii
+//! ```
+//!
+//! The options are applied as on the command line: the defaults, then the ruleset,
+//! then each `key=value` in order. Counts taken from the rules files test the
+//! implementation; the files mark the counts computed by rulesi itself, which guard
+//! against regressions only.
+//!
+//! `perft_small_counts` runs every line whose count is at most [`LIMIT`] (lower in
+//! debug builds); `cargo test --release --test perft -- --ignored` runs them all.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rulesi::engine::search::perft;
+use rulesi::engine::{AnyGame, build, options};
+use rulesi::with_game;
+
+/// The largest count run by default.
+const LIMIT: u64 = if cfg!(debug_assertions) { 20_000 } else { 2_000_000 };
+
+/// What a game is built from: its file, a ruleset and `key=value` settings.
+type Config = (PathBuf, Option<String>, Vec<(String, String)>);
+
+/// One line of a perft file.
+#[derive(Clone, Debug)]
+struct Line {
+    file: String,
+    line: usize,
+    game: PathBuf,
+    depth: u32,
+    count: u64,
+    ruleset: Option<String>,
+    settings: Vec<(String, String)>,
+}
+
+impl Line {
+    fn config(&self) -> Config {
+        (self.game.clone(), self.ruleset.clone(), self.settings.clone())
+    }
+
+    fn describe(&self) -> String {
+        let mut s = format!("{}:{}: perft({})", self.file, self.line, self.depth);
+        if let Some(r) = &self.ruleset {
+            s.push_str(&format!(" ruleset={r}"));
+        }
+        for (k, v) in &self.settings {
+            s.push_str(&format!(" {k}={v}"));
+        }
+        s
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every line of every perft file.
+fn lines() -> Vec<Line> {
+    let dir = root().join("tests").join("perft");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no perft files in {}", dir.display());
+    let mut out = Vec::new();
+    for path in files {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let game = root().join("games").join(format!("{stem}.game"));
+        assert!(game.exists(), "{}: there is no {}", path.display(), game.display());
+        let file = format!("tests/perft/{stem}.txt");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        for (i, raw) in text.lines().enumerate() {
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let at = format!("{file}:{}", i + 1);
+            let words: Vec<&str> = content.split_whitespace().collect();
+            let [depth, count, rest @ ..] = &words[..] else { panic!("{at}: expected `DEPTH COUNT [key=value ...]`") };
+            let depth: u32 = depth.parse().unwrap_or_else(|_| panic!("{at}: bad depth `{depth}`"));
+            let count: u64 = count.parse().unwrap_or_else(|_| panic!("{at}: bad count `{count}`"));
+            let mut ruleset = None;
+            let mut settings = Vec::new();
+            for w in rest {
+                let (k, v) = options::parse_setting(w).unwrap_or_else(|e| panic!("{at}: {e}"));
+                if k == "ruleset" {
+                    assert!(ruleset.is_none(), "{at}: two rulesets");
+                    ruleset = Some(v);
+                } else {
+                    settings.push((k, v));
+                }
+            }
+            out.push(Line { file: file.clone(), line: i + 1, game: game.clone(), depth, count, ruleset, settings });
+        }
+    }
+    out
+}
+
+fn build_game(game: &Path, ruleset: Option<&str>, settings: &[(String, String)]) -> Result<AnyGame, String> {
+    let text = std::fs::read_to_string(game).map_err(|e| format!("cannot read {}: {e}", game.display()))?;
+    let model = rulesi::check_source(&text).model.ok_or_else(|| format!("{} does not check", game.display()))?;
+    let values = options::resolve(&model, ruleset, settings)?;
+    build(&model, &values)
+}
+
+/// Runs the lines whose count is at most `limit` (on every core) and fails listing every
+/// count that differs. Every line's options are checked, run or not.
+fn run(lines: Vec<Line>, limit: u64) {
+    // Build each configuration once (this also checks the options of every line).
+    let mut games: HashMap<Config, AnyGame> = HashMap::new();
+    for l in &lines {
+        games.entry(l.config()).or_insert_with(|| {
+            build_game(&l.game, l.ruleset.as_deref(), &l.settings).unwrap_or_else(|e| panic!("{}: {e}", l.describe()))
+        });
+    }
+    // The largest counts first, so the threads finish together.
+    let mut lines: Vec<Line> = lines.into_iter().filter(|l| l.count <= limit).collect();
+    lines.sort_by_key(|l| std::cmp::Reverse(l.count));
+    let queue = Mutex::new(lines.into_iter());
+    let failures = Mutex::new(Vec::<String>::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let Some(l) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
+                    let any = &games[&l.config()];
+                    let started = std::time::Instant::now();
+                    let got = with_game!(any, g => perft(g, &g.start(), l.depth));
+                    eprintln!("{} = {got} in {:.2?}", l.describe(), started.elapsed());
+                    if got != l.count {
+                        failures.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
+                            "{}: expected {}, got {got}",
+                            l.describe(),
+                            l.count
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    failures.sort();
+    assert!(failures.is_empty(), "perft counts differ:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_small_counts() {
+    let all = lines();
+    // Every game has a perft file.
+    for entry in std::fs::read_dir(root().join("games")).expect("games/").flatten() {
+        let p = entry.path();
+        if p.extension().is_some_and(|x| x == "game") {
+            assert!(all.iter().any(|l| l.game == p), "{} has no tests/perft file", p.display());
+        }
+    }
+    run(all, LIMIT);
+}
+
+#[test]
+#[ignore = "large counts: run with `cargo test --release --test perft -- --ignored`"]
+fn perft_all_counts() {
+    run(lines(), u64::MAX);
+}
