@@ -5,9 +5,14 @@
 //! add a variant to [`Command`] and an arm to [`run`].
 
 mod bench;
+mod board;
 mod check;
 mod load;
+mod matches;
 mod perft;
+mod play;
+mod record;
+mod replay;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -25,6 +30,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play a game in the terminal: people, the computer or a random player on each side.
+    Play(play::Args),
+    /// Play games between the computer and random players and count the results.
+    Match(matches::Args),
+    /// Show a saved game move by move.
+    Replay(replay::Args),
     /// Check .game files and report every problem found.
     Check(check::Args),
     /// Count the legal move sequences from the start: perft(1) to perft(DEPTH).
@@ -36,6 +47,9 @@ enum Command {
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Match(args) => matches::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),

@@ -43,7 +43,7 @@ impl<const W: usize> Bits<W> {
     }
 
     /// Whether `i` is in the set.
-    #[inline]
+    #[inline(always)]
     pub fn has(&self, i: u16) -> bool {
         let i = i as usize;
         i < 64 * W && self.0[i / 64] >> (i % 64) & 1 == 1
@@ -109,15 +109,55 @@ impl<const W: usize> Bits<W> {
         for (i, w) in self.0.iter().enumerate() {
             let c = w.count_ones();
             if n < c {
-                let mut w = *w;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+                return Some((i * 64) as u16 + super::moves::select(*w, n) as u16);
             }
             n -= c;
         }
         None
+    }
+
+    /// How many cells it holds, bit by bit: faster than [`Bits::count`] for the few
+    /// cells of a piece's destinations (without a hardware population count).
+    #[inline]
+    pub fn count_sparse(&self) -> u32 {
+        let mut n = 0;
+        for mut w in self.0 {
+            while w != 0 {
+                w &= w - 1;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The `n`-th smallest cell (0-based), bit by bit (see [`Bits::count_sparse`]).
+    #[inline]
+    pub fn nth_sparse(&self, mut n: u32) -> Option<u16> {
+        for (i, mut w) in self.0.into_iter().enumerate() {
+            while w != 0 {
+                if n == 0 {
+                    return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+                }
+                w &= w - 1;
+                n -= 1;
+            }
+        }
+        None
+    }
+
+    /// Whether it holds at most one cell.
+    #[inline]
+    pub fn at_most_one(&self) -> bool {
+        let mut seen = false;
+        for w in self.0 {
+            if w != 0 {
+                if seen || w & (w - 1) != 0 {
+                    return false;
+                }
+                seen = true;
+            }
+        }
+        true
     }
 
     /// The cells in increasing order.
@@ -151,19 +191,27 @@ impl<const W: usize> Iterator for BitsIter<W> {
     }
 }
 
-macro_rules! binop {
-    ($tr:ident, $f:ident, $op:tt) => {
-        impl<const W: usize> $tr for Bits<W> {
-            type Output = Self;
-            #[inline]
-            fn $f(self, o: Self) -> Self {
-                Bits(std::array::from_fn(|i| self.0[i] $op o.0[i]))
-            }
+impl<const W: usize> BitAnd for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn bitand(mut self, o: Self) -> Self {
+        for i in 0..W {
+            self.0[i] &= o.0[i];
         }
-    };
+        self
+    }
 }
-binop!(BitAnd, bitand, &);
-binop!(BitOr, bitor, |);
+
+impl<const W: usize> BitOr for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn bitor(mut self, o: Self) -> Self {
+        for i in 0..W {
+            self.0[i] |= o.0[i];
+        }
+        self
+    }
+}
 
 impl<const W: usize> Sub for Bits<W> {
     type Output = Self;

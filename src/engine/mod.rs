@@ -6,7 +6,12 @@
 //! generic over the width, and dispatched with [`with_game!`](crate::with_game).
 
 pub mod bits;
+pub mod closure;
+pub mod code;
 pub mod compile;
+#[cfg(test)]
+mod lowering_tests;
+pub mod mcts;
 pub mod moves;
 pub mod options;
 pub mod position;

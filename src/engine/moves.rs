@@ -2,6 +2,7 @@
 
 use crate::check::hir::Action;
 
+use super::bits::Bits;
 use super::compile::Program;
 use super::program::NONE;
 
@@ -35,6 +36,61 @@ pub struct MoveList {
     /// (first part, end, checked): an unchecked turn is one part whose rule's
     /// conditions have not been evaluated yet (see `Game::random_move`).
     spans: Vec<(u32, u32, bool)>,
+    /// Groups of unchecked one-part turns, for random play: one rule, one start cell,
+    /// a set of destinations (`W` words each in `words`).
+    groups: Vec<Group>,
+    words: Vec<u64>,
+    /// Boxes of candidate turns, for random play: one rule, some pieces, each with
+    /// the destinations its rule could reach from there (a superset of its turns; see
+    /// `Game::random_move`).
+    boxes: Vec<BoxOf>,
+    /// The pieces of the boxes, with their number of slots.
+    box_pieces: Vec<(u16, u16)>,
+    /// The destinations and the cells that may be jumped of each box, `W` words each.
+    box_words: Vec<u64>,
+    /// Slots of the pieces added since the last box.
+    box_open: u32,
+}
+
+/// A box: its rule and directions, its pieces (`box_pieces[first..first + n]`) and
+/// how many slots they hold in all.
+#[derive(Clone, Copy, Debug)]
+struct BoxOf {
+    rule: u32,
+    dirs: u32,
+    first: u32,
+    n: u32,
+    size: u32,
+}
+
+/// Unchecked one-part turns of one rule from one cell, to each cell of a set.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    rule: u32,
+    from: u16,
+    extra: u16,
+    count: u32,
+}
+
+/// The position of the `k`-th set bit of `x` (`k < x.count_ones()`).
+#[inline]
+pub(crate) fn select(mut x: u64, mut k: u32) -> u32 {
+    let mut base = 0;
+    for half in [32u32, 16, 8] {
+        let low = x & ((1u64 << half) - 1);
+        let n = low.count_ones();
+        if k >= n {
+            k -= n;
+            x >>= half;
+            base += half;
+        } else {
+            x = low;
+        }
+    }
+    for _ in 0..k {
+        x &= x - 1;
+    }
+    base + x.trailing_zeros()
 }
 
 impl MoveList {
@@ -47,6 +103,173 @@ impl MoveList {
     pub fn clear(&mut self) {
         self.parts.clear();
         self.spans.clear();
+        self.groups.clear();
+        self.words.clear();
+        self.boxes.clear();
+        self.box_pieces.clear();
+        self.box_words.clear();
+        self.box_open = 0;
+    }
+
+    /// Adds a piece to the box being built: `from`, with `slots` slots.
+    #[inline]
+    pub(crate) fn box_piece(&mut self, from: u16, slots: u16) {
+        if slots > 0 {
+            self.box_pieces.push((from, slots));
+            self.box_open += slots as u32;
+        }
+    }
+
+    /// Slot `k` of the pieces added since the last box (`k` below their slots): the
+    /// piece and the slot of the piece.
+    #[inline]
+    pub(crate) fn open_slot(&self, mut k: u32) -> (u16, u32) {
+        let first = self.boxes.last().map_or(0, |b| (b.first + b.n) as usize);
+        for &(from, n) in &self.box_pieces[first..] {
+            if k < n as u32 {
+                return (from, k);
+            }
+            k -= n as u32;
+        }
+        unreachable!("a slot past the end")
+    }
+
+    /// Ends the box being built (its pieces added since the last box): `rule` along
+    /// `dirs`, to `dest`, over `over`.
+    pub(crate) fn push_box<const W: usize>(&mut self, rule: u32, dirs: u32, dest: &Bits<W>, over: &Bits<W>) {
+        let first = self.boxes.last().map_or(0, |b| b.first + b.n);
+        let n = self.box_pieces.len() as u32 - first;
+        let size = std::mem::take(&mut self.box_open);
+        if size == 0 {
+            self.box_pieces.truncate(first as usize);
+            return;
+        }
+        self.boxes.push(BoxOf { rule, dirs, first, n, size });
+        for w in dest.0 {
+            self.box_words.push(w);
+        }
+        for w in over.0 {
+            self.box_words.push(w);
+        }
+    }
+
+    /// How many slots the boxes hold.
+    pub(crate) fn box_total(&self) -> usize {
+        self.boxes.iter().map(|b| b.size as usize).sum()
+    }
+
+    /// Slot `k` of the boxes (`k < box_total()`): (box, piece, slot of the piece).
+    #[inline]
+    pub(crate) fn box_slot(&self, mut k: u32) -> (usize, u16, u32) {
+        for (i, b) in self.boxes.iter().enumerate() {
+            if k >= b.size {
+                k -= b.size;
+                continue;
+            }
+            for &(from, n) in &self.box_pieces[b.first as usize..(b.first + b.n) as usize] {
+                if k < n as u32 {
+                    return (i, from, k);
+                }
+                k -= n as u32;
+            }
+        }
+        unreachable!("a box slot past the end")
+    }
+
+    /// Box `i`: its rule and directions.
+    #[inline]
+    pub(crate) fn box_rule(&self, i: usize) -> (u32, u32) {
+        (self.boxes[i].rule, self.boxes[i].dirs)
+    }
+
+    /// Whether a cell may be jumped in box `i`.
+    #[inline]
+    pub(crate) fn box_over_has(&self, i: usize, cell: u16, w: usize) -> bool {
+        self.box_words[(2 * i + 1) * w + cell as usize / 64] >> (cell % 64) & 1 == 1
+    }
+
+    /// Box `i`'s pieces, destinations and cells that may be jumped.
+    pub(crate) fn box_sets<const W: usize>(&self, i: usize) -> (Vec<u16>, Bits<W>, Bits<W>) {
+        let b = self.boxes[i];
+        let pieces = self.box_pieces[b.first as usize..(b.first + b.n) as usize].iter().map(|p| p.0).collect();
+        (pieces, self.box_bits(2 * i), self.box_bits(2 * i + 1))
+    }
+
+    /// How many boxes.
+    pub(crate) fn box_count(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// Removes every box.
+    pub(crate) fn clear_boxes(&mut self) {
+        self.boxes.clear();
+        self.box_pieces.clear();
+        self.box_words.clear();
+        self.box_open = 0;
+    }
+
+    /// Box `i`'s destinations.
+    #[inline]
+    pub(crate) fn box_dest<const W: usize>(&self, i: usize) -> Bits<W> {
+        self.box_bits(2 * i)
+    }
+
+    fn box_bits<const W: usize>(&self, at: usize) -> Bits<W> {
+        let mut b = Bits::<W>::EMPTY;
+        b.0.copy_from_slice(&self.box_words[at * W..at * W + W]);
+        b
+    }
+
+    /// Adds a group of unchecked one-part turns: `rule` from `from` to each cell of the
+    /// set `words` (a bitset; not empty).
+    #[inline]
+    pub(crate) fn push_group<const W: usize>(&mut self, rule: u32, from: u16, extra: u16, set: &Bits<W>) {
+        let mut count = 0;
+        for w in set.0 {
+            count += w.count_ones();
+            self.words.push(w);
+        }
+        self.groups.push(Group { rule, from, extra, count });
+    }
+
+    /// How many turns the groups hold.
+    pub(crate) fn group_total(&self) -> usize {
+        self.groups.iter().map(|g| g.count as usize).sum()
+    }
+
+    /// The `k`-th turn of the groups (`k < group_total()`), as (group, destination),
+    /// for groups of `w` words.
+    pub(crate) fn group_nth(&self, mut k: u32, w: usize) -> (usize, u16) {
+        for (i, g) in self.groups.iter().enumerate() {
+            if k >= g.count {
+                k -= g.count;
+                continue;
+            }
+            for (j, &x) in self.words[i * w..(i + 1) * w].iter().enumerate() {
+                let n = x.count_ones();
+                if k < n {
+                    return (i, (j * 64) as u16 + select(x, k) as u16);
+                }
+                k -= n;
+            }
+        }
+        unreachable!("a group turn past the end")
+    }
+
+    /// A group's rule, start cell and extra value.
+    pub(crate) fn group_info(&self, i: usize) -> (u32, u16, u16) {
+        let g = self.groups[i];
+        (g.rule, g.from, g.extra)
+    }
+
+    /// Removes one destination from a group.
+    pub(crate) fn group_remove(&mut self, i: usize, cell: u16, w: usize) {
+        let word = &mut self.words[i * w + cell as usize / 64];
+        let bit = 1u64 << (cell % 64);
+        if *word & bit != 0 {
+            *word &= !bit;
+            self.groups[i].count -= 1;
+        }
     }
 
     /// How many turns.

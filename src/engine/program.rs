@@ -8,7 +8,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 pub const NONE: u16 = u16::MAX;
 
 /// A compiled expression.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum E {
     /// A condition.
     Bool(bool),
@@ -83,7 +83,7 @@ pub enum E {
 }
 
 /// Typed binary operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// Conditions.
     And,

@@ -6,9 +6,11 @@ use std::rc::Rc;
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 
 use super::bits::Bits;
+use super::closure::Flow;
+use super::code::{CRule, CS, EffN, Mask, Plan};
 use super::moves::{MoveList, Part};
-use super::program::{E, NONE, Op, S};
-use super::state::{Game, Outcome, State, flags_of, kind_of, piece, side_of};
+use super::program::{E, NONE, Op};
+use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
 /// A value at play time.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,19 +104,29 @@ impl<const W: usize> Default for MoveVars<W> {
 
 /// The evaluation context: locals and move variables.
 pub struct Ctx<'s, const W: usize> {
-    /// Local slots.
+    /// Local slots (grown when first written: most rules write none).
     pub slots: Vec<Val<W>>,
     /// Generating for random play: simple rules' conditions are checked later.
     pub lazy: bool,
+    /// Generating for random play, where rules with masks may add whole groups of
+    /// candidates ([`MoveList::push_group`]).
+    pub groups: bool,
     /// Move variables.
     pub mv: MoveVars<W>,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
 }
 
+impl<'s, const W: usize> Ctx<'s, W> {
+    /// A context with no locals written and no move.
+    pub fn new(turn_start: Option<&'s State<W>>) -> Self {
+        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start }
+    }
+}
+
 /// The elements of a collection, taken when the loop starts (so the loop body may
 /// change the position), without allocating.
-enum Items<const W: usize> {
+pub(crate) enum Items<const W: usize> {
     Cells(super::bits::BitsIter<W>),
     Dirs(u32),
     Sides(u8, u8),
@@ -154,16 +166,17 @@ impl<const W: usize> Iterator for Items<W> {
     }
 }
 
-/// What running a `then` block found.
-#[derive(Default)]
-struct ThenResult {
-    refused: bool,
-    stopped: bool,
-}
+/// Box slots drawn in a row that are not legal turns before random play turns the
+/// boxes into exact groups (see [`Game::random_move`]).
+pub const BOX_MISSES: u32 = 12;
+
+/// Slots drawn that are not legal turns before random play by a plan gives way to
+/// the general path (see [`Game::random_move`]).
+pub const PLAN_MISSES: u32 = 12;
 
 /// A continuation collected from a `then` block: statements to generate after it.
 struct Pending<'g, const W: usize> {
-    stmt: &'g S,
+    stmt: &'g CS<W>,
     slots: Vec<Val<W>>,
     rule: u32,
     optional: bool,
@@ -171,7 +184,7 @@ struct Pending<'g, const W: usize> {
 
 impl<const W: usize> Game<W> {
     #[inline]
-    fn own_side(&self, s: &State<W>, player: u8) -> u8 {
+    pub(crate) fn own_side(&self, s: &State<W>, player: u8) -> u8 {
         s.colour_of.get(player as usize).copied().unwrap_or(player)
     }
 
@@ -182,7 +195,7 @@ impl<const W: usize> Game<W> {
         s.side_bits.get(side as usize).copied().unwrap_or_default()
     }
 
-    fn opponent_of(&self, p: u8) -> u8 {
+    pub(crate) fn opponent_of(&self, p: u8) -> u8 {
         let players = self.prog.players as u8;
         if (p as usize) < self.prog.players {
             (p + 1) % players
@@ -191,6 +204,11 @@ impl<const W: usize> Game<W> {
             let colours = (self.prog.sides.len() - self.prog.players) as u8;
             self.prog.players as u8 + (p - self.prog.players as u8 + 1) % colours.max(1)
         }
+    }
+
+    /// A value as a set of cells (a cell is a set of one).
+    pub(crate) fn set_of(&self, v: Val<W>) -> Bits<W> {
+        self.set(v)
     }
 
     fn set(&self, v: Val<W>) -> Bits<W> {
@@ -530,13 +548,8 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// Local slots for one evaluation context, allocated once.
-    fn fresh_slots(&self) -> Vec<Val<W>> {
-        vec![Val::Bool(false); self.prog.slots]
-    }
-
     #[inline]
-    fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
+    pub(crate) fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
         let i = slot as usize;
         if cx.slots.len() <= i {
             cx.slots.resize(i + 1, Val::Bool(false));
@@ -656,7 +669,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The elements of a collection, evaluated now.
-    fn items(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
+    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
         match src {
             E::Ctx(ContextVar::Players) => return Items::Sides(0, self.prog.players as u8),
             E::Ctx(ContextVar::Colours) => return Items::Sides(self.prog.players as u8, self.prog.sides.len() as u8),
@@ -807,7 +820,7 @@ impl<const W: usize> Game<W> {
                 for c in frontier.iter() {
                     next |= self.neighbours[c as usize];
                 }
-                next = (next & set) - comp;
+                next &= set - comp;
                 comp |= next;
                 frontier = next;
             }
@@ -1002,7 +1015,7 @@ impl<const W: usize> Game<W> {
             for c in frontier.iter() {
                 next |= self.neighbours[c as usize];
             }
-            next = (next & set) - comp;
+            next &= set - comp;
             comp |= next;
             frontier = next;
         }
@@ -1015,82 +1028,163 @@ impl<const W: usize> Game<W> {
 
     /// Runs statements as effects. Move rules met here are continuations of the turn:
     /// they are collected into `pending` (when given) rather than run.
-    fn exec<'g>(
+    fn run_block<'g>(
         &'g self,
         s: &mut State<W>,
         cx: &mut Ctx<W>,
-        stmts: &'g [S],
+        stmts: &'g [CS<W>],
         pending: &mut Option<&mut Vec<Pending<'g, W>>>,
-        capture: bool,
-    ) -> ThenResult {
+    ) -> Flow {
         for st in stmts {
-            let r = self.exec_one(s, cx, st, pending, capture);
-            if r.refused || r.stopped {
+            let r = self.run_stmt(s, cx, st, pending);
+            if r.ends() {
                 return r;
             }
         }
-        ThenResult::default()
+        Flow::GO
     }
 
-    fn exec_one<'g>(
+    /// Runs statements that hold no continuation.
+    pub(crate) fn run_simple(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[CS<W>]) -> Flow {
+        self.run_block(s, cx, stmts, &mut None)
+    }
+
+    fn run_stmt<'g>(
         &'g self,
         s: &mut State<W>,
         cx: &mut Ctx<W>,
-        st: &'g S,
+        st: &'g CS<W>,
         pending: &mut Option<&mut Vec<Pending<'g, W>>>,
-        capture: bool,
-    ) -> ThenResult {
+    ) -> Flow {
         match st {
-            S::If(branches, otherwise) => {
+            CS::Effect(f) => return (f.0)(self, s, cx),
+            CS::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if self.eval_bool(s, cx, c) {
-                        return self.exec(s, cx, body, pending, capture);
+                    if (c.0)(self, s, cx) {
+                        return self.run_block(s, cx, body, pending);
                     }
                 }
                 if let Some(b) = otherwise {
-                    return self.exec(s, cx, b, pending, capture);
+                    return self.run_block(s, cx, b, pending);
                 }
             }
-            S::For(slot, src, body) => {
+            CS::For(slot, src, body) => {
                 for item in self.items(s, cx, src) {
                     self.store(cx, *slot, item);
-                    let r = self.exec(s, cx, body, pending, capture);
-                    if r.refused || r.stopped {
+                    let r = self.run_block(s, cx, body, pending);
+                    if r.ends() {
                         return r;
                     }
                 }
             }
-            S::Let(slot, e) => {
+            CS::Let(slot, e) => {
                 let v = self.eval(s, cx, e);
                 self.store(cx, *slot, v);
             }
-            S::Set(c, idx, v) | S::Add(c, idx, v) => {
+            CS::Counter(add, c, idx, v) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
                 let v = self.eval(s, cx, v).num();
-                let add = matches!(st, S::Add(..));
                 if *c == u16::MAX {
                     let side = idx.first().map_or(0, |v| v.side()) as usize;
                     if let Some(x) = s.scores.get_mut(side) {
-                        *x = if add { *x + v } else { v };
+                        *x = if *add { *x + v } else { v };
                     }
                 } else if let Some(i) = self.counter_index(*c, &idx) {
-                    let nv = if add { s.counters[i] + v } else { v };
+                    let nv = if *add { s.counters[i] + v } else { v };
                     self.set_counter(s, i, nv);
                 }
             }
-            S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
+            CS::First(_) | CS::Optional(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
-                    let optional = matches!(st, S::Optional(_));
+                    let optional = matches!(st, CS::Optional(_));
                     p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional });
                 }
             }
-            S::Capture(inner) => return self.exec_one(s, cx, inner, pending, true),
-            S::Effect(e, args) => return self.effect(s, cx, *e, args, capture),
         }
-        ThenResult::default()
+        Flow::GO
     }
 
-    fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> ThenResult {
+    /// Runs a lowered effect.
+    pub(crate) fn effect_n(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: &EffN, capture: bool) -> Flow {
+        let mut counted = 0u32;
+        match e {
+            EffN::Flag(f, on, t) => {
+                let bit: Piece = 1 << f;
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        let np = if *on { p | bit } else { p & !bit };
+                        if np != p {
+                            self.set_top(s, c, np);
+                            counted += 1;
+                        }
+                    }
+                }
+            }
+            EffN::Remove(t) => {
+                for c in self.target_bits(s, cx, t).iter() {
+                    if s.height[c as usize] > 0 {
+                        self.clear(s, c);
+                        counted += 1;
+                    }
+                }
+            }
+            EffN::Convert(t, side) => {
+                let side = self.eside(s, cx, side);
+                let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
+                        counted += 1;
+                    }
+                }
+            }
+            EffN::Promote(t, k) => {
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side_of(p), *k, flags_of(p)));
+                    }
+                }
+            }
+            EffN::Tuck(a, b) => {
+                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
+                if a != NONE
+                    && b != NONE
+                    && let Some(p) = self.take(s, a)
+                {
+                    self.put_bottom(s, b, p);
+                    counted += 1;
+                }
+            }
+            EffN::Win(side, win) => {
+                if s.outcome == Outcome::Ongoing {
+                    let side = self.eside(s, cx, side);
+                    let player = self.player_of(s, side);
+                    s.outcome = if *win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) };
+                }
+            }
+            EffN::Draw => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = Outcome::Draw;
+                }
+            }
+            EffN::Finish => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = self.by_score(s);
+                }
+            }
+            EffN::Stop => return Flow { refused: false, stopped: true },
+            EffN::Refuse => return Flow { refused: true, stopped: false },
+            EffN::Nop => {}
+            EffN::Gen(e, args) => return self.effect(s, cx, *e, args, capture),
+        }
+        if capture {
+            cx.mv.captures += counted;
+            s.turn_captures += counted;
+        }
+        Flow::GO
+    }
+
+    fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> Flow {
         let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
         for (slot, a) in vals.iter_mut().zip(args) {
             *slot = self.eval(s, cx, a);
@@ -1098,7 +1192,7 @@ impl<const W: usize> Game<W> {
         let mut counted = 0u32;
         match e {
             Effect::Flag | Effect::Unflag => {
-                let Val::Flag(f) = vals[0] else { return ThenResult::default() };
+                let Val::Flag(f) = vals[0] else { return Flow::GO };
                 for c in self.set(vals[1].clone()).iter() {
                     if let Some(p) = self.top(s, c) {
                         let np = if e == Effect::Flag { p | 1 << f } else { p & !(1 << f) };
@@ -1128,7 +1222,7 @@ impl<const W: usize> Game<W> {
                 }
             }
             Effect::Promote => {
-                let Val::Kind(k) = vals[1] else { return ThenResult::default() };
+                let Val::Kind(k) = vals[1] else { return Flow::GO };
                 for c in self.set(vals[0].clone()).iter() {
                     if let Some(p) = self.top(s, c) {
                         self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
@@ -1173,15 +1267,15 @@ impl<const W: usize> Game<W> {
                     s.outcome = self.by_score(s);
                 }
             }
-            Effect::Stop => return ThenResult { refused: false, stopped: true },
-            Effect::Refuse => return ThenResult { refused: true, stopped: false },
+            Effect::Stop => return Flow { refused: false, stopped: true },
+            Effect::Refuse => return Flow { refused: true, stopped: false },
             Effect::Again => {}
         }
         if capture {
             cx.mv.captures += counted;
             s.turn_captures += counted;
         }
-        ThenResult::default()
+        Flow::GO
     }
 
     /// The player of a side (a colour means the player who plays it).
@@ -1217,12 +1311,12 @@ impl<const W: usize> Game<W> {
             return;
         }
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start };
+        let mut cx = Ctx::new(start);
         let mut prefix = Vec::new();
-        let body = &self.prog.phases[s.phase as usize].body;
+        let body = &self.code.phases[s.phase as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, out, None);
         if out.is_empty() {
-            self.gen_block(s, &mut cx, &self.prog.no_moves, &mut prefix, out, None);
+            self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, out, None);
         }
     }
 
@@ -1232,9 +1326,8 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing {
             return true;
         }
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
-        let stmts = self.prog.no_moves.clone();
-        self.exec(s, &mut cx, &stmts, &mut None, false);
+        let mut cx = Ctx::new(None);
+        self.run_block(s, &mut cx, &self.code.no_moves, &mut None);
         if s.outcome == Outcome::Ongoing {
             s.outcome = Outcome::Draw;
         }
@@ -1245,7 +1338,7 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        stmts: &[S],
+        stmts: &[CS<W>],
         prefix: &mut Vec<Part>,
         out: &mut MoveList,
         again: Option<(u32, u16)>,
@@ -1259,15 +1352,15 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        st: &S,
+        st: &CS<W>,
         prefix: &mut Vec<Part>,
         out: &mut MoveList,
         again: Option<(u32, u16)>,
     ) {
         match st {
-            S::If(branches, otherwise) => {
+            CS::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if self.eval_bool(s, cx, c) {
+                    if (c.0)(self, s, cx) {
                         return self.gen_block(s, cx, body, prefix, out, again);
                     }
                 }
@@ -1275,18 +1368,20 @@ impl<const W: usize> Game<W> {
                     self.gen_block(s, cx, b, prefix, out, again);
                 }
             }
-            S::For(slot, src, body) => {
+            CS::For(slot, src, body) => {
                 self.each(s, cx, src, &mut |g, cx, item| {
                     g.store(cx, *slot, item);
                     g.gen_block(s, cx, body, prefix, out, again);
                     true
                 });
             }
-            S::Let(slot, e) => {
+            CS::Let(slot, e) => {
                 let v = self.eval(s, cx, e);
                 self.store(cx, *slot, v);
             }
-            S::First(blocks) => {
+            CS::First(blocks) => {
+                // Candidates must be in the list to be checked here: no groups.
+                let groups = std::mem::replace(&mut cx.groups, false);
                 for b in blocks {
                     let mark = out.len();
                     self.gen_block(s, cx, b, prefix, out, again);
@@ -1294,20 +1389,23 @@ impl<const W: usize> Game<W> {
                         break;
                     }
                 }
+                cx.groups = groups;
             }
-            S::Longest(b) => {
+            CS::Longest(b) => {
+                let groups = std::mem::replace(&mut cx.groups, false);
                 let mark = out.len();
                 self.gen_block(s, cx, b, prefix, out, again);
                 out.keep_longest(mark);
+                cx.groups = groups;
             }
-            S::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
-            S::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
-            S::Again => {
+            CS::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
+            CS::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
+            CS::Again => {
                 if let Some((rule, at)) = again {
                     self.gen_rule(s, cx, rule, Some(at), prefix, out);
                 }
             }
-            S::Capture(_) | S::Set(..) | S::Add(..) | S::Effect(..) => {}
+            CS::Counter(..) | CS::Effect(..) => {}
         }
     }
 
@@ -1322,18 +1420,340 @@ impl<const W: usize> Game<W> {
         out: &mut MoveList,
     ) {
         let rule = &self.prog.rules[rid as usize];
+        let cr = &self.code.rules[rid as usize];
         let saved = std::mem::take(&mut cx.mv);
         cx.mv.rule = rid;
-        let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply;
+        // Random play: a rule that can neither refuse nor continue lists its moves
+        // unchecked; their conditions are checked when drawn (`random_move`).
+        let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
+        if let Some(m) = &cr.mask {
+            self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
+        } else {
+            self.gen_plain(s, cx, rid, cr, only_from, lazy, prefix, out);
+        }
+        cx.mv = saved;
+    }
+
+    /// Generation by destination sets (see [`Mask`]).
+    #[allow(clippy::too_many_arguments)]
+    fn gen_masked(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+        only_from: Option<u16>,
+        lazy: bool,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let action = self.prog.rules[rid as usize].action;
+        let group = lazy && cx.groups;
+        let Some(to_set) = &cr.to else { return };
+        // The destinations, as far as they do not depend on the piece.
+        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        for c in &m.per_gen {
+            if gen_dest.is_empty() {
+                return;
+            }
+            gen_dest &= (c.0)(self, s, cx);
+        }
+        if gen_dest.is_empty() {
+            return;
+        }
+        if action == Action::Place {
+            let owner = self.place_owner(s, cx, rid);
+            let mut dest = gen_dest & m.static_ok[0];
+            for c in &m.per_from {
+                dest &= (c.0)(self, s, cx);
+            }
+            if group {
+                if !dest.is_empty() {
+                    out.push_group(rid, NONE, owner as u16, &dest);
+                }
+                return;
+            }
+            for to in dest.iter() {
+                cx.mv.to = to;
+                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+            }
+            return;
+        }
+        let pieces = match (only_from, &cr.subject) {
+            (Some(c), _) => Bits::single(c),
+            (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
+            (None, None) => Bits::EMPTY,
+        };
+        if pieces.is_empty() {
+            return;
+        }
+        let over_fixed = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
+            (Some(o), true) => Some((o.0)(self, s, cx)),
+            _ => None,
+        };
+        let dirs_fixed =
+            if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
+        // Random play: a box of every piece along every direction stands for the moves
+        // (see `random_move`); nothing more is computed unless a slot is drawn.
+        if group
+            && only_from.is_none()
+            && !m.to_reads_from
+            && let Some(dirs) = dirs_fixed
+            && (action == Action::Step || (action == Action::Jump && over_fixed.is_some()))
+        {
+            for from in pieces.iter() {
+                let reach = m.static_ok[from as usize] & gen_dest;
+                out.box_piece(from, reach.count_sparse() as u16);
+            }
+            out.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
+            return;
+        }
+        for from in pieces.iter() {
+            cx.mv.from = from;
+            cx.mv.to = NONE;
+            cx.mv.middle = NONE;
+            let dirs = match dirs_fixed {
+                Some(d) => d,
+                None => cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a)),
+            };
+            let mask = self.piece_mask(s, cx, cr, m, action, from, gen_dest, over_fixed, dirs);
+            if mask.is_empty() {
+                continue;
+            }
+            if group {
+                out.push_group(rid, from, 0, &mask);
+                continue;
+            }
+            // In the order of the general path: by direction, or by cell.
+            if action == Action::Relocate {
+                for to in mask.iter() {
+                    cx.mv.to = to;
+                    self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
+                }
+                continue;
+            }
+            for d in 0..self.ndirs {
+                if dirs >> d & 1 == 0 {
+                    continue;
+                }
+                let one = self.step[from as usize * self.ndirs + d];
+                if one == NONE {
+                    continue;
+                }
+                let (to, mid) =
+                    if action == Action::Jump { (self.step[one as usize * self.ndirs + d], one) } else { (one, NONE) };
+                if to == NONE || !mask.has(to) {
+                    continue;
+                }
+                cx.mv.to = to;
+                cx.mv.middle = mid;
+                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, mid, 0), prefix, out);
+            }
+        }
+    }
+
+    /// The destinations of one piece that pass every condition of the mask (with
+    /// `cx.mv.from` set).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn piece_mask(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+        action: Action,
+        from: u16,
+        gen_dest: Bits<W>,
+        over_fixed: Option<Bits<W>>,
+        dirs: u32,
+    ) -> Bits<W> {
+        let mut dest = gen_dest;
+        if m.to_reads_from
+            && let Some(t) = &cr.to
+        {
+            dest &= (t.0)(self, s, cx);
+        }
+        let reach = match action {
+            Action::Relocate => {
+                let mut r = m.static_ok[0];
+                r.remove(from);
+                r
+            }
+            Action::Step if m.along_const => m.static_ok[from as usize],
+            Action::Step => {
+                let mut r = Bits::EMPTY;
+                for d in 0..self.ndirs {
+                    let t = self.step[from as usize * self.ndirs + d];
+                    if dirs >> d & 1 == 1 && t != NONE {
+                        r.insert(t);
+                    }
+                }
+                r & m.static_ok[from as usize]
+            }
+            _ => {
+                let over = match over_fixed {
+                    Some(o) => o,
+                    None => cr.over.as_ref().map_or(Bits::EMPTY, |o| (o.0)(self, s, cx)),
+                };
+                let mut r = Bits::EMPTY;
+                for d in 0..self.ndirs {
+                    if dirs >> d & 1 == 0 {
+                        continue;
+                    }
+                    let mid = self.step[from as usize * self.ndirs + d];
+                    if mid == NONE || !over.has(mid) {
+                        continue;
+                    }
+                    let t = self.step[mid as usize * self.ndirs + d];
+                    if t != NONE {
+                        r.insert(t);
+                    }
+                }
+                r & m.static_ok[from as usize]
+            }
+        };
+        let mut mask = dest & reach;
+        for c in &m.per_from {
+            if mask.is_empty() {
+                break;
+            }
+            mask &= (c.0)(self, s, cx);
+        }
+        mask
+    }
+
+    /// Checks slot `k` of piece `from` in box `bi` (its `k`-th static destination):
+    /// the part when it is a legal move.
+    fn check_box(&self, s: &State<W>, cx: &mut Ctx<W>, list: &MoveList, bi: usize, from: u16, k: u32) -> Option<Part> {
+        let (rid, dirs) = list.box_rule(bi);
+        let action = self.prog.rules[rid as usize].action;
+        let m = self.code.rules[rid as usize].mask.as_ref()?;
+        let to = (m.static_ok[from as usize] & list.box_dest::<W>(bi)).nth_sparse(k)?;
+        let mut middle = NONE;
+        if action == Action::Jump || !m.along_const {
+            // The direction that reaches `to` (there is one: destinations are unique
+            // per start cell, checked when the game is built).
+            let d = (0..self.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
+            if dirs >> d & 1 == 0 {
+                return None;
+            }
+            if action == Action::Jump {
+                middle = self.step[from as usize * self.ndirs + d];
+                if !list.box_over_has(bi, middle, W) {
+                    return None;
+                }
+            }
+        }
+        cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+        for c in &m.per_from_member {
+            if !(c.0)(self, s, cx, to) {
+                return None;
+            }
+        }
+        cx.mv.to = to;
+        cx.mv.middle = middle;
+        if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
+            Some(Part::new(rid, from, to, middle, 0))
+        } else {
+            None
+        }
+    }
+
+    /// Where one step (or jump) along direction `d` leads from `from`, and the cell
+    /// jumped.
+    #[inline]
+    fn reach(&self, action: Action, from: u16, d: usize) -> (u16, u16) {
+        let one = self.step[from as usize * self.ndirs + d];
+        if action != Action::Jump || one == NONE {
+            return (one, NONE);
+        }
+        (self.step[one as usize * self.ndirs + d], one)
+    }
+
+    /// Replaces the boxes by the exact groups of their moves (each piece's
+    /// destinations).
+    fn boxes_to_groups(&self, s: &State<W>, cx: &mut Ctx<W>, list: &mut MoveList) {
+        for bi in 0..list.box_count() {
+            let (rid, dirs) = list.box_rule(bi);
+            let (pieces, dest, over) = list.box_sets::<W>(bi);
+            let action = self.prog.rules[rid as usize].action;
+            let cr = &self.code.rules[rid as usize];
+            let Some(m) = cr.mask.as_ref() else { continue };
+            let over = (action == Action::Jump).then_some(over);
+            for from in pieces {
+                cx.mv = MoveVars { from, rule: rid, ..MoveVars::default() };
+                let mask = self.piece_mask(s, cx, cr, m, action, from, dest, over, dirs);
+                if !mask.is_empty() {
+                    list.push_group(rid, from, 0, &mask);
+                }
+            }
+        }
+        list.clear_boxes();
+    }
+
+    /// A move whose mask conditions hold: list it unchecked, or check the rest of its
+    /// conditions and finish the turn.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn emit_masked(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        m: &Mask<W>,
+        lazy: bool,
+        part: Part,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        if lazy {
+            out.push_unchecked(part);
+            return;
+        }
+        if let Some(c) = &m.residual
+            && !(c.0)(self, s, cx)
+        {
+            return;
+        }
+        self.complete(s, cx, rid, part, prefix, out);
+    }
+
+    /// The owner of a placed piece.
+    fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
+        match &self.prog.rules[rid as usize].owner {
+            Some(e) => {
+                let side = self.eval(s, cx, e).side();
+                if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
+            }
+            None => self.own_side(s, s.mover),
+        }
+    }
+
+    /// Generation move by move, for the rules masks do not cover.
+    #[allow(clippy::too_many_arguments)]
+    fn gen_plain(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        only_from: Option<u16>,
+        lazy: bool,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let rule = &self.prog.rules[rid as usize];
         let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList| {
-            if lazy && prefix.is_empty() {
+            if lazy {
                 out.push_unchecked(part);
                 return;
             }
-            for c in &rule.conds {
-                if !g.eval_bool(s, cx, c) {
-                    return;
-                }
+            if let Some(c) = &cr.conds
+                && !(c.0)(g, s, cx)
+            {
+                return;
             }
             g.complete(s, cx, rid, part, prefix, out);
         };
@@ -1350,18 +1770,9 @@ impl<const W: usize> Game<W> {
                 }
             }
             Action::Place => {
-                let owner = match &rule.owner {
-                    Some(e) => {
-                        let side = self.eval(s, cx, e).side();
-                        if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
-                    }
-                    None => self.own_side(s, s.mover),
-                };
-                let dest = match &rule.to {
-                    Some(t) => {
-                        let v = self.eval(s, cx, t);
-                        self.set(v)
-                    }
+                let owner = self.place_owner(s, cx, rid);
+                let dest = match &cr.to {
+                    Some(t) => (t.0)(self, s, cx),
                     None => Bits::EMPTY,
                 };
                 for to in dest.iter() {
@@ -1370,12 +1781,9 @@ impl<const W: usize> Game<W> {
                 }
             }
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
-                let pieces = match (only_from, &rule.subject) {
+                let pieces = match (only_from, &cr.subject) {
                     (Some(c), _) => Bits::single(c),
-                    (None, Some(e)) => {
-                        let v = self.eval(s, cx, e);
-                        self.set(v) & s.occupied
-                    }
+                    (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
                     (None, None) => Bits::EMPTY,
                 };
                 let mut dest_fixed = None;
@@ -1383,11 +1791,10 @@ impl<const W: usize> Game<W> {
                     cx.mv.from = from;
                     cx.mv.to = NONE;
                     cx.mv.middle = NONE;
-                    let dest = match (&rule.to, rule.to_uses_move, dest_fixed) {
+                    let dest = match (&cr.to, rule.to_uses_move, dest_fixed) {
                         (_, false, Some(d)) => d,
                         (Some(t), uses, _) if rule.action != Action::Jump || !uses => {
-                            let v = self.eval(s, cx, t);
-                            let d = self.set(v);
+                            let d = (t.0)(self, s, cx);
                             if !uses {
                                 dest_fixed = Some(d);
                             }
@@ -1405,11 +1812,8 @@ impl<const W: usize> Game<W> {
                         }
                         continue;
                     }
-                    let dirs = rule.along.as_ref().map_or(0, |a| self.eval(s, cx, a).dirs());
-                    let over = rule.over.as_ref().map(|o| {
-                        let v = self.eval(s, cx, o);
-                        self.set(v)
-                    });
+                    let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+                    let over = cr.over.as_ref().map(|o| (o.0)(self, s, cx));
                     for d in 0..self.ndirs {
                         if dirs >> d & 1 == 0 {
                             continue;
@@ -1450,8 +1854,7 @@ impl<const W: usize> Game<W> {
                                 cx.mv.middle = mid;
                                 cx.mv.to = to;
                                 let ok = if rule.to_uses_move {
-                                    let t = rule.to.as_ref().map(|t| self.eval(s, cx, t));
-                                    t.is_some_and(|v| self.set(v).has(to))
+                                    cr.to.as_ref().is_some_and(|t| (t.0)(self, s, cx).has(to))
                                 } else {
                                     dest.has(to)
                                 };
@@ -1464,7 +1867,6 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
-        cx.mv = saved;
     }
 
     /// Whether a turn from `mark` on is legal: unchecked turns are checked (in order)
@@ -1491,46 +1893,234 @@ impl<const W: usize> Game<W> {
     /// Evaluates the conditions of a one-part turn listed unchecked.
     fn check_part(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> bool {
         let rule = &self.prog.rules[part.rule as usize];
-        cx.mv = MoveVars::default();
-        cx.mv.rule = part.rule;
-        cx.mv.from = part.from;
-        cx.mv.to = part.to;
-        cx.mv.middle = part.middle;
+        cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: part.rule, ..MoveVars::default() };
         if rule.action == Action::Choose
             && let Some(subject) = &rule.subject
             && let Val::List(items) = self.eval(s, cx, subject)
         {
             cx.mv.chosen = items.get(part.extra as usize).cloned();
         }
-        rule.conds.iter().all(|c| self.eval_bool(s, cx, c))
+        self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx))
     }
 
-    /// A uniformly random legal turn: its index in `list` (which holds the candidates
-    /// afterwards), or `None` when the player to move has no legal turn. The same
-    /// distribution as picking uniformly from [`Game::legal_moves`], but only the
-    /// candidates drawn have their conditions evaluated.
+    /// Checks the conditions a rule's mask leaves (see [`Mask`]) on one candidate of a
+    /// group; the part when they hold.
+    fn check_masked(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, from: u16, to: u16, extra: u16) -> Option<Part> {
+        let action = self.prog.rules[rid as usize].action;
+        let mut middle = NONE;
+        if action == Action::Jump {
+            // Targets are unique per start cell (checked when the game is built), so
+            // the direction that reaches `to` is the one.
+            for d in 0..self.ndirs {
+                let one = self.step[from as usize * self.ndirs + d];
+                if one != NONE && self.step[one as usize * self.ndirs + d] == to {
+                    middle = one;
+                    break;
+                }
+            }
+        }
+        cx.mv = MoveVars { from, to, middle, rule: rid, ..MoveVars::default() };
+        let m = self.code.rules[rid as usize].mask.as_ref()?;
+        if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
+            Some(Part::new(rid, from, to, middle, extra))
+        } else {
+            None
+        }
+    }
+
+    /// A uniformly random legal turn: its index in `list`, or `None` when the player to
+    /// move has no legal turn. The same distribution as picking uniformly from
+    /// [`Game::legal_moves`], but only the candidates drawn have their conditions
+    /// evaluated.
+    ///
+    /// The candidates are the turns `legal_moves` would list, before the conditions
+    /// that can only be checked move by move: rules that can neither refuse nor
+    /// continue list one-part turns unchecked, or, when masks cover them, whole groups
+    /// of destinations per piece (counted, not listed). One candidate is drawn
+    /// uniformly among all those left; if it fails its remaining conditions it is
+    /// removed and another is drawn. Each legal turn is one candidate, and every draw is
+    /// uniform over the candidates left, so the first legal one drawn is uniform over the
+    /// legal turns (by symmetry: removing failures never favours one legal turn over
+    /// another).
+    ///
+    /// Rules that move pieces one step or one jump along directions known for the
+    /// whole generation add a *box* instead of groups: each piece with the
+    /// destinations its rule could reach from its cell (the static part of the mask,
+    /// a table made when the game is built) that are in the rule's destination set,
+    /// whether or not the move passes its other conditions now. A
+    /// slot is at most one turn and every turn of the rule is one slot, so drawing
+    /// uniformly among list entries, group cells and box slots together still gives
+    /// each legal turn the same chance at every draw; a box slot that is not a legal
+    /// turn is simply drawn again later with the same chance. After [`BOX_MISSES`]
+    /// such misses the boxes are replaced
+    /// by the exact groups of their moves (each draw stays uniform over the legal
+    /// turns, so the mixture of the two phases is uniform too), which ends the search
+    /// in a position with few or no legal turns.
+    ///
+    /// `list` holds the turn drawn at the index returned; whatever else it holds is
+    /// unspecified.
     pub fn random_move(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
         list.clear();
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return None;
         }
+        if let Some(Some(plan)) = self.code.plans.get(s.phase as usize)
+            && let Some(i) = self.random_by_plan(s, rng, list, plan)
+        {
+            return Some(i);
+        }
+        self.random_general(s, rng, list)
+    }
+
+    /// Random play by a phase's [`Plan`]: the conditions of the phase pick the rule;
+    /// its slots are its pieces' static destinations in its destination set (each at
+    /// most one turn, every turn of the rule one slot); a slot is drawn uniformly and
+    /// checked (the other conditions), again until one is a legal turn. `None` when it cannot decide
+    /// (no slot, [`PLAN_MISSES`] misses): then the general path draws, from scratch.
+    /// Each draw here is uniform over the legal turns, and so is the general path's,
+    /// so the mixture is uniform.
+    fn random_by_plan(
+        &self,
+        s: &State<W>,
+        rng: &mut super::search::Rng,
+        list: &mut MoveList,
+        plan: &Plan<W>,
+    ) -> Option<usize> {
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: true, mv: MoveVars::default(), turn_start: start };
-        let mut prefix = Vec::new();
-        let body = &self.prog.phases[s.phase as usize].body;
-        self.gen_block(s, &mut cx, body, &mut prefix, list, None);
-        loop {
-            if list.is_empty() {
-                break;
+        let mut cx = Ctx::new(start);
+        let mut p = plan;
+        let rid = loop {
+            match p {
+                Plan::Rule(r) => break *r,
+                Plan::General => return None,
+                Plan::If(branches, otherwise) => {
+                    let mut next = None;
+                    for (c, q) in branches {
+                        if (c.0)(self, s, &mut cx) {
+                            next = Some(q);
+                            break;
+                        }
+                    }
+                    p = match (next, otherwise) {
+                        (Some(q), _) => q,
+                        (None, Some(q)) => q,
+                        (None, None) => return None,
+                    };
+                }
             }
-            let i = rng.below(list.len());
-            if list.is_checked(i) || self.check_part(s, &mut cx, list.get(i)[0]) {
+        };
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        let action = self.prog.rules[rid as usize].action;
+        cx.mv.rule = rid;
+        let mut dest = (cr.to.as_ref()?.0)(self, s, &mut cx);
+        for c in &m.per_gen {
+            dest &= (c.0)(self, s, &mut cx);
+        }
+        let pieces = (cr.subject.as_ref()?.0)(self, s, &mut cx) & s.occupied;
+        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, &mut cx, a));
+        let over = match (&cr.over, action) {
+            (Some(o), Action::Jump) => (o.0)(self, s, &mut cx),
+            _ => Bits::EMPTY,
+        };
+        // Each piece weighs its static destinations in the destination set.
+        let mut total = 0u32;
+        for from in pieces.iter() {
+            let k = (m.static_ok[from as usize] & dest).count_sparse();
+            list.box_piece(from, k as u16);
+            total += k;
+        }
+        if total == 0 {
+            list.clear_boxes();
+            return None;
+        }
+        for _ in 0..PLAN_MISSES {
+            let (from, k) = list.open_slot(rng.below(total as usize) as u32);
+            let to = (m.static_ok[from as usize] & dest).nth_sparse(k)?;
+            let mut middle = NONE;
+            if action == Action::Jump || !m.along_const {
+                let d = (0..self.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
+                if dirs >> d & 1 == 0 {
+                    continue;
+                }
+                if action == Action::Jump {
+                    middle = self.step[from as usize * self.ndirs + d];
+                    if !over.has(middle) {
+                        continue;
+                    }
+                }
+            }
+            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+            if !m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+                continue;
+            }
+            cx.mv.to = to;
+            cx.mv.middle = middle;
+            if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
+                list.clear_boxes();
+                let i = list.len();
+                list.push(&[], Part::new(rid, from, to, middle, 0));
                 return Some(i);
             }
-            list.swap_remove(i);
         }
+        list.clear_boxes();
+        None
+    }
+
+    /// Random play, the general way (see [`Game::random_move`]).
+    fn random_general(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
+        list.clear();
+
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx::new(start);
+        cx.lazy = true;
+        cx.groups = true;
+        let mut prefix = Vec::new();
+        let body = &self.code.phases[s.phase as usize];
+        self.gen_block(s, &mut cx, body, &mut prefix, list, None);
+        let mut exact = list.len() + list.group_total();
+        let mut boxed = list.box_total();
+        let mut misses = 0;
+        while exact + boxed > 0 {
+            let r = rng.below(exact + boxed);
+            if r < list.len() {
+                if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0]) {
+                    return Some(r);
+                }
+                list.swap_remove(r);
+                exact -= 1;
+            } else if r < exact {
+                let (gi, to) = list.group_nth((r - list.len()) as u32, W);
+                let (rule, from, extra) = list.group_info(gi);
+                if let Some(part) = self.check_masked(s, &mut cx, rule, from, to, extra) {
+                    let i = list.len();
+                    list.push(&[], part);
+                    return Some(i);
+                }
+                list.group_remove(gi, to, W);
+                exact -= 1;
+            } else {
+                let (bi, from, k) = list.box_slot((r - exact) as u32);
+                if let Some(part) = self.check_box(s, &mut cx, list, bi, from, k) {
+                    let i = list.len();
+                    list.push(&[], part);
+                    return Some(i);
+                }
+                // A slot that is not a legal move stays (it is drawn again with the
+                // same chance as before); after a few misses the boxes give way to
+                // exact groups, so that a position with few or no moves ends.
+                misses += 1;
+                if misses == BOX_MISSES {
+                    self.boxes_to_groups(s, &mut cx, list);
+                    exact = list.len() + list.group_total();
+                    boxed = 0;
+                }
+            }
+        }
+        list.clear();
         cx.lazy = false;
-        self.gen_block(s, &mut cx, &self.prog.no_moves, &mut prefix, list, None);
+        cx.groups = false;
+        self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, list, None);
         if list.is_empty() { None } else { Some(rng.below(list.len())) }
     }
 
@@ -1551,10 +2141,9 @@ impl<const W: usize> Game<W> {
         }
         let mut next = s.clone();
         let mut pending = Vec::new();
-        let chosen = cx.mv.chosen.clone();
-        let slots = cx.slots.clone();
-        let mut inner = Ctx { slots, lazy: false, mv: MoveVars::default(), turn_start: cx.turn_start };
-        inner.mv.chosen = chosen;
+        let mut inner = Ctx::new(cx.turn_start);
+        inner.slots = cx.slots.clone();
+        inner.mv.chosen = cx.mv.chosen.clone();
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending));
         if r.refused {
             return;
@@ -1585,7 +2174,7 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<W>,
         part: Part,
         pending: Option<&mut Vec<Pending<'g, W>>>,
-    ) -> ThenResult {
+    ) -> Flow {
         let rule = &self.prog.rules[part.rule as usize];
         cx.mv.rule = part.rule;
         cx.mv.from = part.from;
@@ -1609,24 +2198,35 @@ impl<const W: usize> Game<W> {
             }
             Action::Pass => {}
         }
-        let mut pending = pending;
-        let r = self.exec(s, cx, &rule.then, &mut pending, false);
+        let cr = &self.code.rules[part.rule as usize];
+        let r = match &cr.then_fx {
+            Some(f) => (f.0)(self, s, cx),
+            None => {
+                let mut pending = pending;
+                self.run_block(s, cx, &cr.then, &mut pending)
+            }
+        };
         if rule.action == Action::Jump {
             s.last_jumped = part.middle;
         }
         if r.refused {
             return r;
         }
-        let mut none = None;
-        self.exec(s, cx, &self.prog.end, &mut none, false);
+        match &self.code.end_fx {
+            Some(f) => {
+                (f.0)(self, s, cx);
+            }
+            None => {
+                self.run_block(s, cx, &self.code.end, &mut None);
+            }
+        }
         r
     }
 
     /// Plays a legal turn.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
-        let mut cx =
-            Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: start.as_ref() };
+        let mut cx = Ctx::new(start.as_ref());
         for p in parts {
             cx.mv = MoveVars::default();
             self.apply_part(s, &mut cx, *p, None);
@@ -1638,9 +2238,11 @@ impl<const W: usize> Game<W> {
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
-        let mut none = None;
-        let after = &self.prog.after_turn;
-        self.exec(s, cx, after, &mut none, false);
+        if let Some(f) = &self.code.after_fx {
+            (f.0)(self, s, cx);
+        } else if !self.code.after_turn.is_empty() {
+            self.run_block(s, cx, &self.code.after_turn, &mut None);
+        }
         let first = parts.first().copied();
         let last = parts.last().copied();
         let pass = parts.iter().all(|p| self.prog.rules[p.rule as usize].action == Action::Pass);
@@ -1707,8 +2309,8 @@ impl<const W: usize> Game<W> {
     /// The start position: the setup placed, the first phase, its first player.
     pub fn start(&self) -> State<W> {
         let mut s = self.empty_state();
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
-        self.setup(&mut s, &mut cx, &self.prog.setup);
+        let mut cx = Ctx::new(None);
+        self.setup(&mut s, &mut cx, &self.code.setup);
         while let Some(p) = self.prog.phases.get(s.phase as usize) {
             if p.turns == Some(0) {
                 let next = s.phase + 1;
@@ -1728,10 +2330,10 @@ impl<const W: usize> Game<W> {
         s
     }
 
-    fn setup(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[S]) {
+    fn setup(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[CS<W>]) {
         for st in stmts {
             match st {
-                S::Move(r) => {
+                CS::Move(r) => {
                     let rule = &self.prog.rules[*r as usize];
                     let owner = rule.owner.as_ref().map_or(0, |o| self.eval(s, cx, o).side());
                     let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
@@ -1742,10 +2344,10 @@ impl<const W: usize> Game<W> {
                         }
                     }
                 }
-                S::If(branches, otherwise) => {
+                CS::If(branches, otherwise) => {
                     let mut done = false;
                     for (c, body) in branches {
-                        if self.eval(s, cx, c).bool() {
+                        if (c.0)(self, s, cx) {
                             self.setup(s, cx, body);
                             done = true;
                             break;
@@ -1756,8 +2358,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 other => {
-                    let mut none = None;
-                    self.exec_one(s, cx, other, &mut none, false);
+                    self.run_stmt(s, cx, other, &mut None);
                 }
             }
         }
@@ -1768,7 +2369,7 @@ impl<const W: usize> Game<W> {
     /// The name of the value a `choose` part picked, for notation.
     pub fn chosen_name(&self, s: &State<W>, p: &Part) -> String {
         let rule = &self.prog.rules[p.rule as usize];
-        let mut cx = Ctx { slots: self.fresh_slots(), lazy: false, mv: MoveVars::default(), turn_start: None };
+        let mut cx = Ctx::new(None);
         let Some(subject) = &rule.subject else { return "?".into() };
         let Val::List(items) = self.eval(s, &mut cx, subject) else { return "?".into() };
         match items.get(p.extra as usize) {

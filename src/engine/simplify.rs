@@ -57,6 +57,23 @@ pub struct Simplifier<'a> {
     pub ndirs: usize,
     /// The opposite of each direction.
     pub opposite: &'a [u8],
+    /// How many players (`players` is the list of the first sides).
+    pub players: usize,
+    /// How many sides (players then colours).
+    pub sides: usize,
+}
+
+/// The constant items a loop may be unrolled over: a small constant set of
+/// directions, a small constant list of stable values, the players or the colours.
+fn unrollable(src: &E, players: usize, sides: usize) -> Option<Vec<E>> {
+    let items: Vec<E> = match src {
+        E::Dirs(mask) => (0..32u8).filter(|d| mask >> d & 1 == 1).map(E::Dir).collect(),
+        E::List(items) if items.iter().all(stable) => items.clone(),
+        E::Ctx(ContextVar::Players) => (0..players as u8).map(E::Side).collect(),
+        E::Ctx(ContextVar::Colours) => (players as u8..sides as u8).map(E::Side).collect(),
+        _ => return None,
+    };
+    (items.len() <= UNROLL as usize).then_some(items)
 }
 
 impl Simplifier<'_> {
@@ -80,14 +97,19 @@ impl Simplifier<'_> {
     fn block(&self, stmts: &[S], map: &HashMap<u32, E>) -> Vec<S> {
         let mut map = map.clone();
         let mut out = Vec::new();
-        for s in stmts {
+        for (i, s) in stmts.iter().enumerate() {
             match s {
                 S::Let(slot, v) => {
                     let v = self.expr(v, &map);
-                    // The slot is still written: a move rule nested in this block is
-                    // compiled on its own and reads it there.
                     if stable(&v) {
                         map.insert(*slot, v.clone());
+                        // Every read of the slot in this block is replaced. The slot is
+                        // still written when a move rule follows in the block: it is
+                        // compiled on its own and reads the slot there (the slot is not
+                        // visible outside the block).
+                        if !stmts[i + 1..].iter().any(nests_rules) {
+                            continue;
+                        }
                     } else {
                         map.remove(slot);
                     }
@@ -95,21 +117,19 @@ impl Simplifier<'_> {
                 }
                 S::For(slot, src, body) => {
                     let src = self.expr(src, &map);
-                    match src {
-                        E::Dirs(mask) if mask.count_ones() <= UNROLL => {
-                            for d in 0..32 {
-                                if mask >> d & 1 == 1 {
-                                    let mut m = map.clone();
-                                    m.insert(*slot, E::Dir(d as u8));
-                                    let body = self.block(body, &m);
-                                    if body.iter().any(nests_rules) {
-                                        out.push(S::Let(*slot, E::Dir(d as u8)));
-                                    }
-                                    out.extend(body);
+                    match unrollable(&src, self.players, self.sides) {
+                        Some(items) => {
+                            for item in items {
+                                let mut m = map.clone();
+                                m.insert(*slot, item.clone());
+                                let body = self.block(body, &m);
+                                if body.iter().any(nests_rules) {
+                                    out.push(S::Let(*slot, item));
                                 }
+                                out.extend(body);
                             }
                         }
-                        src => {
+                        None => {
                             let mut m = map.clone();
                             m.remove(slot);
                             out.push(S::For(*slot, src, self.block(body, &m)));
@@ -180,17 +200,13 @@ impl Simplifier<'_> {
             }
             E::Comp { kind, set_of_dirs, slot, source, body } => {
                 let source = self.expr(source, map);
-                if let E::Dirs(mask) = source
-                    && mask.count_ones() <= UNROLL
-                    && matches!(kind, Comprehension::Any | Comprehension::All)
+                if matches!(kind, Comprehension::Any | Comprehension::All)
+                    && let Some(items) = unrollable(&source, self.players, self.sides)
                 {
                     let mut out: Option<E> = None;
-                    for d in 0..32 {
-                        if mask >> d & 1 == 0 {
-                            continue;
-                        }
+                    for item in items {
                         let mut m = map.clone();
-                        m.insert(*slot, E::Dir(d as u8));
+                        m.insert(*slot, item);
                         let x = self.expr(body, &m);
                         out = Some(match (out, kind) {
                             (None, _) => x,
@@ -237,8 +253,21 @@ impl Simplifier<'_> {
         }
     }
 
-    /// Folds an operation whose operands are constants.
+    /// Folds an operation whose operands are constants; drops the operands of an
+    /// `and` (`or`) chain that repeat an earlier one (`a and b` is `b and a`: tests
+    /// written for each direction of a line often come twice).
     fn fold(&self, e: E) -> E {
+        let e = match e {
+            E::Bin(op @ (Op::And | Op::Or), x, y) => {
+                let mut items = Vec::new();
+                flatten(op, &x, &mut items);
+                if items.iter().any(|i| same(i, &y)) {
+                    return *x;
+                }
+                E::Bin(op, x, y)
+            }
+            e => e,
+        };
         match e {
             E::Not(x) => match *x {
                 E::Bool(v) => E::Bool(!v),
@@ -261,9 +290,35 @@ impl Simplifier<'_> {
                     let d = if op == Op::StepBack { self.opposite[*d as usize] } else { *d };
                     E::Cell(if *c == NONE { NONE } else { self.step[*c as usize * self.ndirs + d as usize] })
                 }
+                // `c - d` is `c + opposite(d)`: one form, so equal tests compare equal.
+                (_, E::Dir(d)) if op == Op::StepBack => {
+                    E::Bin(Op::Step, x, Box::new(E::Dir(self.opposite[*d as usize])))
+                }
                 _ => E::Bin(op, x, y),
             },
             e => e,
         }
+    }
+}
+
+/// The operands of a chain of one operation.
+fn flatten<'e>(op: Op, e: &'e E, out: &mut Vec<&'e E>) {
+    match e {
+        E::Bin(o, a, b) if *o == op => {
+            flatten(op, a, out);
+            flatten(op, b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Whether two conditions are the same, up to the order of the operands of `and`
+/// and `or` (conditions have no side effects).
+fn same(a: &E, b: &E) -> bool {
+    match (a, b) {
+        (E::Bin(o1 @ (Op::And | Op::Or), a1, b1), E::Bin(o2, a2, b2)) if o1 == o2 => {
+            (same(a1, a2) && same(b1, b2)) || (same(a1, b2) && same(b1, a2))
+        }
+        _ => a == b,
     }
 }

@@ -8,6 +8,7 @@
 use crate::check::hir::Action;
 
 use super::bits::Bits;
+use super::code::{Code, Lower};
 use super::compile::Program;
 use super::program::NONE;
 
@@ -89,6 +90,8 @@ pub struct Game<const W: usize> {
     pub counter_base: Vec<usize>,
     /// Total counter slots.
     pub counter_slots: usize,
+    /// The program lowered to typed code (see [`super::code`]).
+    pub code: Code<W>,
 }
 
 /// A position of a game.
@@ -206,14 +209,29 @@ impl<const W: usize> Game<W> {
         let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
         let mut prog = prog;
         {
-            let simplifier = super::simplify::Simplifier { step: &step, ndirs, opposite: &opposite };
+            let simplifier = super::simplify::Simplifier {
+                step: &step,
+                ndirs,
+                opposite: &opposite,
+                players: prog.players,
+                sides: prog.sides.len(),
+            };
             let Program { rules, phases, setup, end, no_moves, after_turn, .. } = &mut prog;
             let mut blocks: Vec<&mut Vec<super::program::S>> = vec![setup, end, no_moves, after_turn];
             blocks.extend(phases.iter_mut().map(|p| &mut p.body));
             simplifier.program(rules, &mut blocks);
         }
-        Game {
-            all: Bits::first_n(n),
+        let all = Bits::first_n(n);
+        let mut sets: Vec<Bits<W>> = sets;
+        let board_id = match sets.iter().position(|x| *x == all) {
+            Some(i) => i as u32,
+            None => {
+                sets.push(all);
+                sets.len() as u32 - 1
+            }
+        };
+        let mut game = Game {
+            all,
             n,
             ndirs,
             sets,
@@ -224,7 +242,27 @@ impl<const W: usize> Game<W> {
             counter_base,
             counter_slots: slots,
             prog,
-        }
+            code: Code::default(),
+        };
+        let (code, new_sets) = {
+            let mut lw = Lower { g: &game, new_sets: Vec::new(), board_id, from_tables: Vec::new() };
+            let p = &game.prog;
+            let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
+            let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false)).collect();
+            let setup = lw.block(&p.setup, false);
+            let end = lw.block(&p.end, false);
+            let end_fx = lw.block_fx(&p.end, false);
+            let no_moves = lw.block(&p.no_moves, false);
+            let after_turn = lw.block(&p.after_turn, false);
+            let after_fx = if p.after_turn.is_empty() { None } else { lw.block_fx(&p.after_turn, false) };
+            let from_tables = std::mem::take(&mut lw.from_tables);
+            let plans = phases.iter().map(|b| super::code::plan(&game, &rules, b)).collect();
+            let code = Code { plans, rules, phases, setup, end, end_fx, no_moves, after_turn, after_fx, from_tables };
+            (code, lw.new_sets)
+        };
+        game.sets.extend(new_sets);
+        game.code = code;
+        game
     }
 
     /// An empty position: no pieces, first phase, first player.
@@ -365,6 +403,40 @@ impl<const W: usize> Game<W> {
     /// without stacks, on top of it with stacks).
     pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) {
         if from == to {
+            return;
+        }
+        if self.cap == 1 {
+            // No stacks: one piece, replacing whatever is on `to`.
+            let (f, t) = (from as usize, to as usize);
+            if s.height[t] > 0 {
+                let q = s.pieces[t];
+                self.set_top_bits(s, to, Some(q), false);
+                s.height[t] = 0;
+                s.hash ^= piece_key(to, 0, q);
+            }
+            if s.height[f] > 0 {
+                let p = s.pieces[f];
+                s.height[f] = 0;
+                s.pieces[t] = p;
+                s.height[t] = 1;
+                s.hash ^= piece_key(from, 0, p) ^ piece_key(to, 0, p);
+                // The same bits move from one cell to the other.
+                let mut moved = Bits::<W>::single(from);
+                moved.insert(to);
+                let flip = |b: &mut Bits<W>| {
+                    for i in 0..W {
+                        b.0[i] ^= moved.0[i];
+                    }
+                };
+                flip(&mut s.side_bits[side_of(p) as usize]);
+                flip(&mut s.kind_bits[kind_of(p) as usize]);
+                let mut fl = flags_of(p);
+                while fl != 0 {
+                    flip(&mut s.flag_bits[fl.trailing_zeros() as usize]);
+                    fl &= fl - 1;
+                }
+                flip(&mut s.occupied);
+            }
             return;
         }
         let h = s.height[from as usize] as usize;

@@ -1,0 +1,943 @@
+//! `rulesi play FILE`: play a game in the terminal, against people, the computer
+//! ([`rulesi::engine::mcts`]) or a random player.
+//!
+//! Moves are typed in the game's notation, case-insensitively; a move that is not
+//! legal is refused with a reason worked out from the legal moves alone (see
+//! [`find_move`]). When standard input is not a terminal, one command is read per line,
+//! the output is plain text (each line read is echoed after its prompt) and the game
+//! ends with the input: this is how it is tested.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use clap::Args as ClapArgs;
+
+use rulesi::board::CellId;
+use rulesi::check::hir::Action;
+use rulesi::engine::compile::Program;
+use rulesi::engine::mcts::{self, Budget};
+use rulesi::engine::moves::{Part, notation};
+use rulesi::engine::program::NONE;
+use rulesi::engine::search::Rng;
+use rulesi::engine::state::side_of;
+use rulesi::engine::{Game, MoveList, Outcome, State};
+use rulesi::with_game;
+
+use super::ColorChoice;
+use super::board::{View, move_cells};
+use super::load::{GameArgs, load};
+use super::record::{self, Line, Record};
+
+/// The most moves `moves` lists.
+const MOVES_SHOWN: usize = 300;
+
+/// Where `play` saves a game interrupted with Ctrl-C.
+pub const AUTOSAVE: &str = "rulesi-autosave.record";
+
+/// Arguments of `play`.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    /// The .game file (with --load, the record's game when not given).
+    #[arg(required_unless_present = "load")]
+    file: Option<PathBuf>,
+    /// An option value, `key=value` (repeatable), e.g. `--option first=blue`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// A ruleset declared in the game file (options given with --option override it).
+    #[arg(long, value_name = "NAME")]
+    ruleset: Option<String>,
+    /// Who plays a side, by the game's player names: `--player blue=computer`
+    /// (human, computer or random; repeatable). Unnamed players are human.
+    #[arg(long = "player", value_name = "NAME=WHO")]
+    players: Vec<String>,
+    /// How long the computer thinks: a time (`2s`, `500ms`) or a number of iterations
+    /// (`5000`, deterministic with --seed).
+    #[arg(long, default_value = "2s", value_parser = Budget::parse)]
+    think: Budget,
+    /// The longest random playout of the computer's search, in turns (an unfinished
+    /// playout counts as a draw).
+    #[arg(long, default_value_t = 400)]
+    playout_plies: u32,
+    /// The random seed for the computer and random players (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Continue a saved game (a record written by `save`).
+    #[arg(long, value_name = "RECORD")]
+    load: Option<PathBuf>,
+    /// When to use colour: auto (a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// Who plays a player's turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// A person typing moves.
+    Human,
+    /// The computer player (Monte Carlo tree search).
+    Computer,
+    /// Uniformly random legal moves.
+    Random,
+}
+
+impl Who {
+    /// The word for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Who::Human => "human",
+            Who::Computer => "computer",
+            Who::Random => "random",
+        }
+    }
+}
+
+/// Reads `--player NAME=WHO` settings, by the game's player names.
+pub fn parse_players(prog: &Program, specs: &[String], default: Who, allowed: &[Who]) -> Result<Vec<Who>, String> {
+    let names = &prog.sides[..prog.players];
+    let mut who = vec![default; prog.players];
+    let quoted = |v: &[String]| v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    let words: Vec<String> = allowed.iter().map(|w| w.word().to_string()).collect();
+    for spec in specs {
+        let Some((name, kind)) = spec.split_once('=') else {
+            return Err(format!("`{spec}` is not of the form NAME=WHO (e.g. `{}={}`)", names[0], words[0]));
+        };
+        let (name, kind) = (name.trim(), kind.trim());
+        let Some(p) = names.iter().position(|n| n == name) else {
+            let colour = if prog.sides.iter().skip(prog.players).any(|c| c == name) {
+                format!("`{name}` is a colour, not a player")
+            } else {
+                format!("there is no player `{name}`")
+            };
+            return Err(format!("{colour}; the players are {}", quoted(names)));
+        };
+        let Some(w) = allowed.iter().copied().find(|w| w.word() == kind.to_ascii_lowercase()) else {
+            return Err(format!("`{kind}` is not a kind of player; use {}", quoted(&words)));
+        };
+        who[p] = w;
+    }
+    Ok(who)
+}
+
+/// A move in the game's notation.
+pub fn move_text<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> String {
+    notation(&g.prog, parts, &|p| g.chosen_name(s, p))
+}
+
+// ---------------------------------------------------------------------------
+// Reading typed moves
+// ---------------------------------------------------------------------------
+
+/// A piece of a typed move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Cell(u16),
+    /// `-`, `x`, `,` or a space between cells.
+    Sep(char),
+    Word(String),
+}
+
+enum TokError {
+    Syntax,
+    NotOnBoard(String),
+}
+
+/// Lower case, runs of spaces as one.
+fn normalise(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// Splits a move into cells, separators and words: `c3xe5` is c3, `x`, e5.
+fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
+    let chars: Vec<char> = normalise(text).chars().collect();
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let after_cell = matches!(toks.last(), Some(Tok::Cell(_)));
+        if c == ' ' {
+            if after_cell {
+                toks.push(Tok::Sep(' '));
+            }
+            i += 1;
+        } else if c == '-' || c == ',' {
+            if let Some(Tok::Sep(' ')) = toks.last() {
+                toks.pop();
+            }
+            if !matches!(toks.last(), Some(Tok::Cell(_))) {
+                return Err(TokError::Syntax);
+            }
+            toks.push(Tok::Sep(c));
+            i += 1;
+        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
+            toks.push(Tok::Sep('x'));
+            i += 1;
+        } else if c.is_ascii_alphabetic() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let letters_end = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            if i == letters_end {
+                if let Some(Tok::Sep(' ')) = toks.last() {
+                    toks.pop();
+                }
+                toks.push(Tok::Word(word));
+            } else {
+                match prog.geometry.parse_label(&word) {
+                    Some(cell) => {
+                        if matches!(toks.last(), Some(Tok::Cell(_))) {
+                            return Err(TokError::Syntax);
+                        }
+                        toks.push(Tok::Cell(cell.0))
+                    }
+                    None => return Err(TokError::NotOnBoard(word)),
+                }
+            }
+        } else if c.is_ascii_digit() && matches!(toks.last(), Some(Tok::Word(_))) {
+            // `choose 3`.
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            toks.push(Tok::Word(chars[start..i].iter().collect()));
+        } else {
+            return Err(TokError::Syntax);
+        }
+    }
+    if let Some(Tok::Sep(' ')) = toks.last() {
+        toks.pop();
+    }
+    if matches!(toks.last(), Some(Tok::Sep(_))) {
+        return Err(TokError::Syntax);
+    }
+    Ok(toks)
+}
+
+/// The cells of a move of cells, or `None` for a move of words.
+fn cells_of(toks: &[Tok]) -> Option<Vec<u16>> {
+    let cells: Vec<u16> = toks.iter().filter_map(|t| if let Tok::Cell(c) = t { Some(*c) } else { None }).collect();
+    if cells.is_empty() || toks.iter().any(|t| matches!(t, Tok::Word(_))) { None } else { Some(cells) }
+}
+
+/// Separators that match: a space matches `-` and `x`; `-` and `x` match each other
+/// when `loose`.
+fn sep_match(a: char, b: char, loose: bool) -> bool {
+    a == b || a == ' ' || b == ' ' || (loose && a != ',' && b != ',')
+}
+
+fn toks_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
+    typed.len() == legal.len() && prefix_match(typed, legal, loose)
+}
+
+fn prefix_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
+    typed.len() <= legal.len()
+        && typed.iter().zip(legal).all(|(a, b)| match (a, b) {
+            (Tok::Sep(x), Tok::Sep(y)) => sep_match(*x, *y, loose),
+            _ => a == b,
+        })
+}
+
+fn action_noun(a: Action) -> &'static str {
+    match a {
+        Action::Place => "placement",
+        Action::Step => "step",
+        Action::Slide => "slide",
+        Action::Jump => "jump",
+        Action::Relocate => "relocation",
+        Action::Pass => "pass",
+        Action::Choose => "choice",
+    }
+}
+
+/// At most `n` moves, with `...` when there are more.
+fn some_moves(notes: &[&String], n: usize) -> String {
+    let mut out: Vec<String> = notes.iter().take(n).map(|s| s.to_string()).collect();
+    if notes.len() > n {
+        out.push(format!("... ({} in all)", notes.len()));
+    }
+    out.join(", ")
+}
+
+/// Finds the legal move (index into `list`) that `text` names; otherwise says why it
+/// is not legal, from the legal moves alone.
+pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, text: &str) -> Result<usize, String> {
+    let prog = &g.prog;
+    let notes: Vec<String> = list.iter().map(|m| move_text(g, s, m)).collect();
+    let norm = normalise(text);
+    if let Some(i) = notes.iter().position(|n| normalise(n) == norm) {
+        return Ok(i);
+    }
+    if list.is_empty() {
+        return Err(if s.outcome == Outcome::Ongoing {
+            "there is no legal move".to_string()
+        } else {
+            "the game is over".to_string()
+        });
+    }
+    // A choice may be typed without `choose`.
+    if let Some(i) = notes.iter().position(|n| n.strip_prefix("choose ").is_some_and(|c| normalise(c) == norm)) {
+        return Ok(i);
+    }
+    let geo = &prog.geometry;
+    let label = |c: u16| geo.label(CellId(c)).to_string();
+    let first_action = |i: usize| prog.rules[list.get(i)[0].rule as usize].action;
+    let example = || {
+        let mut shapes: Vec<String> = Vec::new();
+        let mut seen = Vec::new();
+        for (i, n) in notes.iter().enumerate() {
+            let a = first_action(i);
+            if !seen.contains(&a) {
+                seen.push(a);
+                shapes.push(format!("`{n}`"));
+            }
+        }
+        shapes.truncate(3);
+        shapes.join(" or ")
+    };
+    let syntax = || format!("expected a move such as {}, or a command (`help` lists them)", example());
+    let typed = match tokenize(prog, text) {
+        Ok(t) if !t.is_empty() => t,
+        Ok(_) => return Err(syntax()),
+        Err(TokError::Syntax) => return Err(syntax()),
+        Err(TokError::NotOnBoard(l)) => return Err(format!("{l} is not a cell of this board")),
+    };
+    let legal: Vec<Vec<Tok>> = notes.iter().map(|n| tokenize(prog, n).unwrap_or_default()).collect();
+    let all_of = |a: Action| (0..list.len()).all(|i| first_action(i) == a);
+    let one_kind = (0..list.len()).all(|i| first_action(i) == first_action(0));
+    let Some(cells) = cells_of(&typed) else {
+        // A move of words.
+        let words: Vec<&str> = norm.split(' ').collect();
+        let choices: Vec<&String> =
+            (0..list.len()).filter(|&i| first_action(i) == Action::Choose).map(|i| &notes[i]).collect();
+        return Err(match words[0] {
+            "pass" => format!("you cannot pass now; the legal moves are like {}", example()),
+            "choose" if choices.is_empty() => {
+                format!("there is nothing to choose now; the legal moves are like {}", example())
+            }
+            "choose" => format!("`{}` is not one of the choices: {}", words[1..].join(" "), some_moves(&choices, 8)),
+            _ if !choices.is_empty() => {
+                format!("expected one of {}, or a command (`help` lists them)", some_moves(&choices, 8))
+            }
+            _ => syntax(),
+        });
+    };
+    // The same cells with other separators, when only one move has them.
+    let loose: Vec<usize> = (0..list.len()).filter(|&i| toks_match(&typed, &legal[i], true)).collect();
+    if loose.len() == 1 {
+        return Ok(loose[0]);
+    }
+    if loose.len() > 1 {
+        let named: Vec<&String> = loose.iter().map(|&i| &notes[i]).collect();
+        return Err(format!("that could be {}: type one of them", some_moves(&named, 8)));
+    }
+    let from = cells[0];
+    let here: Vec<usize> = (0..list.len()).filter(|&i| list.get(i)[0].from == from).collect();
+    if cells.len() > 1 && (0..list.len()).all(|i| list.get(i)[0].from == NONE) {
+        return Err(format!("no move goes from one cell to another now; the legal moves are like {}", example()));
+    }
+    let here_notes: Vec<&String> = here.iter().map(|&i| &notes[i]).collect();
+    let typed_jump = typed.contains(&Tok::Sep('x'));
+    let own = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
+    let top = g.top(s, from);
+    if cells.len() > 1 && here.is_empty() {
+        match top {
+            None => return Err(format!("there is no piece on {}", label(from))),
+            Some(p) if side_of(p) != own => return Err(format!("{} has no piece of yours", label(from))),
+            Some(_) => {}
+        }
+    }
+    // Moves of a kind the position forbids: every legal move is a jump.
+    if all_of(Action::Jump) && cells.len() > 1 && !typed_jump {
+        let ex = here.first().copied().unwrap_or(0);
+        return Err(format!("a capture is compulsory: {} is available", notes[ex]));
+    }
+    // A chain cut short.
+    let longer: Vec<usize> = (0..list.len()).filter(|&i| prefix_match(&typed, &legal[i], true)).collect();
+    if !longer.is_empty() && cells.len() > 1 {
+        let named: Vec<&String> = longer.iter().map(|&i| &notes[i]).collect();
+        let jumps =
+            longer.iter().all(|&i| list.get(i).iter().all(|p| prog.rules[p.rule as usize].action == Action::Jump));
+        let what = if jumps { "the capture continues" } else { "the move continues" };
+        return Err(format!("{what}: {}", some_moves(&named, 6)));
+    }
+    let kind_hint = || {
+        if one_kind {
+            format!(": every legal move now is a {} (e.g. {})", action_noun(first_action(0)), notes[0])
+        } else {
+            String::new()
+        }
+    };
+    if cells.len() == 1 {
+        if !here.is_empty() {
+            return Err(format!(
+                "{} alone is not a move; from {} you can play {}",
+                label(from),
+                label(from),
+                some_moves(&here_notes, 8)
+            ));
+        }
+        if (0..list.len()).any(|i| first_action(i) == Action::Place) {
+            return Err(if top.is_some() {
+                format!("{} is occupied", label(from))
+            } else {
+                format!("you cannot place on {} now", label(from))
+            });
+        }
+        return Err(format!("a move goes from one cell to another, such as {}", example()));
+    }
+    if here.is_empty() {
+        return Err(format!("the piece on {} cannot move{}", label(from), kind_hint()));
+    }
+    let to = cells[1];
+    let reaches = here.iter().any(|&i| cells_of(&legal[i]).is_some_and(|c| c.get(1) == Some(&to)));
+    if !reaches {
+        return Err(format!(
+            "{} cannot be reached from {}; from {} you can play {}",
+            label(to),
+            label(from),
+            label(from),
+            some_moves(&here_notes, 8)
+        ));
+    }
+    Err(format!("that is not a legal move; from {} you can play {}", label(from), some_moves(&here_notes, 8)))
+}
+
+// ---------------------------------------------------------------------------
+// Choosing moves for the computer and the random player
+// ---------------------------------------------------------------------------
+
+/// A move chosen by the computer or at random, with what the search found.
+pub struct Chosen {
+    /// Its parts.
+    pub parts: Vec<Part>,
+    /// For the computer: iterations and the expected reward.
+    pub search: Option<(u64, f64)>,
+}
+
+/// The move of a non-human player; `None` when there is no legal move.
+pub fn engine_move<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    who: Who,
+    cfg: &mcts::Config,
+    rng: &mut Rng,
+    progress: Option<&mut dyn FnMut(&mcts::Progress)>,
+) -> Option<Chosen> {
+    match who {
+        Who::Random | Who::Human => {
+            let mut list = MoveList::new();
+            let i = g.random_move(s, rng, &mut list)?;
+            Some(Chosen { parts: list.get(i).to_vec(), search: None })
+        }
+        Who::Computer => {
+            let cfg = mcts::Config { seed: rng.next_u64(), ..cfg.clone() };
+            let a = mcts::search(g, s, &cfg, progress);
+            let parts = a.best_move()?.to_vec();
+            Some(Chosen { parts, search: Some((a.iterations, a.value())) })
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The session
+// ---------------------------------------------------------------------------
+
+const HELP: &str = "Type a move in the game's notation (`moves` lists them), or a command:
+  moves [CELL]   list the legal moves (only those starting at CELL)
+  undo           take back the last move (and the computer's reply)
+  hint           ask the computer for a move
+  stack CELL     show every piece on a cell, bottom to top
+  board          draw the board again, with the legend
+  save FILE      save the game (continue it with `rulesi play --load FILE`)
+  resign         give up
+  help           this help
+  quit           leave without saving";
+
+struct Session<'g, const W: usize> {
+    g: &'g Game<W>,
+    view: View,
+    line: Line<W>,
+    who: Vec<Who>,
+    cfg: mcts::Config,
+    rng: Rng,
+    interactive: bool,
+    game_path: PathBuf,
+    ruleset: Option<String>,
+    /// Whether the board has been drawn since the last change.
+    shown: bool,
+    /// Whether the end of the game has been announced.
+    announced: bool,
+    /// The status line last printed.
+    last_status: String,
+    autosave: Option<Arc<Mutex<String>>>,
+    input: Box<dyn BufRead>,
+}
+
+/// What the loop does next.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl<const W: usize> Session<'_, W> {
+    fn out(&self, text: &str) {
+        println!("{text}");
+    }
+
+    fn name(&self, player: u8) -> String {
+        self.view.player_name(self.g, self.line.current(), player)
+    }
+
+    fn record_text(&self) -> String {
+        record::write(&self.game_path, self.ruleset.as_deref(), &self.g.prog.option_text, &self.line.texts())
+    }
+
+    /// Keeps the Ctrl-C autosave up to date.
+    fn changed(&mut self) {
+        self.shown = false;
+        self.announced = false;
+        if let Some(a) = &self.autosave {
+            let text = if self.line.moves.is_empty() { String::new() } else { self.record_text() };
+            if let Ok(mut t) = a.lock() {
+                *t = text;
+            }
+        }
+    }
+
+    fn last_cells(&self) -> Vec<u16> {
+        self.line.moves.last().map_or(Vec::new(), |m| move_cells(&m.parts))
+    }
+
+    fn show_board(&mut self) {
+        let s = self.line.current();
+        let board = self.view.board(self.g, s, &self.last_cells());
+        print!("\n{board}");
+        if let Some(m) = self.line.moves.last() {
+            let mover = self.line.states[self.line.states.len() - 2].mover;
+            println!("last move: {} {}", self.name(mover), m.text);
+        }
+        let status = self.view.status(self.g, s);
+        println!("{status}");
+        self.last_status = status;
+        self.shown = true;
+    }
+
+    fn any_human(&self) -> bool {
+        self.who.contains(&Who::Human)
+    }
+
+    /// Reads a line; `None` at the end of the input.
+    fn read(&mut self, prompt: &str) -> Option<String> {
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        let mut buf = Vec::new();
+        match self.input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                println!();
+                None
+            }
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
+                if !self.interactive {
+                    println!("{text}");
+                }
+                Some(text)
+            }
+        }
+    }
+
+    /// Whether the position's only legal move is a pass.
+    fn forced_pass(&self, list: &MoveList) -> bool {
+        list.len() == 1 && list.get(0).iter().all(|p| self.g.prog.rules[p.rule as usize].action == Action::Pass)
+    }
+
+    fn run(&mut self) -> ExitCode {
+        if !self.interactive || self.any_human() {
+            self.out(&format!("{} · {}", self.g.prog.title, self.view.legend(&self.g.prog)));
+            let who: Vec<String> =
+                (0..self.g.prog.players).map(|p| format!("{} {}", self.g.prog.sides[p], self.who[p].word())).collect();
+            self.out(&format!("players: {}; type `help` for the commands", who.join(", ")));
+        }
+        let mut list = MoveList::new();
+        loop {
+            if self.line.settle(self.g) {
+                let s = self.line.current();
+                self.out(&format!("{} has no legal move.", self.name(s.mover)));
+                let shown = self.shown;
+                self.changed();
+                self.shown = shown;
+            }
+            let s = self.line.current().clone();
+            if s.outcome != Outcome::Ongoing {
+                if !self.announced {
+                    if self.shown {
+                        let status = self.view.status(self.g, &s);
+                        if status != self.last_status {
+                            self.out(&status);
+                            self.last_status = status;
+                        }
+                    } else {
+                        self.show_board();
+                    }
+                    self.out(&format!("Game over: {}.", self.view.result(self.g, &s)));
+                    self.announced = true;
+                }
+                if !self.any_human() {
+                    return ExitCode::SUCCESS;
+                }
+                list.clear();
+                match self.human_turn(&s, &list) {
+                    Flow::Continue => continue,
+                    Flow::Quit => return ExitCode::SUCCESS,
+                }
+            }
+            self.g.legal_moves(&s, &mut list);
+            if self.forced_pass(&list) {
+                let parts = list.get(0).to_vec();
+                self.out(&format!("{} has no legal move and passes.", self.name(s.mover)));
+                let text = move_text(self.g, &s, &parts);
+                self.line.play(self.g, &parts, text);
+                self.changed();
+                continue;
+            }
+            match self.who[s.mover as usize] {
+                Who::Human => match self.human_turn(&s, &list) {
+                    Flow::Continue => {}
+                    Flow::Quit => return ExitCode::SUCCESS,
+                },
+                who => {
+                    let chosen = self.think(&s, who);
+                    let Some(c) = chosen else { continue };
+                    let text = move_text(self.g, &s, &c.parts);
+                    let extra = match c.search {
+                        Some((n, v)) => format!(" (computer: {n} playouts, expects {:.0}%)", v * 100.0),
+                        None => format!(" ({})", who.word()),
+                    };
+                    self.out(&format!("{} plays {text}{extra}", self.name(s.mover)));
+                    self.line.play(self.g, &c.parts, text);
+                    self.changed();
+                    if !self.any_human() {
+                        self.show_board();
+                    }
+                }
+            }
+        }
+    }
+
+    fn think(&mut self, s: &State<W>, who: Who) -> Option<Chosen> {
+        let g = self.g;
+        if self.interactive && who == Who::Computer {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list);
+            let mut report = |p: &mcts::Progress| {
+                let best = p.best.filter(|&i| i < list.len()).map(|i| move_text(g, s, list.get(i))).unwrap_or_default();
+                println!(
+                    "  thinking: {:.0} s, {} playouts, best so far {best} ({:.0}%)",
+                    p.elapsed.as_secs_f64(),
+                    p.iterations,
+                    p.value * 100.0
+                );
+            };
+            engine_move(g, s, who, &self.cfg, &mut self.rng, Some(&mut report))
+        } else {
+            engine_move(g, s, who, &self.cfg, &mut self.rng, None)
+        }
+    }
+
+    /// Reads and carries out commands until a move is played (or the input ends).
+    fn human_turn(&mut self, s: &State<W>, list: &MoveList) -> Flow {
+        if !self.shown {
+            self.show_board();
+        }
+        let over = s.outcome != Outcome::Ongoing;
+        let prompt = if over {
+            "game over> ".to_string()
+        } else {
+            format!("{}> ", self.g.prog.sides.get(s.mover as usize).map_or("?", |n| n.as_str()))
+        };
+        let Some(input) = self.read(&prompt) else { return Flow::Quit };
+        let text = input.trim();
+        if text.is_empty() {
+            return Flow::Continue;
+        }
+        let (cmd, rest) = text.split_once(char::is_whitespace).map_or((text, ""), |(c, r)| (c, r.trim()));
+        let prog = &self.g.prog;
+        match cmd.to_ascii_lowercase().as_str() {
+            "help" | "?" => self.out(HELP),
+            "quit" | "exit" => return Flow::Quit,
+            "board" => {
+                self.show_board();
+                self.out(&self.view.legend(prog));
+            }
+            "moves" => {
+                let notes: Vec<String> = list.iter().map(|m| move_text(self.g, s, m)).collect();
+                if rest.is_empty() {
+                    if notes.is_empty() {
+                        self.out("no legal moves");
+                    } else {
+                        let shown: Vec<&str> = notes.iter().take(MOVES_SHOWN).map(|n| n.as_str()).collect();
+                        let more = if notes.len() > MOVES_SHOWN {
+                            " ... (`moves CELL` lists those from a cell)".to_string()
+                        } else {
+                            String::new()
+                        };
+                        self.out(&format!("{} legal moves: {}{more}", notes.len(), shown.join(" ")));
+                    }
+                } else {
+                    match prog.geometry.parse_label(rest) {
+                        None => self.out(&format!("{rest} is not a cell of this board")),
+                        Some(c) => {
+                            let here: Vec<&String> = (0..list.len())
+                                .filter(|&i| {
+                                    let p = list.get(i)[0];
+                                    if p.from != NONE { p.from == c.0 } else { p.to == c.0 }
+                                })
+                                .map(|i| &notes[i])
+                                .collect();
+                            let l = prog.geometry.label(c);
+                            if here.is_empty() {
+                                self.out(&format!("no legal move starts at {l}"));
+                            } else {
+                                let v: Vec<&str> = here.iter().map(|s| s.as_str()).collect();
+                                self.out(&format!("{} legal moves from {l}: {}", v.len(), v.join(" ")));
+                            }
+                        }
+                    }
+                }
+            }
+            "stack" => match prog.geometry.parse_label(rest) {
+                Some(c) => self.out(&self.view.stack(self.g, s, c.0)),
+                None if rest.is_empty() => self.out("which cell? e.g. `stack c3`"),
+                None => self.out(&format!("{rest} is not a cell of this board")),
+            },
+            "undo" => self.undo(),
+            "hint" => {
+                if over || list.is_empty() {
+                    self.out("the game is over");
+                } else if let Some(c) = self.think(s, Who::Computer) {
+                    let (n, v) = c.search.unwrap_or((0, 0.5));
+                    self.out(&format!(
+                        "hint: {} ({n} playouts, expects {:.0}%)",
+                        move_text(self.g, s, &c.parts),
+                        v * 100.0
+                    ));
+                }
+            }
+            "save" => {
+                if rest.is_empty() {
+                    self.out("save where? e.g. `save game.record`");
+                } else {
+                    match std::fs::write(rest, self.record_text()) {
+                        Ok(()) => self.out(&format!("saved {} moves to {rest}", self.line.moves.len())),
+                        Err(e) => self.out(&format!("cannot save to {rest}: {e}")),
+                    }
+                }
+            }
+            "resign" => {
+                if over {
+                    self.out("the game is over");
+                } else {
+                    self.out(&format!("{} resigns.", self.name(s.mover)));
+                    self.line.resign(self.g);
+                    self.changed();
+                }
+            }
+            _ if over => self.out("the game is over (`undo` takes back the last move, `quit` leaves)"),
+            _ => match find_move(self.g, s, list, text) {
+                Ok(i) => {
+                    let parts = list.get(i).to_vec();
+                    let text = move_text(self.g, s, &parts);
+                    self.line.play(self.g, &parts, text);
+                    self.changed();
+                }
+                Err(why) => self.out(&format!("not played: {why}")),
+            },
+        }
+        Flow::Continue
+    }
+
+    /// Takes back the last move, then any moves until a person is to move at a
+    /// position that is not a forced pass.
+    fn undo(&mut self) {
+        let mut taken = Vec::new();
+        let Some(m) = self.line.undo() else {
+            self.out("nothing to undo");
+            return;
+        };
+        taken.push(m.text);
+        let mut list = MoveList::new();
+        while !self.line.moves.is_empty() {
+            let s = self.line.current();
+            self.g.legal_moves(s, &mut list);
+            let person = self.who[s.mover as usize] == Who::Human;
+            if person && !self.forced_pass(&list) {
+                break;
+            }
+            if let Some(m) = self.line.undo() {
+                taken.push(m.text);
+            }
+        }
+        taken.reverse();
+        self.out(&format!("took back {}", taken.join(", ")));
+        self.changed();
+    }
+}
+
+/// Whether `--color` and the environment ask for colour on standard output.
+fn use_colour(choice: ColorChoice, interactive: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => interactive && std::io::stdout().is_terminal() && !super::no_color_set(),
+    }
+}
+
+/// Runs `play`.
+pub fn run(args: Args) -> ExitCode {
+    let interactive = std::io::stdin().is_terminal();
+    let mut record: Option<Record> = None;
+    if let Some(path) = &args.load {
+        if !args.options.is_empty() || args.ruleset.is_some() {
+            eprintln!("error: with --load the options and the ruleset come from the record");
+            return ExitCode::from(2);
+        }
+        match Record::read(path) {
+            Ok(r) => record = Some(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let game_args = match (&record, &args.load) {
+        (Some(r), Some(path)) => GameArgs {
+            file: args.file.clone().unwrap_or_else(|| r.game_path(path)),
+            options: r.options.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            ruleset: r.ruleset.clone(),
+        },
+        _ => GameArgs {
+            file: args.file.clone().unwrap_or_default(),
+            options: args.options.clone(),
+            ruleset: args.ruleset.clone(),
+        },
+    };
+    let Ok(loaded) = load(&game_args) else { return ExitCode::FAILURE };
+    let colour = use_colour(args.color, interactive);
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    with_game!(&loaded.game, g => {
+        let who = match parse_players(&g.prog, &args.players, Who::Human, &[Who::Human, Who::Computer, Who::Random]) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let (line, bad) = match &record {
+            Some(r) => Line::from_record(g, &r.moves),
+            None => (Line::new(g), None),
+        };
+        if let (Some(r), Some(path)) = (&record, &args.load) {
+            println!("loaded {} of the {} moves of {}", line.moves.len(), r.moves.len(), path.display());
+            if let Some(e) = &bad {
+                eprintln!("error: {}: {e}", path.display());
+                eprintln!("the game continues from the move before it");
+            }
+        }
+        let autosave = if interactive { Some(Arc::new(Mutex::new(String::new()))) } else { None };
+        if let Some(a) = &autosave {
+            let shared = Arc::clone(a);
+            let _ = ctrlc::set_handler(move || {
+                let text = shared.lock().map(|t| t.clone()).unwrap_or_default();
+                if text.is_empty() {
+                    eprintln!("\ninterrupted");
+                } else {
+                    match std::fs::write(AUTOSAVE, text) {
+                        Ok(()) => eprintln!(
+                            "\ninterrupted: the game is saved in {AUTOSAVE}; continue it with `rulesi play --load {AUTOSAVE}`"
+                        ),
+                        Err(e) => eprintln!("\ninterrupted: cannot save the game to {AUTOSAVE}: {e}"),
+                    }
+                }
+                std::process::exit(130);
+            });
+        }
+        let mut session = Session {
+            g,
+            view: View::new(&g.prog, colour),
+            line,
+            who,
+            cfg: mcts::Config { budget: args.think, playout_plies: args.playout_plies, ..mcts::Config::default() },
+            rng: Rng::new(seed),
+            interactive,
+            game_path: game_args.file.clone(),
+            ruleset: game_args.ruleset.clone(),
+            shown: false,
+            announced: false,
+            last_status: String::new(),
+            autosave,
+            input: Box::new(std::io::BufReader::new(std::io::stdin())),
+        };
+        session.changed();
+        session.run()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> rulesi::engine::AnyGame {
+        let text = "game \"T\"\nplayers white, black\nboard square 26 by 3\npiece man \"m\"\nphase play {\n  place man at empty\n}\n";
+        let model = rulesi::check_source(text).model.expect("the game checks");
+        let values = rulesi::engine::options::resolve(&model, None, &[]).expect("options");
+        rulesi::engine::build(&model, &values).expect("compiles")
+    }
+
+    fn toks(text: &str) -> Result<Vec<Tok>, String> {
+        let any = tiny();
+        tokenize(any.program(), text).map_err(|e| match e {
+            TokError::Syntax => "syntax".to_string(),
+            TokError::NotOnBoard(l) => format!("off {l}"),
+        })
+    }
+
+    #[test]
+    fn tokens() {
+        let any = tiny();
+        let cell = |l: &str| Tok::Cell(any.program().geometry.parse_label(l).expect("a cell").0);
+        assert_eq!(toks("c3xe1"), Ok(vec![cell("c3"), Tok::Sep('x'), cell("e1")]));
+        assert_eq!(toks(" C3 - E1 "), Ok(vec![cell("c3"), Tok::Sep('-'), cell("e1")]));
+        assert_eq!(toks("c3 e1"), Ok(vec![cell("c3"), Tok::Sep(' '), cell("e1")]));
+        assert_eq!(toks("c3xx1"), Ok(vec![cell("c3"), Tok::Sep('x'), cell("x1")]));
+        assert_eq!(toks("a1-b2,c3-d1").map(|t| t.len()), Ok(7));
+        assert_eq!(toks("pass"), Ok(vec![Tok::Word("pass".into())]));
+        assert_eq!(toks("choose  Black"), Ok(vec![Tok::Word("choose".into()), Tok::Word("black".into())]));
+        assert_eq!(toks("choose 3"), Ok(vec![Tok::Word("choose".into()), Tok::Word("3".into())]));
+        assert_eq!(toks("a9"), Err("off a9".into()));
+        assert_eq!(toks("a1-"), Err("syntax".into()));
+        assert_eq!(toks("-a1"), Err("syntax".into()));
+        assert_eq!(toks("a1b2"), Err("syntax".into()));
+        assert_eq!(toks("a1!"), Err("syntax".into()));
+        assert_eq!(toks("é"), Err("syntax".into()));
+    }
+
+    #[test]
+    fn separators_match_loosely() {
+        let a = [Tok::Cell(1), Tok::Sep('-'), Tok::Cell(2)];
+        let b = [Tok::Cell(1), Tok::Sep('x'), Tok::Cell(2)];
+        let c = [Tok::Cell(1), Tok::Sep(' '), Tok::Cell(2)];
+        assert!(!toks_match(&a, &b, false));
+        assert!(toks_match(&a, &b, true));
+        assert!(toks_match(&c, &b, false));
+        assert!(prefix_match(&a[..1], &b, false));
+        assert!(!toks_match(&[Tok::Cell(1), Tok::Sep(','), Tok::Cell(2)], &a, true));
+    }
+}

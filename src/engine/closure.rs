@@ -1,0 +1,1479 @@
+//! Closures: the typed code of [`super::code`] turned into Rust closures, once, when the
+//! game is built.
+//!
+//! A tree walk pays a dispatch and a large function's prologue at every node; a
+//! closure pays one indirect call and does only its own work. The shapes rules are
+//! made of get closures of their own:
+//!
+//! - a cell in a set, `to + d + d in (enemy and not captured)`: the cell's path and the
+//!   set's *literals* (a conjunction of bit tests: occupied, own, a kind, a flag, a side,
+//!   a constant set, each possibly negated) in one closure, no set built;
+//! - `any(S)`, `count(S) == n` with `S` a conjunction of literals: the words of the
+//!   bitsets intersected in one closure;
+//! - `and`/`or`/`not`: flattened, negations pushed down to the tests;
+//! - statement blocks with no continuation (most `then` blocks, `end`): one closure per
+//!   statement, and `flag(f, to + d)` on one cell without a set.
+//!
+//! Everything else calls the tree evaluators of [`super::code`] on its node, so every
+//! program is covered.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::bits::Bits;
+use super::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, NumN, SetN, SideN, Target};
+use super::program::NONE;
+use super::run::{Ctx, Val};
+use super::state::{Game, Piece, State};
+
+/// A shared closure (cloned with the game; printed as `<fn>`).
+pub struct F<T: ?Sized>(pub Arc<T>);
+
+impl<T: ?Sized> Clone for F<T> {
+    fn clone(&self) -> Self {
+        F(self.0.clone())
+    }
+}
+
+impl<T: ?Sized> fmt::Debug for F<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<fn>")
+    }
+}
+
+/// What running statements found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flow {
+    /// `refuse`: the move is not legal.
+    pub refused: bool,
+    /// `stop`: the turn ends.
+    pub stopped: bool,
+}
+
+impl Flow {
+    /// Go on.
+    pub const GO: Flow = Flow { refused: false, stopped: false };
+
+    /// Whether the block ends here.
+    #[inline]
+    pub fn ends(self) -> bool {
+        self.refused || self.stopped
+    }
+}
+
+/// A condition.
+pub type FB<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync>;
+/// A number.
+pub type FN<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> i64 + Send + Sync>;
+/// A cell.
+pub type FC<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u16 + Send + Sync>;
+/// A set of cells.
+pub type FS<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W> + Send + Sync>;
+/// Whether a cell (on the board) is in a set.
+pub type FM<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync>;
+/// Statements run for their effects.
+pub type FX<const W: usize> = F<dyn Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync>;
+
+fn fb<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync + 'static) -> FB<W> {
+    F(Arc::new(f))
+}
+fn fnum<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> i64 + Send + Sync + 'static) -> FN<W> {
+    F(Arc::new(f))
+}
+fn fc<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u16 + Send + Sync + 'static) -> FC<W> {
+    F(Arc::new(f))
+}
+fn fs<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W> + Send + Sync + 'static) -> FS<W> {
+    F(Arc::new(f))
+}
+fn fm<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync + 'static) -> FM<W> {
+    F(Arc::new(f))
+}
+/// Makes a statement closure.
+pub fn fx<const W: usize>(
+    f: impl Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync + 'static,
+) -> FX<W> {
+    F(Arc::new(f))
+}
+
+// ---------------------------------------------------------------------------
+// Inline pieces: paths and literals
+// ---------------------------------------------------------------------------
+
+/// A cell path (see [`CellN::Path`]), evaluated inline.
+#[derive(Clone, Copy, Debug)]
+pub struct PathC {
+    base: Base,
+    dirs: [u8; 4],
+    len: u8,
+}
+
+impl PathC {
+    fn of(c: &CellN) -> Option<PathC> {
+        match c {
+            CellN::Path(base, dirs, len) => Some(PathC { base: *base, dirs: *dirs, len: *len }),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn eval<const W: usize>(&self, g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>) -> u16 {
+        let mut c = match self.base {
+            Base::From => cx.mv.from,
+            Base::To => cx.mv.to,
+            Base::Middle => cx.mv.middle,
+            Base::LastJumped => s.last_jumped,
+            Base::Const(c) => c,
+            Base::Local(i) => match cx.slots.get(i as usize) {
+                Some(Val::Cell(c)) => *c,
+                _ => NONE,
+            },
+        };
+        for &d in &self.dirs[..self.len as usize] {
+            if c == NONE {
+                return NONE;
+            }
+            c = g.step[c as usize * g.ndirs + d as usize];
+        }
+        c
+    }
+}
+
+/// A bitset of the position (or a constant) that a literal tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Src {
+    Occupied,
+    Own,
+    Opponent,
+    Kind(u16),
+    Flag(u16),
+    Side(u8),
+    Const(u32),
+    Jumped,
+}
+
+/// A test of a cell against a bitset, possibly negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lit {
+    src: Src,
+    neg: bool,
+}
+
+impl<const W: usize> Game<W> {
+    #[inline(always)]
+    fn src_bits(&self, s: &State<W>, src: Src) -> Bits<W> {
+        match src {
+            Src::Occupied => s.occupied,
+            Src::Own => self.own_bits(s),
+            Src::Opponent => self.side_cells(s, self.opponent_of(s.mover)),
+            Src::Kind(k) => s.kind_bits.get(k as usize).copied().unwrap_or_default(),
+            Src::Flag(f) => s.flag_bits.get(f as usize).copied().unwrap_or_default(),
+            Src::Side(x) => self.side_cells(s, x),
+            Src::Const(id) => self.sets[id as usize],
+            Src::Jumped => s.jumped,
+        }
+    }
+
+    #[inline(always)]
+    fn src_has(&self, s: &State<W>, src: Src, c: u16) -> bool {
+        match src {
+            Src::Occupied => s.occupied.has(c),
+            Src::Own => self.own_has(s, c),
+            Src::Kind(k) => s.kind_bits.get(k as usize).is_some_and(|b| b.has(c)),
+            Src::Flag(f) => s.flag_bits.get(f as usize).is_some_and(|b| b.has(c)),
+            Src::Const(id) => self.sets[id as usize].has(c),
+            _ => self.src_bits(s, src).has(c),
+        }
+    }
+
+    /// The cells passing every literal (within the board).
+    #[inline(always)]
+    fn conj_bits(&self, s: &State<W>, lits: &[Lit]) -> Bits<W> {
+        let mut acc = self.all;
+        for l in lits {
+            let b = self.src_bits(s, l.src);
+            acc = if l.neg { acc - b } else { acc & b };
+        }
+        acc
+    }
+
+    #[inline(always)]
+    fn conj_has(&self, s: &State<W>, lits: &[Lit], c: u16) -> bool {
+        for l in lits {
+            if self.src_has(s, l.src, c) == l.neg {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A set as a conjunction of literals, when it is one. Literals that need no bits
+/// come first (positive ones before negated), so the bitset starts from a set.
+fn lits_of(set: &SetN) -> Option<Vec<Lit>> {
+    let pos = |src| Some(vec![Lit { src, neg: false }]);
+    let mut out = match set {
+        SetN::Occupied => pos(Src::Occupied)?,
+        SetN::Empty => vec![Lit { src: Src::Occupied, neg: true }],
+        SetN::Own => pos(Src::Own)?,
+        SetN::Enemy => vec![Lit { src: Src::Occupied, neg: false }, Lit { src: Src::Own, neg: true }],
+        SetN::Kind(k) => pos(Src::Kind(*k))?,
+        SetN::Flag(f) => pos(Src::Flag(*f))?,
+        SetN::Const(id) => pos(Src::Const(*id))?,
+        SetN::Jumped => pos(Src::Jumped)?,
+        SetN::Side(SideN::Const(x)) => pos(Src::Side(*x))?,
+        SetN::Side(SideN::Mover) => pos(Src::Own)?,
+        SetN::Side(SideN::Opponent) => pos(Src::Opponent)?,
+        SetN::And(a, b) => {
+            let mut x = lits_of(a)?;
+            x.extend(lits_of(b)?);
+            x
+        }
+        SetN::Sub(a, b) => {
+            let mut x = lits_of(a)?;
+            let y = lits_of(b)?;
+            if y.len() != 1 {
+                return None;
+            }
+            x.push(Lit { src: y[0].src, neg: !y[0].neg });
+            x
+        }
+        SetN::Complement(a) => {
+            let y = lits_of(a)?;
+            if y.len() != 1 {
+                return None;
+            }
+            vec![Lit { src: y[0].src, neg: !y[0].neg }]
+        }
+        _ => return None,
+    };
+    // Positive literals first: a set is built by intersecting from the first.
+    out.sort_by_key(|l| l.neg);
+    out.dedup();
+    Some(out)
+}
+
+/// A number evaluated inline (the common shapes), or a closure.
+#[derive(Clone, Debug)]
+enum NumC<const W: usize> {
+    Const(i64),
+    Count(Vec<Lit>),
+    Table(u32, PathC),
+    Passes,
+    Captures,
+    Fn(FN<W>),
+}
+
+impl<const W: usize> NumC<W> {
+    #[inline(always)]
+    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> i64 {
+        match self {
+            NumC::Const(v) => *v,
+            NumC::Count(l) => g.conj_bits(s, l).count() as i64,
+            NumC::Table(t, p) => {
+                let c = p.eval(g, s, cx);
+                g.prog.num_tables[*t as usize][if c == NONE { g.n } else { c as usize }]
+            }
+            NumC::Passes => s.passes as i64,
+            NumC::Captures => cx.mv.captures as i64,
+            NumC::Fn(f) => (f.0)(g, s, cx),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------
+
+/// A condition as a closure (`neg`: its negation).
+pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
+    match n {
+        BoolN::Const(b) => {
+            let v = *b != neg;
+            fb(move |_, _, _| v)
+        }
+        BoolN::Not(x) => bool_f(x, !neg),
+        BoolN::And(..) | BoolN::Or(..) => {
+            if let Some(f) = dnf_f(n, neg) {
+                return f;
+            }
+            let is_and = matches!(n, BoolN::And(..)) != neg;
+            let mut items = Vec::new();
+            collect(n, neg, is_and, &mut items);
+            combine(items, is_and)
+        }
+        BoolN::In(c, set) => in_f(c, set, neg),
+        BoolN::Any(set) => match lits_of(set) {
+            Some(l) if !l.is_empty() => any_spec(l, neg),
+            _ => {
+                let f = set_f::<W>(set);
+                fb(move |g, s, cx| (f.0)(g, s, cx).is_empty() == neg)
+            }
+        },
+        BoolN::Meet(a, b) => match (lits_of(a), lits_of(b)) {
+            (Some(mut x), Some(y)) => {
+                x.extend(y);
+                x.sort_by_key(|l| l.neg);
+                x.dedup();
+                any_spec(x, neg)
+            }
+            _ => {
+                let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+                fb(move |g, s, cx| {
+                    let a = (x.0)(g, s, cx);
+                    a.intersects(&(y.0)(g, s, cx)) != neg
+                })
+            }
+        },
+        BoolN::Cells(d) => cells_f(d, neg),
+        BoolN::Within(a, b) => match (a, lits_of(b)) {
+            (SetN::Const(id), Some(l)) if !l.is_empty() => within_spec(*id, l, neg),
+            _ => {
+                let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+                fb(move |g, s, cx| {
+                    let a = (x.0)(g, s, cx);
+                    a.is_subset(&(y.0)(g, s, cx)) != neg
+                })
+            }
+        },
+        BoolN::Cmp(op, a, b) => {
+            let op = if neg { inverse(*op) } else { *op };
+            let (x, y) = (num_c::<W>(a), num_c::<W>(b));
+            match (op, &y) {
+                (Cmp::Eq, NumC::Const(k)) => {
+                    let k = *k;
+                    fb(move |g, s, cx| x.eval(g, s, cx) == k)
+                }
+                (Cmp::Ne, NumC::Const(k)) => {
+                    let k = *k;
+                    fb(move |g, s, cx| x.eval(g, s, cx) != k)
+                }
+                _ => fb(move |g, s, cx| {
+                    let (a, b) = (x.eval(g, s, cx), y.eval(g, s, cx));
+                    match op {
+                        Cmp::Eq => a == b,
+                        Cmp::Ne => a != b,
+                        Cmp::Lt => a < b,
+                        Cmp::Le => a <= b,
+                        Cmp::Gt => a > b,
+                        Cmp::Ge => a >= b,
+                    }
+                }),
+            }
+        }
+        BoolN::CellEq(a, b, eq) => {
+            let want = *eq != neg;
+            match (PathC::of(a), PathC::of(b)) {
+                (Some(x), Some(y)) => fb(move |g, s, cx| (x.eval(g, s, cx) == y.eval(g, s, cx)) == want),
+                _ => {
+                    let (x, y) = (cell_f::<W>(a), cell_f::<W>(b));
+                    fb(move |g, s, cx| {
+                        let a = (x.0)(g, s, cx);
+                        (a == (y.0)(g, s, cx)) == want
+                    })
+                }
+            }
+        }
+        BoolN::Table(t, c) => {
+            let t = *t;
+            match PathC::of(c) {
+                Some(p) => fb(move |g, s, cx| {
+                    let c = p.eval(g, s, cx);
+                    g.prog.bool_tables[t as usize][if c == NONE { g.n } else { c as usize }] != neg
+                }),
+                None => {
+                    let f = cell_f::<W>(c);
+                    fb(move |g, s, cx| {
+                        let c = (f.0)(g, s, cx);
+                        g.prog.bool_tables[t as usize][if c == NONE { g.n } else { c as usize }] != neg
+                    })
+                }
+            }
+        }
+        BoolN::If(c, a, b) => {
+            let (c, a, b) = (bool_f::<W>(c, false), bool_f::<W>(a, neg), bool_f::<W>(b, neg));
+            fb(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
+        }
+        BoolN::Comp(..) | BoolN::Bind(..) | BoolN::Gen(_) => {
+            let n = n.clone();
+            fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
+        }
+    }
+}
+
+fn inverse(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Eq => Cmp::Ne,
+        Cmp::Ne => Cmp::Eq,
+        Cmp::Lt => Cmp::Ge,
+        Cmp::Le => Cmp::Gt,
+        Cmp::Gt => Cmp::Le,
+        Cmp::Ge => Cmp::Lt,
+    }
+}
+
+/// Flattens nested `and` (or `or`) under a polarity into the operands of one.
+fn collect<const W: usize>(n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
+    match n {
+        BoolN::Not(x) => collect(x, !neg, is_and, out),
+        BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(n, BoolN::And(..)) != neg) == is_and => {
+            collect(a, neg, is_and, out);
+            collect(b, neg, is_and, out);
+        }
+        _ => out.push(bool_f(n, neg)),
+    }
+}
+
+fn combine<const W: usize>(items: Vec<FB<W>>, is_and: bool) -> FB<W> {
+    match (items.len(), is_and) {
+        (1, _) => items.into_iter().next().expect("one"),
+        (2, true) => {
+            let (a, b) = (items[0].clone(), items[1].clone());
+            fb(move |g, s, cx| (a.0)(g, s, cx) && (b.0)(g, s, cx))
+        }
+        (2, false) => {
+            let (a, b) = (items[0].clone(), items[1].clone());
+            fb(move |g, s, cx| (a.0)(g, s, cx) || (b.0)(g, s, cx))
+        }
+        (3, true) => {
+            let (a, b, c) = (items[0].clone(), items[1].clone(), items[2].clone());
+            fb(move |g, s, cx| (a.0)(g, s, cx) && (b.0)(g, s, cx) && (c.0)(g, s, cx))
+        }
+        (3, false) => {
+            let (a, b, c) = (items[0].clone(), items[1].clone(), items[2].clone());
+            fb(move |g, s, cx| (a.0)(g, s, cx) || (b.0)(g, s, cx) || (c.0)(g, s, cx))
+        }
+        (_, true) => fb(move |g, s, cx| {
+            for f in &items {
+                if !(f.0)(g, s, cx) {
+                    return false;
+                }
+            }
+            true
+        }),
+        (_, false) => fb(move |g, s, cx| {
+            for f in &items {
+                if (f.0)(g, s, cx) {
+                    return true;
+                }
+            }
+            false
+        }),
+    }
+}
+
+/// `c in set` (`neg`: `c not in set`; no cell is in no set).
+fn in_f<const W: usize>(c: &CellN, set: &SetN, neg: bool) -> FB<W> {
+    match (PathC::of(c), lits_of(set)) {
+        (Some(p), Some(l)) if !l.is_empty() => in_spec(p, l, neg),
+        (Some(p), _) => {
+            let m = member_f::<W>(set);
+            fb(move |g, s, cx| {
+                let c = p.eval(g, s, cx);
+                if c == NONE {
+                    return neg;
+                }
+                (m.0)(g, s, cx, c) != neg
+            })
+        }
+        (None, _) => {
+            let (f, m) = (cell_f::<W>(c), member_f::<W>(set));
+            fb(move |g, s, cx| {
+                let c = (f.0)(g, s, cx);
+                if c == NONE {
+                    return neg;
+                }
+                (m.0)(g, s, cx, c) != neg
+            })
+        }
+    }
+}
+
+/// A cell whose start and steps are known when the game is built.
+trait CellT<const W: usize>: Copy + Send + Sync + 'static {
+    fn get(&self, g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>) -> u16;
+}
+
+/// `from` (`B` = 0), `to` (1) or `middle` (2) plus `L` constant steps.
+#[derive(Clone, Copy)]
+struct At<const B: u8, const L: usize>([u8; L]);
+
+impl<const W: usize, const B: u8, const L: usize> CellT<W> for At<B, L> {
+    #[inline(always)]
+    fn get(&self, g: &Game<W>, _: &State<W>, cx: &Ctx<'_, W>) -> u16 {
+        let mut c = match B {
+            0 => cx.mv.from,
+            1 => cx.mv.to,
+            _ => cx.mv.middle,
+        };
+        for &d in &self.0 {
+            if c == NONE {
+                return NONE;
+            }
+            c = g.step[c as usize * g.ndirs + d as usize];
+        }
+        c
+    }
+}
+
+impl<const W: usize> CellT<W> for PathC {
+    #[inline(always)]
+    fn get(&self, g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>) -> u16 {
+        self.eval(g, s, cx)
+    }
+}
+
+/// A bit test known when the game is built.
+trait LitT<const W: usize>: Copy + Send + Sync + 'static {
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool;
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W>;
+}
+
+#[derive(Clone, Copy)]
+struct OccL;
+#[derive(Clone, Copy)]
+struct OwnL;
+#[derive(Clone, Copy)]
+struct KindL(u16);
+#[derive(Clone, Copy)]
+struct FlagL(u16);
+#[derive(Clone, Copy)]
+struct ConstL(u32);
+#[derive(Clone, Copy)]
+struct SrcL(Src);
+/// The cells of a constant side.
+#[derive(Clone, Copy)]
+struct SideL(u8);
+
+impl<const W: usize> LitT<W> for SideL {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        g.side_cells(s, self.0).has(c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        g.side_cells(s, self.0)
+    }
+}
+
+/// Two tests, each possibly negated, as one.
+#[derive(Clone, Copy)]
+struct Lit2<A, B> {
+    a: A,
+    an: bool,
+    b: B,
+    bn: bool,
+}
+
+impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for Lit2<A, B> {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        self.a.has(g, s, c) != self.an && self.b.has(g, s, c) != self.bn
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        let x = self.a.bits(g, s);
+        let x = if self.an { g.all - x } else { x };
+        let y = self.b.bits(g, s);
+        if self.bn { x - y } else { x & y }
+    }
+}
+
+/// Binds `$v` to the test of literal `$lit` as a value of its own type, then
+/// evaluates `$body` (one copy per type).
+macro_rules! with_lit_type {
+    ($lit:expr, $v:ident => $body:expr) => {
+        match $lit.src {
+            Src::Occupied => {
+                let $v = OccL;
+                $body
+            }
+            Src::Own => {
+                let $v = OwnL;
+                $body
+            }
+            Src::Kind(k) => {
+                let $v = KindL(k);
+                $body
+            }
+            Src::Flag(f) => {
+                let $v = FlagL(f);
+                $body
+            }
+            Src::Const(id) => {
+                let $v = ConstL(id);
+                $body
+            }
+            Src::Side(x) => {
+                let $v = SideL(x);
+                $body
+            }
+            src => {
+                let $v = SrcL(src);
+                $body
+            }
+        }
+    };
+}
+
+/// `enemy`: occupied and not own.
+#[derive(Clone, Copy)]
+struct EnemyL;
+
+impl<const W: usize> LitT<W> for EnemyL {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        s.occupied.has(c) && !g.own_has(s, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        s.occupied - g.own_bits(s)
+    }
+}
+
+impl<const W: usize> LitT<W> for OccL {
+    #[inline(always)]
+    fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
+        s.occupied.has(c)
+    }
+    #[inline(always)]
+    fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
+        s.occupied
+    }
+}
+impl<const W: usize> LitT<W> for OwnL {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        g.own_has(s, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        g.own_bits(s)
+    }
+}
+impl<const W: usize> LitT<W> for KindL {
+    #[inline(always)]
+    fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
+        s.kind_bits.get(self.0 as usize).is_some_and(|b| b.has(c))
+    }
+    #[inline(always)]
+    fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
+        s.kind_bits.get(self.0 as usize).copied().unwrap_or_default()
+    }
+}
+impl<const W: usize> LitT<W> for FlagL {
+    #[inline(always)]
+    fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
+        s.flag_bits.get(self.0 as usize).is_some_and(|b| b.has(c))
+    }
+    #[inline(always)]
+    fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
+        s.flag_bits.get(self.0 as usize).copied().unwrap_or_default()
+    }
+}
+impl<const W: usize> LitT<W> for ConstL {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, _: &State<W>, c: u16) -> bool {
+        g.sets[self.0 as usize].has(c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, _: &State<W>) -> Bits<W> {
+        g.sets[self.0 as usize]
+    }
+}
+impl<const W: usize> LitT<W> for SrcL {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        g.src_has(s, self.0, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        g.src_bits(s, self.0)
+    }
+}
+
+/// `c in lits` as one monomorphic closure: the cell and the first literal (which
+/// decides most tests) inline, the others in a loop.
+fn in_closure<const W: usize, C: CellT<W>, L: LitT<W>>(
+    c: C,
+    first: L,
+    first_neg: bool,
+    rest: Vec<Lit>,
+    neg: bool,
+) -> FB<W> {
+    if rest.is_empty() {
+        return fb(move |g, s, cx| {
+            let x = c.get(g, s, cx);
+            if x == NONE {
+                return neg;
+            }
+            (first.has(g, s, x) != first_neg) != neg
+        });
+    }
+    fb(move |g, s, cx| {
+        let x = c.get(g, s, cx);
+        if x == NONE || first.has(g, s, x) == first_neg {
+            return neg;
+        }
+        g.rest_has(s, &rest, x) != neg
+    })
+}
+
+impl<const W: usize> Game<W> {
+    /// Whether cell `c` passes every literal (out of line: most tests are decided by
+    /// their first literal, and the closures stay small).
+    #[inline(never)]
+    fn rest_has(&self, s: &State<W>, lits: &[Lit], c: u16) -> bool {
+        self.conj_has(s, lits, c)
+    }
+}
+
+/// A constant cell.
+#[derive(Clone, Copy)]
+struct ConstCell(u16);
+
+impl<const W: usize> CellT<W> for ConstCell {
+    #[inline(always)]
+    fn get(&self, _: &Game<W>, _: &State<W>, _: &Ctx<'_, W>) -> u16 {
+        self.0
+    }
+}
+
+/// Splits literals into the first test and the others; `occupied and not own` is
+/// one test (`enemy`).
+fn split_first(l: &[Lit]) -> (Option<Lit>, Vec<Lit>) {
+    let occ = l.iter().position(|x| *x == Lit { src: Src::Occupied, neg: false });
+    let not_own = l.iter().position(|x| *x == Lit { src: Src::Own, neg: true });
+    if let (Some(a), Some(b)) = (occ, not_own) {
+        let rest = l.iter().enumerate().filter(|(i, _)| *i != a && *i != b).map(|(_, x)| *x).collect();
+        return (None, rest);
+    }
+    (Some(l[0]), l[1..].to_vec())
+}
+
+fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
+    let (first, rest) = split_first(&l);
+    macro_rules! with_lit {
+        ($c:expr) => {{
+            let c = $c;
+            let Some(first) = first else { return in_closure::<W, _, _>(c, EnemyL, false, rest, neg) };
+            match first.src {
+                Src::Occupied => in_closure::<W, _, _>(c, OccL, first.neg, rest, neg),
+                Src::Own => in_closure::<W, _, _>(c, OwnL, first.neg, rest, neg),
+                Src::Kind(k) => in_closure::<W, _, _>(c, KindL(k), first.neg, rest, neg),
+                Src::Flag(f) => in_closure::<W, _, _>(c, FlagL(f), first.neg, rest, neg),
+                Src::Const(id) => in_closure::<W, _, _>(c, ConstL(id), first.neg, rest, neg),
+                Src::Side(x) => in_closure::<W, _, _>(c, SideL(x), first.neg, rest, neg),
+                src => in_closure::<W, _, _>(c, SrcL(src), first.neg, rest, neg),
+            }
+        }};
+    }
+    let d = p.dirs;
+    match (p.base, p.len) {
+        (Base::From, 0) => with_lit!(At::<0, 0>([])),
+        (Base::From, 1) => with_lit!(At::<0, 1>([d[0]])),
+        (Base::From, 2) => with_lit!(At::<0, 2>([d[0], d[1]])),
+        (Base::To, 0) => with_lit!(At::<1, 0>([])),
+        (Base::To, 1) => with_lit!(At::<1, 1>([d[0]])),
+        (Base::To, 2) => with_lit!(At::<1, 2>([d[0], d[1]])),
+        (Base::Middle, 0) => with_lit!(At::<2, 0>([])),
+        (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
+        (Base::Const(c), 0) => with_lit!(ConstCell(c)),
+        _ => with_lit!(p),
+    }
+}
+
+/// `any(lits)`: the first literal's bits inline, the others out of line (most
+/// sets are empty after the first).
+fn any_spec<const W: usize>(l: Vec<Lit>, neg: bool) -> FB<W> {
+    fn build<const W: usize, L: LitT<W>>(first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
+        fb(move |g, s, _| {
+            let b = first.bits(g, s);
+            let acc = if first_neg { g.all - b } else { b };
+            if acc.is_empty() || rest.is_empty() {
+                return acc.is_empty() == neg;
+            }
+            g.rest_bits(s, acc, &rest).is_empty() == neg
+        })
+    }
+    let (first, rest) = split_first(&l);
+    let Some(first) = first else { return build::<W, _>(EnemyL, false, rest, neg) };
+    if rest.len() == 1 {
+        let second = rest[0];
+        return with_lit_type!(first, a => with_lit_type!(second, b =>
+            build::<W, _>(Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+    }
+    with_lit_type!(first, a => build::<W, _>(a, first.neg, rest, neg))
+}
+
+/// Membership in `lits`: the first literal inline, the others out of line.
+fn member_spec<const W: usize>(l: Vec<Lit>) -> FM<W> {
+    fn build<const W: usize, L: LitT<W>>(first: L, first_neg: bool, rest: Vec<Lit>) -> FM<W> {
+        if rest.is_empty() {
+            return fm(move |g, s, _, c| first.has(g, s, c) != first_neg);
+        }
+        fm(move |g, s, _, c| first.has(g, s, c) != first_neg && g.rest_has(s, &rest, c))
+    }
+    let (first, rest) = split_first(&l);
+    let Some(first) = first else { return build::<W, _>(EnemyL, false, rest) };
+    match first.src {
+        Src::Occupied => build::<W, _>(OccL, first.neg, rest),
+        Src::Own => build::<W, _>(OwnL, first.neg, rest),
+        Src::Kind(k) => build::<W, _>(KindL(k), first.neg, rest),
+        Src::Flag(f) => build::<W, _>(FlagL(f), first.neg, rest),
+        Src::Const(id) => build::<W, _>(ConstL(id), first.neg, rest),
+        src => build::<W, _>(SrcL(src), first.neg, rest),
+    }
+}
+
+/// A condition that is an `or` of `and`s of tests `c in S`, one set `S` for all (as
+/// unrolled loops over directions write them): one closure, the cells' paths and the
+/// set's literals inline. `None` for any other shape.
+fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
+    fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+        match n {
+            BoolN::Or(a, b) => {
+                terms(a, out);
+                terms(b, out);
+            }
+            _ => {
+                let mut t = Vec::new();
+                factors(n, &mut t);
+                out.push(t);
+            }
+        }
+    }
+    fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+        match n {
+            BoolN::And(a, b) => {
+                factors(a, out);
+                factors(b, out);
+            }
+            _ => out.push(n),
+        }
+    }
+    let (n, neg) = {
+        let (mut n, mut neg) = (n, neg);
+        while let BoolN::Not(x) = n {
+            n = x;
+            neg = !neg;
+        }
+        (n, neg)
+    };
+    if !matches!(n, BoolN::And(..) | BoolN::Or(..)) {
+        return None;
+    }
+    let mut ts = Vec::new();
+    terms(n, &mut ts);
+    let mut set: Option<&SetN> = None;
+    let mut paths: Vec<Vec<PathC>> = Vec::new();
+    for t in &ts {
+        let mut ps = Vec::new();
+        for f in t {
+            let BoolN::In(c, s) = f else { return None };
+            if set.is_some_and(|x| x != s) {
+                return None;
+            }
+            set = Some(s);
+            ps.push(PathC::of(c)?);
+        }
+        paths.push(ps);
+    }
+    let l = lits_of(set?)?;
+    if l.is_empty() {
+        return None;
+    }
+    fn build<const W: usize, L: LitT<W>>(
+        paths: Vec<Vec<PathC>>,
+        first: L,
+        first_neg: bool,
+        rest: Vec<Lit>,
+        neg: bool,
+    ) -> FB<W> {
+        fb(move |g, s, cx| {
+            'term: for t in &paths {
+                for p in t {
+                    let c = p.eval(g, s, cx);
+                    if c == NONE || first.has(g, s, c) == first_neg || (!rest.is_empty() && !g.rest_has(s, &rest, c)) {
+                        continue 'term;
+                    }
+                }
+                return !neg;
+            }
+            neg
+        })
+    }
+    let (first, rest) = split_first(&l);
+    let Some(first) = first else { return Some(build::<W, _>(paths, EnemyL, false, rest, neg)) };
+    Some(match first.src {
+        Src::Occupied => build::<W, _>(paths, OccL, first.neg, rest, neg),
+        Src::Own => build::<W, _>(paths, OwnL, first.neg, rest, neg),
+        Src::Kind(k) => build::<W, _>(paths, KindL(k), first.neg, rest, neg),
+        Src::Flag(f) => build::<W, _>(paths, FlagL(f), first.neg, rest, neg),
+        Src::Const(id) => build::<W, _>(paths, ConstL(id), first.neg, rest, neg),
+        src => build::<W, _>(paths, SrcL(src), first.neg, rest, neg),
+    })
+}
+
+/// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
+/// inline), an early answer when too few cells pass, then the terms.
+fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
+    struct Dnf {
+        base: Base,
+        words: Vec<u64>,
+        cells: Vec<u16>,
+        terms: Vec<u8>,
+        k: usize,
+        min_term: u8,
+    }
+    impl Dnf {
+        #[inline(always)]
+        fn start<const W: usize>(&self, cx: &Ctx<'_, W>) -> u16 {
+            match self.base {
+                Base::From => cx.mv.from,
+                Base::To => cx.mv.to,
+                _ => cx.mv.middle,
+            }
+        }
+        #[inline(always)]
+        fn row<const W: usize>(&self, c: u16) -> Bits<W> {
+            let mut b = Bits::<W>::EMPTY;
+            b.0.copy_from_slice(&self.words[c as usize * W..c as usize * W + W]);
+            b
+        }
+        #[inline(always)]
+        fn decide<const W: usize>(&self, known: Bits<W>, c: u16) -> bool {
+            if known.is_empty() || (self.min_term >= 2 && known.at_most_one()) {
+                return false;
+            }
+            let row = &self.cells[c as usize * self.k..c as usize * self.k + self.k];
+            let mut i = 0;
+            'term: for &t in &self.terms {
+                let end = i + t as usize;
+                for &x in &row[i..end] {
+                    if !known.has(x) {
+                        i = end;
+                        continue 'term;
+                    }
+                }
+                return true;
+            }
+            false
+        }
+    }
+    let k: usize = d.terms.iter().map(|t| *t as usize).sum();
+    let dnf = Dnf {
+        base: d.base,
+        words: d.union_words.clone(),
+        cells: d.cells.clone(),
+        terms: d.terms.clone(),
+        k,
+        min_term: d.terms.iter().copied().min().unwrap_or(0),
+    };
+    fn build<const W: usize, L: LitT<W>>(dnf: Dnf, first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
+        fb(move |g, s, cx| {
+            let c = dnf.start(cx);
+            if c == NONE {
+                return neg;
+            }
+            let b = first.bits(g, s);
+            let mut known = if first_neg { dnf.row::<W>(c) - b } else { dnf.row::<W>(c) & b };
+            if !known.is_empty() && !rest.is_empty() {
+                known = g.rest_bits(s, known, &rest);
+            }
+            dnf.decide(known, c) != neg
+        })
+    }
+    match lits_of(&d.set) {
+        Some(l) if !l.is_empty() => {
+            let (first, rest) = split_first(&l);
+            match first {
+                None => build::<W, _>(dnf, EnemyL, false, rest, neg),
+                Some(first) => with_lit_type!(first, a => build::<W, _>(dnf, a, first.neg, rest, neg)),
+            }
+        }
+        _ => {
+            let f = set_f::<W>(&d.set);
+            fb(move |g, s, cx| {
+                let c = dnf.start(cx);
+                if c == NONE {
+                    return neg;
+                }
+                let known = dnf.row::<W>(c) & (f.0)(g, s, cx);
+                dnf.decide(known, c) != neg
+            })
+        }
+    }
+}
+
+/// `R within lits` (`R` constant): literal by literal, the first inline, stopping at
+/// the first that does not cover `R`.
+fn within_spec<const W: usize>(id: u32, l: Vec<Lit>, neg: bool) -> FB<W> {
+    fn build<const W: usize, L: LitT<W>>(id: u32, first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
+        let id = id as usize;
+        fb(move |g, s, _| {
+            let r = g.sets[id];
+            let b = first.bits(g, s);
+            let ok = if first_neg { !r.intersects(&b) } else { r.is_subset(&b) };
+            if !ok || rest.is_empty() {
+                return ok != neg;
+            }
+            g.rest_within(s, r, &rest) != neg
+        })
+    }
+    let (first, rest) = split_first(&l);
+    let Some(first) = first else { return build::<W, _>(id, EnemyL, false, rest, neg) };
+    if rest.len() == 1 {
+        let second = rest[0];
+        return with_lit_type!(first, a => with_lit_type!(second, b =>
+            build::<W, _>(id, Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+    }
+    with_lit_type!(first, a => build::<W, _>(id, a, first.neg, rest, neg))
+}
+
+impl<const W: usize> Game<W> {
+    /// `acc` intersected with the literals (out of line).
+    #[inline(never)]
+    fn rest_bits(&self, s: &State<W>, mut acc: Bits<W>, lits: &[Lit]) -> Bits<W> {
+        for l in lits {
+            let b = self.src_bits(s, l.src);
+            acc = if l.neg { acc - b } else { acc & b };
+            if acc.is_empty() {
+                break;
+            }
+        }
+        acc
+    }
+
+    /// Whether every literal covers `r` (out of line).
+    #[inline(never)]
+    fn rest_within(&self, s: &State<W>, r: Bits<W>, lits: &[Lit]) -> bool {
+        for l in lits {
+            let b = self.src_bits(s, l.src);
+            let ok = if l.neg { !r.intersects(&b) } else { r.is_subset(&b) };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Membership in a set, without building it where its structure allows.
+pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
+    if let Some(l) = lits_of(set) {
+        if l.is_empty() {
+            return fm(|g, _, _, c| (c as usize) < g.n);
+        }
+        return member_spec(l);
+    }
+    match set {
+        SetN::And(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (y.0)(g, s, cx, c))
+        }
+        SetN::Or(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || (y.0)(g, s, cx, c))
+        }
+        SetN::Sub(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && !(y.0)(g, s, cx, c))
+        }
+        SetN::Complement(a) => {
+            let x = member_f::<W>(a);
+            fm(move |g, s, cx, c| (c as usize) < g.n && !(x.0)(g, s, cx, c))
+        }
+        // The cell's test first: often a constant set, cheaper than the condition.
+        SetN::IfAll(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), member_f::<W>(a));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.n && (k.0)(g, s, cx)))
+        }
+        SetN::IfThen(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), member_f::<W>(a));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (k.0)(g, s, cx))
+        }
+        SetN::If(k, a, b) => {
+            let (k, x, y) = (bool_f::<W>(k, false), member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| if (k.0)(g, s, cx) { (x.0)(g, s, cx, c) } else { (y.0)(g, s, cx, c) })
+        }
+        SetN::Cell(x) => {
+            let f = cell_f::<W>(x);
+            fm(move |g, s, cx, c| (f.0)(g, s, cx) == c)
+        }
+        _ => {
+            let f = set_f::<W>(set);
+            fm(move |g, s, cx, c| (f.0)(g, s, cx).has(c))
+        }
+    }
+}
+
+/// A set of cells as a closure.
+pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
+    if let Some(l) = lits_of(set) {
+        return match l.len() {
+            1 if matches!(l[0], Lit { src: Src::Const(_), neg: false }) => {
+                let Src::Const(id) = l[0].src else { unreachable!("matched") };
+                let id = id as usize;
+                fs(move |g, _, _| g.sets[id])
+            }
+            1 => {
+                let src = l[0];
+                if src.neg {
+                    fs(move |g, s, _| g.all - g.src_bits(s, src.src))
+                } else {
+                    fs(move |g, s, _| g.src_bits(s, src.src))
+                }
+            }
+            _ => fs(move |g, s, _| g.conj_bits(s, &l)),
+        };
+    }
+    match set {
+        SetN::And(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
+        }
+        SetN::Or(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
+        }
+        SetN::Sub(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) - (y.0)(g, s, cx))
+        }
+        SetN::Complement(a) => {
+            let x = set_f::<W>(a);
+            fs(move |g, s, cx| g.all - (x.0)(g, s, cx))
+        }
+        SetN::IfAll(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { g.all } else { (x.0)(g, s, cx) })
+        }
+        SetN::IfThen(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { Bits::EMPTY })
+        }
+        SetN::If(k, a, b) => {
+            let (k, x, y) = (bool_f::<W>(k, false), set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { (y.0)(g, s, cx) })
+        }
+        SetN::Cell(x) => match PathC::of(x) {
+            Some(p) => fs(move |g, s, cx| {
+                let c = p.eval(g, s, cx);
+                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+            }),
+            None => {
+                let f = cell_f::<W>(x);
+                fs(move |g, s, cx| {
+                    let c = (f.0)(g, s, cx);
+                    if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+                })
+            }
+        },
+        SetN::FromTable(t) => {
+            let t = *t as usize;
+            fs(move |g, _, cx| {
+                let f = cx.mv.from;
+                if f == NONE { Bits::EMPTY } else { g.code.from_tables[t][f as usize] }
+            })
+        }
+        _ => {
+            let n = set.clone();
+            fs(move |g, s, cx| g.es(s, cx, &n))
+        }
+    }
+}
+
+/// A cell as a closure.
+pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
+    match PathC::of(c) {
+        Some(p) => fc(move |g, s, cx| p.eval(g, s, cx)),
+        None => {
+            let n = c.clone();
+            fc(move |g, s, cx| g.ec(s, cx, &n))
+        }
+    }
+}
+
+fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
+    match n {
+        NumN::Const(v) => NumC::Const(*v),
+        NumN::Count(set) if lits_of(set).is_some() => NumC::Count(lits_of(set).expect("checked")),
+        NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
+        NumN::Passes => NumC::Passes,
+        NumN::Captures => NumC::Captures,
+        _ => {
+            let n = n.clone();
+            NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Effects and statements
+// ---------------------------------------------------------------------------
+
+/// An effect as a closure; `capture`: it counts as a capture.
+pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
+    match e {
+        EffN::Flag(f, on, Target::Cell(c)) if PathC::of(c).is_some() => {
+            let p = PathC::of(c).expect("checked");
+            let bit: Piece = 1 << f;
+            let on = *on;
+            fx(move |g, s, cx| {
+                let c = p.eval(g, s, cx);
+                if c != NONE
+                    && let Some(pc) = g.top(s, c)
+                {
+                    let np = if on { pc | bit } else { pc & !bit };
+                    if np != pc {
+                        g.set_top(s, c, np);
+                        if capture {
+                            cx.mv.captures += 1;
+                            s.turn_captures += 1;
+                        }
+                    }
+                }
+                Flow::GO
+            })
+        }
+        EffN::Win(side, win) => {
+            let (side, win) = (side.clone(), *win);
+            fx(move |g, s, cx| {
+                if s.outcome == super::state::Outcome::Ongoing {
+                    let side = g.eside(s, cx, &side);
+                    let player = g.player_of(s, side);
+                    s.outcome = super::state::Outcome::Win(if win { player } else { g.opponent_of(player) });
+                }
+                Flow::GO
+            })
+        }
+        EffN::Draw => fx(|_, s, _| {
+            if s.outcome == super::state::Outcome::Ongoing {
+                s.outcome = super::state::Outcome::Draw;
+            }
+            Flow::GO
+        }),
+        EffN::Nop => fx(|_, _, _| Flow::GO),
+        EffN::Stop => fx(|_, _, _| Flow { refused: false, stopped: true }),
+        EffN::Refuse => fx(|_, _, _| Flow { refused: true, stopped: false }),
+        _ => {
+            let e = e.clone();
+            fx(move |g, s, cx| g.effect_n(s, cx, &e, capture))
+        }
+    }
+}
+
+/// The conjuncts of a condition, as closures (one when it is not an `and`).
+pub fn conjuncts<const W: usize>(n: &BoolN) -> Vec<FB<W>> {
+    let mut items = Vec::new();
+    collect(n, false, true, &mut items);
+    items
+}
+
+/// `if c1 and c2 ... { body }` with no other branch, as one closure.
+pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
+    match conds.len() {
+        1 => {
+            let a = conds[0].clone();
+            fx(move |g, s, cx| if (a.0)(g, s, cx) { (body.0)(g, s, cx) } else { Flow::GO })
+        }
+        2 => {
+            let (a, b) = (conds[0].clone(), conds[1].clone());
+            fx(move |g, s, cx| if (a.0)(g, s, cx) && (b.0)(g, s, cx) { (body.0)(g, s, cx) } else { Flow::GO })
+        }
+        _ => fx(move |g, s, cx| {
+            for c in &conds {
+                if !(c.0)(g, s, cx) {
+                    return Flow::GO;
+                }
+            }
+            (body.0)(g, s, cx)
+        }),
+    }
+}
+
+/// A statement of a block run by [`steps_fx`].
+pub enum Step<const W: usize> {
+    /// `if c1 and c2 ... { body }` with no other branch.
+    If(Vec<FB<W>>, FX<W>),
+    /// `if c { body }` with no other branch.
+    If1(FB<W>, FX<W>),
+    /// Any other statement.
+    Do(FX<W>),
+}
+
+/// A block as one closure: its `if` statements test their conditions in the loop,
+/// with no closure of their own.
+pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
+    if steps.len() == 1
+        && let Step::Do(_) = &steps[0]
+    {
+        let Some(Step::Do(f)) = steps.into_iter().next() else { unreachable!("checked") };
+        return f;
+    }
+    if steps.is_empty() {
+        return fx(|_, _, _| Flow::GO);
+    }
+    let steps: Vec<Step<W>> = steps
+        .into_iter()
+        .map(|st| match st {
+            Step::If(mut conds, body) if conds.len() == 1 => Step::If1(conds.pop().expect("one"), body),
+            st => st,
+        })
+        .collect();
+    fx(move |g, s, cx| {
+        'next: for st in &steps {
+            let r = match st {
+                Step::If1(c, body) => {
+                    if !(c.0)(g, s, cx) {
+                        continue 'next;
+                    }
+                    (body.0)(g, s, cx)
+                }
+                Step::If(conds, body) => {
+                    for c in conds {
+                        if !(c.0)(g, s, cx) {
+                            continue 'next;
+                        }
+                    }
+                    (body.0)(g, s, cx)
+                }
+                Step::Do(f) => (f.0)(g, s, cx),
+            };
+            if r.ends() {
+                return r;
+            }
+        }
+        Flow::GO
+    })
+}
+
+/// `if` with its branches (conditions and blocks), as one closure.
+pub fn if_fx<const W: usize>(branches: Vec<(FB<W>, FX<W>)>, otherwise: Option<FX<W>>) -> FX<W> {
+    if branches.len() == 1 && otherwise.is_none() {
+        let (c, b) = branches.into_iter().next().expect("one");
+        return fx(move |g, s, cx| if (c.0)(g, s, cx) { (b.0)(g, s, cx) } else { Flow::GO });
+    }
+    fx(move |g, s, cx| {
+        for (c, b) in &branches {
+            if (c.0)(g, s, cx) {
+                return (b.0)(g, s, cx);
+            }
+        }
+        match &otherwise {
+            Some(b) => (b.0)(g, s, cx),
+            None => Flow::GO,
+        }
+    })
+}
+
+/// One `if` of a guarded run: the cell of its first test, its other conditions, its
+/// whole condition and its body.
+pub struct GuardItem<const W: usize> {
+    /// The other conditions.
+    pub rest: Vec<FB<W>>,
+    /// The whole condition.
+    pub full: FB<W>,
+    /// The body.
+    pub body: FX<W>,
+}
+
+/// A run of `if P_i(c) in S and ... { body }` (see `Lower::guarded`): the cells of
+/// `table[c]` in `S` are computed once; until a body runs (and may change the
+/// position) each `if` looks its first test up there, after that it tests in full.
+pub fn guard_run_fx<const W: usize>(
+    base: Base,
+    table: Vec<Bits<W>>,
+    cells: Vec<u16>,
+    set: &SetN,
+    items: Vec<GuardItem<W>>,
+) -> FX<W> {
+    #[inline(always)]
+    fn start<const W: usize>(base: Base, cx: &Ctx<'_, W>) -> u16 {
+        match base {
+            Base::From => cx.mv.from,
+            Base::To => cx.mv.to,
+            _ => cx.mv.middle,
+        }
+    }
+    // The cells of the set among `seed`: the first literal inline, the rest out of line.
+    trait Meet<const W: usize>: Send + Sync + 'static {
+        fn meet(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W>;
+    }
+    struct ByLits<L> {
+        first: L,
+        first_neg: bool,
+        rest: Vec<Lit>,
+    }
+    impl<const W: usize, L: LitT<W>> Meet<W> for ByLits<L> {
+        #[inline(always)]
+        fn meet(&self, g: &Game<W>, s: &State<W>, _: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W> {
+            let b = self.first.bits(g, s);
+            let known = if self.first_neg { seed - b } else { seed & b };
+            if known.is_empty() || self.rest.is_empty() { known } else { g.rest_bits(s, known, &self.rest) }
+        }
+    }
+    struct BySet<const W: usize>(FS<W>);
+    impl<const W: usize> Meet<W> for BySet<W> {
+        #[inline(always)]
+        fn meet(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W> {
+            seed & (self.0.0)(g, s, cx)
+        }
+    }
+    let k = items.len();
+    struct It<const W: usize> {
+        rest: Vec<FB<W>>,
+        full: FB<W>,
+        body: FX<W>,
+    }
+    let items: Vec<It<W>> = items.into_iter().map(|i| It { rest: i.rest, full: i.full, body: i.body }).collect();
+    fn run<const W: usize, M: Meet<W>>(
+        base: Base,
+        table: Vec<Bits<W>>,
+        cells: Vec<u16>,
+        k: usize,
+        items: Vec<It<W>>,
+        meet: M,
+    ) -> FX<W> {
+        fx(move |g, s, cx| {
+            let c = start(base, cx);
+            let mut known = Bits::EMPTY;
+            let mut dirty = c == NONE;
+            if !dirty {
+                known = meet.meet(g, s, cx, table[c as usize]);
+                if known.is_empty() {
+                    return Flow::GO;
+                }
+            }
+            for (i, it) in items.iter().enumerate() {
+                let ok = if dirty {
+                    (it.full.0)(g, s, cx)
+                } else {
+                    let x = cells[c as usize * k + i];
+                    x != NONE && known.has(x) && it.rest.iter().all(|f| (f.0)(g, s, cx))
+                };
+                if ok {
+                    dirty = true;
+                    let r = (it.body.0)(g, &mut *s, cx);
+                    if r.ends() {
+                        return r;
+                    }
+                }
+            }
+            Flow::GO
+        })
+    }
+    match lits_of(set) {
+        Some(l) if !l.is_empty() => {
+            let (first, rest) = split_first(&l);
+            match first {
+                None => run(base, table, cells, k, items, ByLits { first: EnemyL, first_neg: false, rest }),
+                Some(first) => {
+                    with_lit_type!(first, a => run(base, table, cells, k, items, ByLits { first: a, first_neg: first.neg, rest }))
+                }
+            }
+        }
+        _ => run(base, table, cells, k, items, BySet(set_f::<W>(set))),
+    }
+}

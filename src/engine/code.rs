@@ -1,0 +1,1911 @@
+//! Typed code: the simplified program lowered once, in [`Game::new`], into trees whose
+//! every node has one result type (a condition, a number, a cell, a set of cells, a
+//! side), so that evaluation never builds a dynamic value.
+//!
+//! The lowering picks specialised nodes for the shapes rules are made of:
+//!
+//! - a cell is a *path*: a start (`from`, `to`, `middle`, a local, a constant) and up to
+//!   four constant steps (`to + d + d`), followed in one loop;
+//! - `c in SET` never builds the set: membership is distributed over the set's
+//!   structure down to one bit test per leaf (`c in (enemy and not captured)` is three
+//!   bit tests on the cell);
+//! - `count(SET)`, `any(SET)`, tables of static definitions, comparisons of numbers.
+//!
+//! Every other shape keeps its `E` and is evaluated by the general interpreter
+//! ([`Game::eval`]), so the lowering is always complete. Statements are lowered the same
+//! way ([`CS`]); effects on a cell or a set of cells get their own nodes.
+//!
+//! The module also prepares *mask generation* for move rules (see [`Mask`]): the
+//! destinations of a rule, for one piece, as one bitset, with every condition that can
+//! be written as a set of destinations folded into it.
+
+use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
+
+use super::bits::Bits;
+use super::closure::{self, FB, FS, FX};
+use super::program::{E, NONE, Op, S};
+use super::run::{Ctx, MoveVars};
+use super::state::{Game, State};
+
+/// Where a cell path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// `from`.
+    From,
+    /// `to`.
+    To,
+    /// `middle`.
+    Middle,
+    /// `last_jumped`.
+    LastJumped,
+    /// A local slot holding a cell.
+    Local(u32),
+    /// A constant cell (or [`NONE`]).
+    Const(u16),
+}
+
+/// A cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CellN {
+    /// A start and up to four constant directions (`len` of them).
+    Path(Base, [u8; 4], u8),
+    /// A cell plus a direction known at play time (`true`: minus).
+    StepDyn(Box<CellN>, Box<DirN>, bool),
+    /// A per-cell table of cells.
+    Table(u32, Box<CellN>),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// A direction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirN {
+    /// A constant.
+    Const(u8),
+    /// A local slot.
+    Local(u32),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// A set of directions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirsN {
+    /// A constant mask.
+    Const(u32),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// A side (player or colour).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SideN {
+    /// A constant.
+    Const(u8),
+    /// `mover`.
+    Mover,
+    /// `opponent`.
+    Opponent,
+    /// A local slot.
+    Local(u32),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// A set of cells.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetN {
+    /// A constant set, by id in [`Game::sets`].
+    Const(u32),
+    /// `empty`.
+    Empty,
+    /// `occupied`.
+    Occupied,
+    /// `own`.
+    Own,
+    /// `enemy`.
+    Enemy,
+    /// `jumped`.
+    Jumped,
+    /// Cells whose top piece is of a kind.
+    Kind(u16),
+    /// Cells whose top piece carries a flag.
+    Flag(u16),
+    /// `owned_by(side)`.
+    Side(SideN),
+    /// Intersection.
+    And(Box<SetN>, Box<SetN>),
+    /// Union.
+    Or(Box<SetN>, Box<SetN>),
+    /// `a and not b`.
+    Sub(Box<SetN>, Box<SetN>),
+    /// The board minus the set.
+    Complement(Box<SetN>),
+    /// `if c then board else x`.
+    IfAll(Box<BoolN>, Box<SetN>),
+    /// `if c then x else {}`.
+    IfThen(Box<BoolN>, Box<SetN>),
+    /// `if c then a else b`.
+    If(Box<BoolN>, Box<SetN>, Box<SetN>),
+    /// A per-cell table of sets.
+    Table(u32, CellN),
+    /// One cell (none: the empty set).
+    Cell(CellN),
+    /// A table of sets by `from`, made when the game is built (static conditions of a
+    /// move rule as sets of destinations).
+    FromTable(u32),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// `(P11(c) in S and P12(c) in S ...) or (P21(c) in S ...) or ...`, every `P` a
+/// constant path from one start `c` of the move: the cells of all the paths, per start
+/// cell, are tabulated; the set is intersected with them once; each term is then a
+/// few bit lookups. A term needs as many cells in the set as it has tests, so fewer
+/// cells in the intersection than the smallest term decides it at once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellsDnf {
+    /// The start.
+    pub base: Base,
+    /// The union of all the paths' cells, per start cell: a table of
+    /// [`Code::from_tables`].
+    pub union: u32,
+    /// The same table as words (`W` a cell).
+    pub union_words: Vec<u64>,
+    /// The cell of every test, per start cell (`tests` of them each; [`NONE`] off
+    /// the board).
+    pub cells: Vec<u16>,
+    /// How many tests each term has, in order.
+    pub terms: Vec<u8>,
+    /// The set.
+    pub set: SetN,
+}
+
+impl CellsDnf {
+    /// Whether a term holds, given which of the cells of start `c` are in the set.
+    pub fn holds<const W: usize>(&self, known: Bits<W>, c: u16) -> bool {
+        let k: usize = self.terms.iter().map(|t| *t as usize).sum();
+        let row = &self.cells[c as usize * k..c as usize * k + k];
+        let mut i = 0;
+        'term: for &t in &self.terms {
+            let end = i + t as usize;
+            for &x in &row[i..end] {
+                if !known.has(x) {
+                    i = end;
+                    continue 'term;
+                }
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// Comparisons of numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+/// A condition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoolN {
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<BoolN>),
+    /// Both (short-circuit).
+    And(Box<BoolN>, Box<BoolN>),
+    /// Either (short-circuit).
+    Or(Box<BoolN>, Box<BoolN>),
+    /// A cell in a set (false for no cell).
+    In(CellN, SetN),
+    /// A set is not empty.
+    Any(SetN),
+    /// Two sets share a cell.
+    Meet(SetN, SetN),
+    /// Every cell of the first set is in the second.
+    Within(SetN, SetN),
+    /// An `or` of `and`s of tests of cells of one path start against one set, by
+    /// tables (see [`CellsDnf`]).
+    Cells(Box<CellsDnf>),
+    /// A comparison of numbers.
+    Cmp(Cmp, NumN, NumN),
+    /// Two cells are the same (`true`) or differ (`false`).
+    CellEq(CellN, CellN, bool),
+    /// A per-cell table of conditions.
+    Table(u32, CellN),
+    /// `if c then a else b`.
+    If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
+    /// `any` (`true`) or `all` (`false`) over a collection.
+    Comp(bool, u32, Box<E>, Box<BoolN>),
+    /// Bind slots, then evaluate.
+    Bind(Vec<(u32, E)>, Box<BoolN>),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// A number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NumN {
+    /// A constant.
+    Const(i64),
+    /// A per-cell table of numbers.
+    Table(u32, CellN),
+    /// How many cells.
+    Count(SetN),
+    /// Saturating sum.
+    Add(Box<NumN>, Box<NumN>),
+    /// Saturating difference.
+    Sub(Box<NumN>, Box<NumN>),
+    /// Saturating product.
+    Mul(Box<NumN>, Box<NumN>),
+    /// Euclidean division (0 by 0).
+    Div(Box<NumN>, Box<NumN>),
+    /// Negation.
+    Neg(Box<NumN>),
+    /// `passes`.
+    Passes,
+    /// `captures`.
+    Captures,
+    /// `turns_without_capture`.
+    TurnsWithoutCapture,
+    /// `height(c)`.
+    Height(CellN),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
+/// What an effect acts on.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// One cell.
+    Cell(CellN),
+    /// A set of cells.
+    Set(SetN),
+}
+
+/// A lowered effect.
+#[derive(Clone, Debug)]
+pub enum EffN {
+    /// `flag` (`true`) or `unflag`.
+    Flag(u16, bool, Target),
+    /// `remove`.
+    Remove(Target),
+    /// `convert`.
+    Convert(Target, SideN),
+    /// `promote`.
+    Promote(Target, u16),
+    /// `tuck`.
+    Tuck(CellN, CellN),
+    /// `win` (`true`) or `lose`.
+    Win(SideN, bool),
+    /// `draw`.
+    Draw,
+    /// `finish`.
+    Finish,
+    /// `stop`.
+    Stop,
+    /// `refuse`.
+    Refuse,
+    /// Does nothing.
+    Nop,
+    /// Anything else, by the general interpreter.
+    Gen(Effect, Vec<E>),
+}
+
+/// A lowered statement: conditions and effects are closures; the structure stays
+/// for the blocks that continue the turn (move rules, `again`, `first`, ...).
+#[derive(Clone, Debug)]
+pub enum CS<const W: usize> {
+    /// Branches and an else.
+    If(Vec<(FB<W>, Vec<CS<W>>)>, Option<Vec<CS<W>>>),
+    /// Loop over a collection.
+    For(u32, Box<E>, Vec<CS<W>>),
+    /// Bind a slot.
+    Let(u32, Box<E>),
+    /// Set (`false`) or add to (`true`) a counter (`u16::MAX`: a score).
+    Counter(bool, u16, Vec<E>, Box<E>),
+    /// The first block with a legal move.
+    First(Vec<Vec<CS<W>>>),
+    /// A further part the player may skip.
+    Optional(Vec<CS<W>>),
+    /// Keep the longest turns.
+    Longest(Vec<CS<W>>),
+    /// A move rule, by id.
+    Move(u32),
+    /// `again`.
+    Again,
+    /// An effect (whether it counts as a capture is part of it).
+    Effect(FX<W>),
+}
+
+/// How a rule's moves are generated as bitsets: for each piece, the destinations as
+/// one set — the cells its steps or jumps reach, with the static conditions already
+/// applied (`static_ok`), intersected with the destination set and with every
+/// condition that can be written as a set of destinations (`per_gen`, evaluated once per
+/// generation; `per_from`, once per piece). What is left (`residual`) is checked per
+/// move — for random play only on the move drawn.
+#[derive(Clone, Debug)]
+pub struct Mask<const W: usize> {
+    /// Per start cell (one entry for `place`): the reachable destinations that pass
+    /// the static conditions. For `step` and `jump` along constant directions only
+    /// those; along directions known at play time every board direction's.
+    pub static_ok: Vec<Bits<W>>,
+    /// Whether `along` is constant (so `static_ok` holds exactly the targets).
+    pub along_const: bool,
+    /// Conditions as sets of destinations that do not read `from`.
+    pub per_gen: Vec<FS<W>>,
+    /// Conditions as sets of destinations that read `from`.
+    pub per_from: Vec<FS<W>>,
+    /// The same, as tests of one destination.
+    pub per_from_member: Vec<closure::FM<W>>,
+    /// Conditions checked move by move (all of them, in one closure), if any.
+    pub residual: Option<FB<W>>,
+    /// Whether the destination set reads `from`.
+    pub to_reads_from: bool,
+    /// Whether `over` reads `from`.
+    pub over_reads_from: bool,
+    /// Whether `along` reads `from`.
+    pub along_reads_from: bool,
+}
+
+/// A lowered move rule.
+#[derive(Clone, Debug)]
+pub struct CRule<const W: usize> {
+    /// The pieces that move.
+    pub subject: Option<FS<W>>,
+    /// Directions.
+    pub along: Option<DirsN>,
+    /// Cells that may be jumped.
+    pub over: Option<FS<W>>,
+    /// Destinations.
+    pub to: Option<FS<W>>,
+    /// Every condition, in one closure (none: no condition).
+    pub conds: Option<FB<W>>,
+    /// The `then` block.
+    pub then: Vec<CS<W>>,
+    /// The `then` block as one closure, when it has no continuation.
+    pub then_fx: Option<FX<W>>,
+    /// Mask generation, when the rule allows it.
+    pub mask: Option<Mask<W>>,
+}
+
+/// How random play picks the move of a phase whose body is a tree of `if`s over
+/// single move rules that add boxes (see `Game::random_move`): the conditions choose
+/// the rule, the rule's box is weighed and drawn from directly.
+#[derive(Clone, Debug)]
+pub enum Plan<const W: usize> {
+    /// The first branch whose condition holds; none: the `else`, if any.
+    If(Vec<(FB<W>, Plan<W>)>, Option<Box<Plan<W>>>),
+    /// One rule.
+    Rule(u32),
+    /// Anything else: the general path decides.
+    General,
+}
+
+/// Whether move rule `rid` is drawn from by a box (see `Game::gen_masked`): its
+/// conditions can wait until a move is drawn, its moves need no `then` block to be
+/// listed, and its destinations, directions and jumped cells do not depend on the
+/// piece.
+pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
+    let r = &g.prog.rules[rid as usize];
+    let Some(m) = rules[rid as usize].mask.as_ref() else { return false };
+    r.lazy_ok
+        && !r.needs_apply
+        && !m.to_reads_from
+        && !m.along_reads_from
+        && match r.action {
+            Action::Step => true,
+            Action::Jump => !m.over_reads_from && r.over.is_some(),
+            _ => false,
+        }
+}
+
+/// The plan of a phase body (`None` when no part of it has one).
+pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> Option<Plan<W>> {
+    fn go<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> Plan<W> {
+        match body {
+            [CS::Move(r)] if boxed(g, rules, *r) => Plan::Rule(*r),
+            [CS::If(branches, otherwise)] => {
+                let bs = branches.iter().map(|(c, b)| (c.clone(), go(g, rules, b))).collect();
+                Plan::If(bs, otherwise.as_ref().map(|b| Box::new(go(g, rules, b))))
+            }
+            _ => Plan::General,
+        }
+    }
+    fn useful<const W: usize>(p: &Plan<W>) -> bool {
+        match p {
+            Plan::Rule(_) => true,
+            Plan::General => false,
+            Plan::If(bs, o) => bs.iter().any(|(_, p)| useful(p)) || o.as_deref().is_some_and(useful),
+        }
+    }
+    let p = go(g, rules, body);
+    useful(&p).then_some(p)
+}
+
+/// The lowered program.
+#[derive(Clone, Debug, Default)]
+pub struct Code<const W: usize> {
+    /// Random play's plan of each phase, if it has one.
+    pub plans: Vec<Option<Plan<W>>>,
+    /// Move rules, by id.
+    pub rules: Vec<CRule<W>>,
+    /// Phase bodies.
+    pub phases: Vec<Vec<CS<W>>>,
+    /// The setup.
+    pub setup: Vec<CS<W>>,
+    /// `end`.
+    pub end: Vec<CS<W>>,
+    /// `end` as one closure, when it has no continuation.
+    pub end_fx: Option<FX<W>>,
+    /// `no moves`.
+    pub no_moves: Vec<CS<W>>,
+    /// `after turn`.
+    pub after_turn: Vec<CS<W>>,
+    /// `after turn` as one closure, when it has no continuation (and is not empty).
+    pub after_fx: Option<FX<W>>,
+    /// Tables of destination sets by start cell ([`SetN::FromTable`]).
+    pub from_tables: Vec<Vec<Bits<W>>>,
+}
+
+// ---------------------------------------------------------------------------
+// What an expression reads
+// ---------------------------------------------------------------------------
+
+/// What an expression depends on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deps {
+    /// `from`.
+    pub from: bool,
+    /// `to`.
+    pub to: bool,
+    /// `middle`.
+    pub middle: bool,
+    /// The position (or anything that changes during play).
+    pub state: bool,
+    /// A local bound outside the expression.
+    pub local: bool,
+}
+
+impl Deps {
+    fn or(self, o: Deps) -> Deps {
+        Deps {
+            from: self.from || o.from,
+            to: self.to || o.to,
+            middle: self.middle || o.middle,
+            state: self.state || o.state,
+            local: self.local || o.local,
+        }
+    }
+
+    /// Depends only on the move's cells, the board and options.
+    pub fn is_static(self) -> bool {
+        !self.state && !self.local
+    }
+}
+
+/// What an expression reads.
+pub fn deps(e: &E) -> Deps {
+    let mut bound = Vec::new();
+    deps_in(e, &mut bound)
+}
+
+fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
+    let none = Deps::default();
+    let state = Deps { state: true, ..none };
+    match e {
+        E::Bool(_) | E::Num(_) | E::Cell(_) | E::Dir(_) | E::Dirs(_) | E::Side(_) | E::Kind(_) | E::Flag(_) => none,
+        E::Sym(_) | E::Phase(_) | E::Action(_) | E::Set(_) => none,
+        E::Local(i) => {
+            if bound.contains(i) {
+                none
+            } else {
+                Deps { local: true, ..none }
+            }
+        }
+        E::Ctx(v) => match v {
+            ContextVar::From => Deps { from: true, ..none },
+            ContextVar::To => Deps { to: true, ..none },
+            ContextVar::Middle => Deps { middle: true, ..none },
+            ContextVar::Board
+            | ContextVar::Centre
+            | ContextVar::Players
+            | ContextVar::Colours
+            | ContextVar::Symmetries => none,
+            _ => state,
+        },
+        E::KindCells(_) | E::FlagCells(_) | E::Previous(_) => state,
+        E::Counter(_, items) => items.iter().fold(state, |d, i| d.or(deps_in(i, bound))),
+        E::List(items) => items.iter().fold(none, |d, i| d.or(deps_in(i, bound))),
+        E::Call(b, items) => {
+            let own = match b {
+                Builtin::Group
+                | Builtin::Groups
+                | Builtin::OwnedBy
+                | Builtin::AtTurnStart
+                | Builtin::Without
+                | Builtin::Height
+                | Builtin::Owner => state,
+                _ => none,
+            };
+            items.iter().fold(own, |d, i| d.or(deps_in(i, bound)))
+        }
+        E::Score(x) => state.or(deps_in(x, bound)),
+        E::NumTable(_, x)
+        | E::BoolTable(_, x)
+        | E::SetTable(_, x)
+        | E::CellTable(_, x)
+        | E::Not(x)
+        | E::Complement(x)
+        | E::Neg(x)
+        | E::Opposite(x)
+        | E::CellToSet(x)
+        | E::DirToDirs(x) => deps_in(x, bound),
+        E::Bin(_, a, b) => deps_in(a, bound).or(deps_in(b, bound)),
+        E::If(a, b, c) => deps_in(a, bound).or(deps_in(b, bound)).or(deps_in(c, bound)),
+        E::Bind(binds, body) => {
+            let mut d = none;
+            let n = bound.len();
+            for (slot, x) in binds {
+                d = d.or(deps_in(x, bound));
+                bound.push(*slot);
+            }
+            d = d.or(deps_in(body, bound));
+            bound.truncate(n);
+            d
+        }
+        E::Comp { slot, source, body, .. } => {
+            let mut d = deps_in(source, bound);
+            bound.push(*slot);
+            d = d.or(deps_in(body, bound));
+            bound.pop();
+            d
+        }
+    }
+}
+
+/// The result type of an expression, when its shape tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Num,
+    Cell,
+    Set,
+    Unknown,
+}
+
+fn shape(e: &E) -> Shape {
+    match e {
+        E::Num(_) | E::NumTable(..) | E::Counter(..) | E::Score(_) | E::Neg(_) => Shape::Num,
+        E::Call(
+            Builtin::Count
+            | Builtin::Height
+            | Builtin::Distance
+            | Builtin::Abs
+            | Builtin::Min
+            | Builtin::Max
+            | Builtin::X
+            | Builtin::Y
+            | Builtin::File
+            | Builtin::Rank,
+            _,
+        ) => Shape::Num,
+        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..) => Shape::Num,
+        E::Ctx(
+            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture,
+        ) => Shape::Num,
+        E::Comp { kind: Comprehension::Count | Comprehension::Sum, .. } => Shape::Num,
+        E::Cell(_) | E::CellTable(..) | E::Bin(Op::Step | Op::StepBack, ..) => Shape::Cell,
+        E::Ctx(
+            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre,
+        ) => Shape::Cell,
+        E::Call(Builtin::The | Builtin::CellAt, _) => Shape::Cell,
+        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
+            Shape::Set
+        }
+        E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range, ..) => Shape::Set,
+        E::Call(Builtin::OwnedBy | Builtin::Neighbours | Builtin::Group | Builtin::Union | Builtin::Common, _) => {
+            Shape::Set
+        }
+        E::Ctx(
+            ContextVar::Empty
+            | ContextVar::Occupied
+            | ContextVar::Own
+            | ContextVar::Enemy
+            | ContextVar::Board
+            | ContextVar::Jumped,
+        ) => Shape::Set,
+        E::Comp { kind: Comprehension::Union, .. } => Shape::Set,
+        E::Comp { kind: Comprehension::SetFilter, set_of_dirs: false, .. } => Shape::Set,
+        E::If(_, a, b) => {
+            let (x, y) = (shape(a), shape(b));
+            if x == y { x } else { Shape::Unknown }
+        }
+        E::Bind(_, body) => shape(body),
+        _ => Shape::Unknown,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lowering
+// ---------------------------------------------------------------------------
+
+/// Lowers expressions and statements for one game.
+pub struct Lower<'a, const W: usize> {
+    /// The game (its tables; `code` not yet filled).
+    pub g: &'a Game<W>,
+    /// Constant sets made while lowering, to append to [`Game::sets`].
+    pub new_sets: Vec<Bits<W>>,
+    /// The id of the whole board among the constant sets.
+    pub board_id: u32,
+    /// Tables by start cell, made while lowering.
+    pub from_tables: Vec<Vec<Bits<W>>>,
+}
+
+impl<const W: usize> Lower<'_, W> {
+    fn const_set(&mut self, b: Bits<W>) -> u32 {
+        if let Some(i) = self.g.sets.iter().position(|x| *x == b) {
+            return i as u32;
+        }
+        if let Some(i) = self.new_sets.iter().position(|x| *x == b) {
+            return (self.g.sets.len() + i) as u32;
+        }
+        self.new_sets.push(b);
+        (self.g.sets.len() + self.new_sets.len() - 1) as u32
+    }
+
+    fn const_bits(&self, id: u32) -> Bits<W> {
+        let i = id as usize;
+        if i < self.g.sets.len() { self.g.sets[i] } else { self.new_sets[i - self.g.sets.len()] }
+    }
+
+    fn board(&self) -> SetN {
+        SetN::Const(self.board_id)
+    }
+
+    /// Lowers a cell.
+    pub fn cell(&mut self, e: &E) -> CellN {
+        let path = |b: Base| CellN::Path(b, [0; 4], 0);
+        match e {
+            E::Cell(c) => path(Base::Const(*c)),
+            E::Ctx(ContextVar::From) => path(Base::From),
+            E::Ctx(ContextVar::To) => path(Base::To),
+            E::Ctx(ContextVar::Middle) => path(Base::Middle),
+            E::Ctx(ContextVar::LastJumped) => path(Base::LastJumped),
+            E::Ctx(ContextVar::Centre) => path(Base::Const(self.g.prog.geometry.centre().map_or(NONE, |c| c.0))),
+            E::Local(i) => path(Base::Local(*i)),
+            E::Bin(op @ (Op::Step | Op::StepBack), a, b) => {
+                let back = *op == Op::StepBack;
+                let base = self.cell(a);
+                match (base, &**b) {
+                    (CellN::Path(bs, mut dirs, len), E::Dir(d)) if len < 4 => {
+                        dirs[len as usize] = if back { self.g.opposite[*d as usize] } else { *d };
+                        CellN::Path(bs, dirs, len + 1)
+                    }
+                    (base, _) => CellN::StepDyn(Box::new(base), Box::new(self.dir(b)), back),
+                }
+            }
+            E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
+            _ => CellN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    fn dir(&mut self, e: &E) -> DirN {
+        match e {
+            E::Dir(d) => DirN::Const(*d),
+            E::Local(i) => DirN::Local(*i),
+            _ => DirN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    /// Lowers a set of directions.
+    pub fn dirs(&mut self, e: &E) -> DirsN {
+        match e {
+            E::Dirs(m) => DirsN::Const(*m),
+            E::Dir(d) => DirsN::Const(1 << d),
+            _ => DirsN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    fn side(&mut self, e: &E) -> SideN {
+        match e {
+            E::Side(x) => SideN::Const(*x),
+            E::Ctx(ContextVar::Mover) => SideN::Mover,
+            E::Ctx(ContextVar::Opponent) => SideN::Opponent,
+            E::Local(i) => SideN::Local(*i),
+            _ => SideN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    /// Lowers a set of cells.
+    pub fn set(&mut self, e: &E) -> SetN {
+        match e {
+            E::Set(id) => SetN::Const(*id),
+            E::Ctx(ContextVar::Empty) => SetN::Empty,
+            E::Ctx(ContextVar::Occupied) => SetN::Occupied,
+            E::Ctx(ContextVar::Own) => SetN::Own,
+            E::Ctx(ContextVar::Enemy) => SetN::Enemy,
+            E::Ctx(ContextVar::Board) => self.board(),
+            E::Ctx(ContextVar::Jumped) => SetN::Jumped,
+            E::KindCells(k) => SetN::Kind(*k),
+            E::FlagCells(f) => SetN::Flag(*f),
+            E::Call(Builtin::OwnedBy, args) if args.len() == 1 => SetN::Side(self.side(&args[0])),
+            E::Bin(Op::SetAnd, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                self.and(x, y)
+            }
+            E::Bin(Op::SetOr, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                match (&x, &y) {
+                    (SetN::Const(i), SetN::Const(j)) => {
+                        let v = self.const_bits(*i) | self.const_bits(*j);
+                        SetN::Const(self.const_set(v))
+                    }
+                    _ => SetN::Or(Box::new(x), Box::new(y)),
+                }
+            }
+            E::Bin(Op::SetSub, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                self.sub(x, y)
+            }
+            E::Complement(x) => {
+                let x = self.set(x);
+                self.complement(x)
+            }
+            E::SetTable(t, x) => SetN::Table(*t, self.cell(x)),
+            E::CellToSet(x) => SetN::Cell(self.cell(x)),
+            E::If(c, a, b) => {
+                let c = self.bool(c);
+                match c {
+                    BoolN::Const(true) => self.set(a),
+                    BoolN::Const(false) => self.set(b),
+                    c => SetN::If(Box::new(c), Box::new(self.set(a)), Box::new(self.set(b))),
+                }
+            }
+            _ if shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
+            _ => SetN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    fn and(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) & self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (SetN::Const(i), y) | (y, SetN::Const(i)) if i == self.board_id => y,
+            (x, SetN::Complement(y)) | (SetN::Complement(y), x) => self.sub(x, *y),
+            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfThen(c, Box::new(y))
+            }
+            (x, y) => SetN::And(Box::new(x), Box::new(y)),
+        }
+    }
+
+    fn or(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) | self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfAll(c, Box::new(y))
+            }
+            (x, y) => SetN::Or(Box::new(x), Box::new(y)),
+        }
+    }
+
+    fn sub(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) - self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (x, y) => SetN::Sub(Box::new(x), Box::new(y)),
+        }
+    }
+
+    fn complement(&mut self, x: SetN) -> SetN {
+        match x {
+            SetN::Const(i) => {
+                let v = self.g.all - self.const_bits(i);
+                SetN::Const(self.const_set(v))
+            }
+            SetN::Complement(y) => *y,
+            SetN::IfThen(c, a) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfThen(Box::new(not(*c)), a)
+            }
+            x => SetN::Complement(Box::new(x)),
+        }
+    }
+
+    /// Lowers a condition.
+    pub fn bool(&mut self, e: &E) -> BoolN {
+        match e {
+            E::Bool(b) => BoolN::Const(*b),
+            E::Not(x) => not(self.bool(x)),
+            E::Bin(Op::And, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolN::Const(false), _) => BoolN::Const(false),
+                (BoolN::Const(true), y) => y,
+                (x, BoolN::Const(true)) => x,
+                (x, y) => BoolN::And(Box::new(x), Box::new(y)),
+            },
+            E::Bin(Op::Or, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolN::Const(true), _) => BoolN::Const(true),
+                (BoolN::Const(false), y) => y,
+                (x, BoolN::Const(false)) => x,
+                (x, y) => BoolN::Or(Box::new(x), Box::new(y)),
+            },
+            E::Bin(Op::CellIn, a, b) => BoolN::In(self.cell(a), self.set(b)),
+            E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
+                let c = match op {
+                    Op::Lt => Cmp::Lt,
+                    Op::Le => Cmp::Le,
+                    Op::Gt => Cmp::Gt,
+                    _ => Cmp::Ge,
+                };
+                let (a, b) = (self.num(a), self.num(b));
+                self.cmp(c, a, b)
+            }
+            E::Bin(op @ (Op::Eq | Op::Ne), a, b) => {
+                let eq = *op == Op::Eq;
+                let (x, y) = (shape(a), shape(b));
+                if x == Shape::Num || y == Shape::Num {
+                    let (a, b) = (self.num(a), self.num(b));
+                    self.cmp(if eq { Cmp::Eq } else { Cmp::Ne }, a, b)
+                } else if x == Shape::Cell && y == Shape::Cell {
+                    BoolN::CellEq(self.cell(a), self.cell(b), eq)
+                } else {
+                    BoolN::Gen(Box::new(e.clone()))
+                }
+            }
+            E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
+            E::Call(Builtin::Any, args) if args.len() == 1 && shape(&args[0]) == Shape::Set => {
+                let s = self.set(&args[0]);
+                self.any(s)
+            }
+            E::Bin(Op::Within, a, b) if shape(a) == Shape::Set && shape(b) == Shape::Set => {
+                BoolN::Within(self.set(a), self.set(b))
+            }
+            E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
+                BoolN::Comp(*kind == Comprehension::Any, *slot, source.clone(), Box::new(self.bool(body)))
+            }
+            E::Bind(binds, body) => BoolN::Bind(binds.clone(), Box::new(self.bool(body))),
+            E::If(c, a, b) => match self.bool(c) {
+                BoolN::Const(true) => self.bool(a),
+                BoolN::Const(false) => self.bool(b),
+                c => BoolN::If(Box::new(c), Box::new(self.bool(a)), Box::new(self.bool(b))),
+            },
+            _ => BoolN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    /// `any(set)`: a cell test when the set is one constant cell and more; two sets
+    /// meeting for an intersection.
+    fn any(&mut self, s: SetN) -> BoolN {
+        if let Some((id, rest)) = self.split_const(&s) {
+            let r = self.const_bits(id);
+            match r.count() {
+                0 => return BoolN::Const(false),
+                1 => {
+                    let c = r.first().unwrap_or(NONE);
+                    return BoolN::In(CellN::Path(Base::Const(c), [0; 4], 0), rest);
+                }
+                _ => {}
+            }
+        }
+        match s {
+            SetN::And(x, y) => BoolN::Meet(*x, *y),
+            s => BoolN::Any(s),
+        }
+    }
+
+    /// Splits a constant set out of an intersection: its id and the rest.
+    fn split_const(&mut self, set: &SetN) -> Option<(u32, SetN)> {
+        match set {
+            SetN::Const(id) => Some((*id, self.board())),
+            SetN::And(a, b) => {
+                if let Some((id, rest)) = self.split_const(a) {
+                    return Some((id, self.and(rest, (**b).clone())));
+                }
+                let (id, rest) = self.split_const(b)?;
+                Some((id, self.and((**a).clone(), rest)))
+            }
+            SetN::Sub(a, b) => {
+                let (id, rest) = self.split_const(a)?;
+                Some((id, self.sub(rest, (**b).clone())))
+            }
+            _ => None,
+        }
+    }
+
+    /// A comparison of numbers, with the counts of a region compared with its size or
+    /// with zero turned into tests that count nothing: `count(R and X) == size(R)` is
+    /// `R within X`; `count(S) == 0` is `not any(S)`.
+    fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
+        let (op, set, k) = match (&a, &b) {
+            (NumN::Count(s), NumN::Const(k)) => (op, s.clone(), *k),
+            (NumN::Const(k), NumN::Count(s)) => {
+                let flipped = match op {
+                    Cmp::Lt => Cmp::Gt,
+                    Cmp::Le => Cmp::Ge,
+                    Cmp::Gt => Cmp::Lt,
+                    Cmp::Ge => Cmp::Le,
+                    o => o,
+                };
+                (flipped, s.clone(), *k)
+            }
+            _ => return BoolN::Cmp(op, a, b),
+        };
+        // Whether "the count is k" (`eq`) or "the count is not k", for k at an end of
+        // the range of counts.
+        let at_end = |eq: bool, test: BoolN| if eq { test } else { not(test) };
+        if k == 0 {
+            match op {
+                Cmp::Eq | Cmp::Le => return at_end(false, self.any(set)),
+                Cmp::Ne | Cmp::Gt => return self.any(set),
+                Cmp::Lt => return BoolN::Const(false),
+                Cmp::Ge => return BoolN::Const(true),
+            }
+        }
+        if let Some((id, rest)) = self.split_const(&set) {
+            let r = self.const_bits(id).count() as i64;
+            let within = BoolN::Within(SetN::Const(id), rest);
+            if k == r {
+                return match op {
+                    Cmp::Eq | Cmp::Ge => within,
+                    Cmp::Ne | Cmp::Lt => not(within),
+                    Cmp::Le => BoolN::Const(true),
+                    Cmp::Gt => BoolN::Const(false),
+                };
+            }
+            if k > r {
+                return BoolN::Const(matches!(op, Cmp::Ne | Cmp::Lt | Cmp::Le));
+            }
+        }
+        BoolN::Cmp(op, a, b)
+    }
+
+    /// Lowers a condition that becomes code as a whole (not a part of a larger one):
+    /// the tables of [`CellsDnf`] are made here.
+    pub fn cond(&mut self, e: &E) -> BoolN {
+        let b = self.bool(e);
+        self.fuse(b)
+    }
+
+    fn fuse(&mut self, n: BoolN) -> BoolN {
+        if let Some(d) = self.cells_dnf(&n) {
+            return d;
+        }
+        match n {
+            BoolN::Not(x) => not(self.fuse(*x)),
+            BoolN::And(a, b) => BoolN::And(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::Or(a, b) => BoolN::Or(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::If(c, a, b) => BoolN::If(Box::new(self.fuse(*c)), Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            n => n,
+        }
+    }
+
+    fn cells_dnf(&mut self, n: &BoolN) -> Option<BoolN> {
+        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+            match n {
+                BoolN::Or(a, b) => {
+                    terms(a, out);
+                    terms(b, out);
+                }
+                _ => {
+                    let mut t = Vec::new();
+                    factors(n, &mut t);
+                    out.push(t);
+                }
+            }
+        }
+        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+            match n {
+                BoolN::And(a, b) => {
+                    factors(a, out);
+                    factors(b, out);
+                }
+                _ => out.push(n),
+            }
+        }
+        let (mut core, mut neg) = (n, false);
+        while let BoolN::Not(x) = core {
+            core = x;
+            neg = !neg;
+        }
+        if !matches!(core, BoolN::And(..) | BoolN::Or(..)) {
+            return None;
+        }
+        let mut ts = Vec::new();
+        terms(core, &mut ts);
+        let mut key: Option<(Base, &SetN)> = None;
+        let mut paths = Vec::new();
+        let mut sizes = Vec::new();
+        for t in &ts {
+            if t.len() > u8::MAX as usize {
+                return None;
+            }
+            for f in t {
+                let BoolN::In(CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len), set) = f else {
+                    return None;
+                };
+                if key.is_some_and(|(b, s)| b != *base || s != set) {
+                    return None;
+                }
+                key = Some((*base, set));
+                paths.push((*dirs, *len));
+            }
+            sizes.push(t.len() as u8);
+        }
+        let (base, set) = key?;
+        if paths.len() < 2 {
+            return None;
+        }
+        let g = self.g;
+        let (mut union, mut cells) = (Vec::with_capacity(g.n), Vec::with_capacity(g.n * paths.len()));
+        for c in 0..g.n as u16 {
+            let mut u = Bits::EMPTY;
+            for (dirs, len) in &paths {
+                let mut x = c;
+                for &d in &dirs[..*len as usize] {
+                    if x == NONE {
+                        break;
+                    }
+                    x = g.step[x as usize * g.ndirs + d as usize];
+                }
+                if x != NONE {
+                    u.insert(x);
+                }
+                cells.push(x);
+            }
+            union.push(u);
+        }
+        let union_words = union.iter().flat_map(|b| b.0).collect();
+        self.from_tables.push(union);
+        let node = BoolN::Cells(Box::new(CellsDnf {
+            base,
+            union: self.from_tables.len() as u32 - 1,
+            union_words,
+            cells,
+            terms: sizes,
+            set: set.clone(),
+        }));
+        Some(if neg { not(node) } else { node })
+    }
+
+    /// Lowers a number.
+    pub fn num(&mut self, e: &E) -> NumN {
+        match e {
+            E::Num(n) => NumN::Const(*n),
+            E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
+            E::Call(Builtin::Count, args) if args.len() == 1 && shape(&args[0]) == Shape::Set => {
+                NumN::Count(self.set(&args[0]))
+            }
+            E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
+            E::Bin(Op::Add, a, b) => NumN::Add(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Mul, a, b) => NumN::Mul(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Div, a, b) => NumN::Div(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Neg(x) => NumN::Neg(Box::new(self.num(x))),
+            E::Ctx(ContextVar::Passes) => NumN::Passes,
+            E::Ctx(ContextVar::Captures) => NumN::Captures,
+            E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
+            _ => NumN::Gen(Box::new(e.clone())),
+        }
+    }
+
+    fn target(&mut self, e: &E) -> Option<Target> {
+        match shape(e) {
+            Shape::Cell => Some(Target::Cell(self.cell(e))),
+            Shape::Set => Some(Target::Set(self.set(e))),
+            _ => None,
+        }
+    }
+
+    fn effect(&mut self, e: Effect, args: &[E]) -> EffN {
+        let generic = || EffN::Gen(e, args.to_vec());
+        match (e, args) {
+            (Effect::Flag | Effect::Unflag, [E::Flag(f), t]) => match self.target(t) {
+                Some(t) => EffN::Flag(*f, e == Effect::Flag, t),
+                None => generic(),
+            },
+            (Effect::Remove, [t]) => match self.target(t) {
+                Some(t) => EffN::Remove(t),
+                None => generic(),
+            },
+            (Effect::Convert, [t, side]) => match self.target(t) {
+                Some(t) => EffN::Convert(t, self.side(side)),
+                None => generic(),
+            },
+            (Effect::Promote, [t, E::Kind(k)]) => match self.target(t) {
+                Some(t) => EffN::Promote(t, *k),
+                None => generic(),
+            },
+            (Effect::Tuck, [a, b]) => EffN::Tuck(self.cell(a), self.cell(b)),
+            (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
+            (Effect::Draw, _) => EffN::Draw,
+            (Effect::Finish, _) => EffN::Finish,
+            (Effect::Stop, _) => EffN::Stop,
+            (Effect::Refuse, _) => EffN::Refuse,
+            (Effect::Again, _) => EffN::Nop,
+            _ => generic(),
+        }
+    }
+
+    /// Lowers a block; `capture`: its effects count as captures.
+    pub fn block(&mut self, stmts: &[S], capture: bool) -> Vec<CS<W>> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.stmt(s, capture, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&mut self, s: &S, capture: bool, out: &mut Vec<CS<W>>) {
+        out.push(match s {
+            S::If(branches, otherwise) => CS::If(
+                branches.iter().map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture))).collect(),
+                otherwise.as_ref().map(|b| self.block(b, capture)),
+            ),
+            S::For(slot, src, body) => CS::For(*slot, Box::new(src.clone()), self.block(body, capture)),
+            S::Let(slot, e) => CS::Let(*slot, Box::new(e.clone())),
+            S::Set(c, idx, v) => CS::Counter(false, *c, idx.clone(), Box::new(v.clone())),
+            S::Add(c, idx, v) => CS::Counter(true, *c, idx.clone(), Box::new(v.clone())),
+            S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
+            S::Optional(b) => CS::Optional(self.block(b, capture)),
+            S::Longest(b) => CS::Longest(self.block(b, capture)),
+            S::Capture(inner) => return self.stmt(inner, true, out),
+            S::Move(r) => CS::Move(*r),
+            S::Again => CS::Again,
+            S::Effect(e, args) => CS::Effect(closure::effect_f(&self.effect(*e, args), capture)),
+        });
+    }
+
+    /// A block with no continuation as one closure (`None` when it has one).
+    pub fn block_fx(&mut self, stmts: &[S], capture: bool) -> Option<FX<W>> {
+        let mut items = Vec::new();
+        let mut i = 0;
+        while i < stmts.len() {
+            if let Some(key) = self.guard_key(&stmts[i]) {
+                let mut j = i + 1;
+                while j < stmts.len() && self.guard_key(&stmts[j]).is_some_and(|k| k.0 == key.0 && k.1 == key.1) {
+                    j += 1;
+                }
+                if j - i >= 2 {
+                    items.push(closure::Step::Do(self.guarded(&stmts[i..j], capture)?));
+                    i = j;
+                    continue;
+                }
+            }
+            items.push(match &stmts[i] {
+                S::If(branches, None) if branches.len() == 1 => {
+                    let body = self.block_fx(&branches[0].1, capture)?;
+                    let c = self.cond(&branches[0].0);
+                    closure::Step::If(closure::conjuncts(&c), body)
+                }
+                st => closure::Step::Do(self.stmt_fx(st, capture)?),
+            });
+            i += 1;
+        }
+        Some(closure::steps_fx(items))
+    }
+
+    /// For `if P(c) in S and ... { }` with `P(c)` a path from a cell of the move:
+    /// the start, the set, and the path's steps.
+    fn guard_key(&mut self, st: &S) -> Option<(Base, E, [u8; 4], u8)> {
+        let S::If(branches, None) = st else { return None };
+        if branches.len() != 1 {
+            return None;
+        }
+        let mut c = &branches[0].0;
+        while let E::Bin(Op::And, a, _) = c {
+            c = a;
+        }
+        let E::Bin(Op::CellIn, cell, set) = c else { return None };
+        match self.cell(cell) {
+            CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len) => {
+                Some((base, (**set).clone(), dirs, len))
+            }
+            _ => None,
+        }
+    }
+
+    /// A run of `if` statements whose conditions all start with `P_i(c) in S` (one
+    /// start `c`, one set `S`), guarded by one test: whether any `P_i(c)` is in `S`.
+    /// When none is, no condition holds and no body runs, so nothing changes while the
+    /// run is checked: skipping the run is exact.
+    fn guarded(&mut self, run: &[S], capture: bool) -> Option<FX<W>> {
+        let g = self.g;
+        let mut items = Vec::new();
+        for st in run {
+            let S::If(branches, _) = st else { return None };
+            let (cond, body) = &branches[0];
+            let mut conjuncts = Vec::new();
+            flatten_and(cond, &mut conjuncts);
+            if !matches!(conjuncts[0], E::Bin(Op::CellIn, ..)) {
+                return None;
+            }
+            let rest = conjuncts[1..].iter().map(|c| closure::bool_f(&self.cond(c), false)).collect();
+            let full = closure::bool_f(&self.cond(cond), false);
+            let body = self.block_fx(body, capture)?;
+            items.push(closure::GuardItem { rest, full, body });
+        }
+        let keys: Vec<_> = run.iter().filter_map(|st| self.guard_key(st)).collect();
+        let (base, set) = (keys[0].0, keys[0].1.clone());
+        let mut table = Vec::with_capacity(g.n);
+        for c in 0..g.n as u16 {
+            let mut cells = Bits::EMPTY;
+            for (_, _, dirs, len) in &keys {
+                let mut x = c;
+                for &d in &dirs[..*len as usize] {
+                    if x == NONE {
+                        break;
+                    }
+                    x = g.step[x as usize * g.ndirs + d as usize];
+                }
+                if x != NONE {
+                    cells.insert(x);
+                }
+            }
+            table.push(cells);
+        }
+        let mut cells = Vec::with_capacity(g.n * keys.len());
+        for c in 0..g.n as u16 {
+            for (_, _, dirs, len) in &keys {
+                let mut x = c;
+                for &d in &dirs[..*len as usize] {
+                    if x == NONE {
+                        break;
+                    }
+                    x = g.step[x as usize * g.ndirs + d as usize];
+                }
+                cells.push(x);
+            }
+        }
+        let set = self.set(&set);
+        Some(closure::guard_run_fx(base, table, cells, &set, items))
+    }
+
+    fn stmt_fx(&mut self, s: &S, capture: bool) -> Option<FX<W>> {
+        Some(match s {
+            S::If(branches, None) if branches.len() == 1 => {
+                let body = self.block_fx(&branches[0].1, capture)?;
+                let c = self.cond(&branches[0].0);
+                closure::if1_fx(closure::conjuncts(&c), body)
+            }
+            S::If(branches, otherwise) => {
+                let mut bs = Vec::new();
+                for (c, b) in branches {
+                    bs.push((closure::bool_f(&self.cond(c), false), self.block_fx(b, capture)?));
+                }
+                let otherwise = match otherwise {
+                    Some(b) => Some(self.block_fx(b, capture)?),
+                    None => None,
+                };
+                closure::if_fx(bs, otherwise)
+            }
+            S::Effect(e, args) => closure::effect_f(&self.effect(*e, args), capture),
+            S::Capture(inner) => self.stmt_fx(inner, true)?,
+            S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Longest(_) => return None,
+            S::For(_, _, body) => {
+                // Checked for continuations; run by the statement walker.
+                self.block_fx(body, capture)?;
+                let cs = self.block(std::slice::from_ref(s), capture);
+                closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
+            }
+            S::Let(..) | S::Set(..) | S::Add(..) => {
+                let cs = self.block(std::slice::from_ref(s), capture);
+                closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
+            }
+        })
+    }
+
+    // -----------------------------------------------------------------------
+    // Move rules and their masks
+    // -----------------------------------------------------------------------
+
+    /// Lowers move rule `rid`.
+    pub fn rule(&mut self, rid: usize) -> CRule<W> {
+        let r = &self.g.prog.rules[rid];
+        let subject = r.subject.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let along = r.along.as_ref().map(|e| self.dirs(e));
+        let over = r.over.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let to = r.to.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let conds = self.all_of(&r.conds);
+        let then = self.block(&r.then, false);
+        let then_fx = self.block_fx(&r.then, false);
+        let mask = self.mask(rid);
+        CRule { subject, along, over, to, conds, then, then_fx, mask }
+    }
+
+    /// Conditions, all to hold, as one closure (`None` for none).
+    fn all_of(&mut self, conds: &[E]) -> Option<FB<W>> {
+        let mut it = conds.iter();
+        let first = self.cond(it.next()?);
+        let all = it.fold(first, |acc, c| BoolN::And(Box::new(acc), Box::new(self.cond(c))));
+        Some(closure::bool_f(&all, false))
+    }
+
+    /// The cells a `step` (one step) or `jump` (two) reaches from `from` along `d`,
+    /// with the jumped cell.
+    fn reach(&self, action: Action, from: u16, d: usize) -> (u16, u16) {
+        let g = self.g;
+        let one = g.step[from as usize * g.ndirs + d];
+        if action == Action::Step || one == NONE {
+            return (one, NONE);
+        }
+        (g.step[one as usize * g.ndirs + d], one)
+    }
+
+    fn mask(&mut self, rid: usize) -> Option<Mask<W>> {
+        let g = self.g;
+        let r = &g.prog.rules[rid];
+        let action = r.action;
+        if !matches!(action, Action::Place | Action::Step | Action::Jump | Action::Relocate) {
+            return None;
+        }
+        let d_to = r.to.as_ref().map(deps).unwrap_or_default();
+        let d_over = r.over.as_ref().map(deps).unwrap_or_default();
+        let d_along = r.along.as_ref().map(deps).unwrap_or_default();
+        if d_to.to || d_to.middle || d_over.to || d_over.middle || d_along.to || d_along.middle {
+            return None;
+        }
+        r.to.as_ref()?;
+        let along_const = match r.along.as_ref() {
+            Some(E::Dirs(_) | E::Dir(_)) => true,
+            Some(_) => false,
+            None => action == Action::Place || action == Action::Relocate,
+        };
+        let along_mask = match r.along.as_ref() {
+            Some(E::Dirs(m)) => *m,
+            Some(E::Dir(d)) => 1 << d,
+            _ => (1u32 << g.ndirs) - 1,
+        };
+        // Two directions that reach one cell would list one move twice; keep the
+        // general path for such boards.
+        if matches!(action, Action::Step | Action::Jump) {
+            for from in 0..g.n as u16 {
+                let mut seen = Bits::<W>::EMPTY;
+                for d in 0..g.ndirs {
+                    let (t, _) = self.reach(action, from, d);
+                    if t != NONE {
+                        if seen.has(t) {
+                            return None;
+                        }
+                        seen.insert(t);
+                    }
+                }
+            }
+        }
+        let empty = g.empty_state();
+        let mut cx = Ctx::new(None);
+        // Static conditions read no position: the empty one will do. (The general
+        // interpreter: the sets made by this lowering are not in `Game::sets` yet.)
+        let mut eval_static = |c: &E, from: u16, to: u16, middle: u16| -> bool {
+            cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
+            matches!(g.eval(&empty, &mut cx, c), super::run::Val::Bool(true))
+        };
+        let conds = r.conds.clone();
+        let (mut static_conds, mut per_gen, mut per_from, mut residual) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut per_from_member = Vec::new();
+        for c in &conds {
+            let d = deps(c);
+            if d.is_static() && !(action == Action::Relocate && d.from) {
+                static_conds.push(c.clone());
+                continue;
+            }
+            if action == Action::Jump && d.middle {
+                residual.push(c.clone());
+                continue;
+            }
+            match self.setize(c, action) {
+                Some(set) if d.from => {
+                    per_from.push(closure::set_f(&set));
+                    per_from_member.push(closure::member_f(&set));
+                }
+                Some(set) => per_gen.push(closure::set_f(&set)),
+                None => residual.push(c.clone()),
+            }
+        }
+        // Static conditions and reachable cells.
+        let mut static_ok = Vec::new();
+        match action {
+            Action::Place | Action::Relocate => {
+                let mut ok = g.all;
+                for to in 0..g.n as u16 {
+                    if !static_conds.iter().all(|c| eval_static(c, NONE, to, NONE)) {
+                        ok.remove(to);
+                    }
+                }
+                static_ok.push(ok);
+            }
+            _ => {
+                for from in 0..g.n as u16 {
+                    let mut ok = Bits::EMPTY;
+                    for d in 0..g.ndirs {
+                        if along_const && along_mask >> d & 1 == 0 {
+                            continue;
+                        }
+                        let (to, middle) = self.reach(action, from, d);
+                        if to != NONE && static_conds.iter().all(|c| eval_static(c, from, to, middle)) {
+                            ok.insert(to);
+                        }
+                    }
+                    static_ok.push(ok);
+                }
+            }
+        }
+        let residual = self.all_of(&residual);
+        Some(Mask {
+            static_ok,
+            along_const,
+            per_gen,
+            per_from,
+            per_from_member,
+            residual,
+            to_reads_from: d_to.from,
+            over_reads_from: d_over.from,
+            along_reads_from: d_along.from,
+        })
+    }
+
+    /// A condition of a move rule as the set of destinations for which it holds, when
+    /// it can be written so: `to in S` and `to not in S` with `S` not reading `to`;
+    /// conditions that do not read `to` (the board or nothing); static parts (a table by
+    /// `from`); `and`, `or`, `not` of those.
+    fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
+        let d = deps(c);
+        if d.middle {
+            return None;
+        }
+        if !d.to {
+            let b = self.bool(c);
+            return Some(match b {
+                BoolN::Const(true) => self.board(),
+                BoolN::Const(false) => SetN::Const(self.const_set(Bits::EMPTY)),
+                b => SetN::IfThen(Box::new(b), Box::new(self.board())),
+            });
+        }
+        if d.is_static() {
+            return self.static_set(c, action);
+        }
+        match c {
+            E::Bin(Op::CellIn, a, s) if matches!(**a, E::Ctx(ContextVar::To)) => {
+                let ds = deps(s);
+                if ds.to || ds.middle { None } else { Some(self.set(s)) }
+            }
+            E::Not(x) => {
+                let s = self.setize(x, action)?;
+                Some(self.complement(s))
+            }
+            E::Bin(Op::And, a, b) => {
+                let (x, y) = (self.setize(a, action)?, self.setize(b, action)?);
+                Some(self.and(x, y))
+            }
+            E::Bin(Op::Or, a, b) => {
+                let (x, y) = (self.setize(a, action)?, self.setize(b, action)?);
+                Some(self.or(x, y))
+            }
+            _ => None,
+        }
+    }
+
+    /// A static condition (reads only `from`, `to`, the board and options) as a set of
+    /// destinations: a constant when it does not read `from`, else a table by `from`.
+    fn static_set(&mut self, c: &E, action: Action) -> Option<SetN> {
+        let g = self.g;
+        let empty = g.empty_state();
+        let mut cx = Ctx::new(None);
+        let mut eval = |from: u16, to: u16| {
+            cx.mv = MoveVars { from, to, ..MoveVars::default() };
+            matches!(g.eval(&empty, &mut cx, c), super::run::Val::Bool(true))
+        };
+        if !deps(c).from {
+            let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
+            return Some(SetN::Const(self.const_set(set)));
+        }
+        if !matches!(action, Action::Step | Action::Jump) {
+            return None;
+        }
+        let mut table = Vec::with_capacity(g.n);
+        for from in 0..g.n as u16 {
+            let mut ok = Bits::EMPTY;
+            for d in 0..g.ndirs {
+                let (to, _) = self.reach(action, from, d);
+                if to != NONE && eval(from, to) {
+                    ok.insert(to);
+                }
+            }
+            table.push(ok);
+        }
+        self.from_tables.push(table);
+        Some(SetN::FromTable(self.from_tables.len() as u32 - 1))
+    }
+}
+
+/// The operands of a chain of `and`, left to right.
+fn flatten_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
+    match e {
+        E::Bin(Op::And, a, b) => {
+            flatten_and(a, out);
+            flatten_and(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+fn not(b: BoolN) -> BoolN {
+    match b {
+        BoolN::Const(v) => BoolN::Const(!v),
+        BoolN::Not(x) => *x,
+        b => BoolN::Not(Box::new(b)),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------
+
+impl<const W: usize> Game<W> {
+    /// Whether a cell holds a piece of the side the mover plays.
+    #[inline(always)]
+    pub(crate) fn own_has(&self, s: &State<W>, c: u16) -> bool {
+        let side = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
+        match s.side_bits.get(side as usize) {
+            Some(b) => b.has(c),
+            None => false,
+        }
+    }
+
+    /// The cells of the side the mover plays.
+    #[inline]
+    pub(crate) fn own_bits(&self, s: &State<W>) -> Bits<W> {
+        let side = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
+        s.side_bits.get(side as usize).copied().unwrap_or_default()
+    }
+
+    #[inline]
+    fn base(&self, s: &State<W>, cx: &Ctx<W>, b: Base) -> u16 {
+        match b {
+            Base::From => cx.mv.from,
+            Base::To => cx.mv.to,
+            Base::Middle => cx.mv.middle,
+            Base::LastJumped => s.last_jumped,
+            Base::Const(c) => c,
+            Base::Local(i) => match cx.slots.get(i as usize) {
+                Some(super::run::Val::Cell(c)) => *c,
+                _ => NONE,
+            },
+        }
+    }
+
+    /// Evaluates a cell.
+    #[inline]
+    pub fn ec(&self, s: &State<W>, cx: &mut Ctx<W>, n: &CellN) -> u16 {
+        match n {
+            CellN::Path(b, dirs, len) => {
+                let mut c = self.base(s, cx, *b);
+                for &d in &dirs[..*len as usize] {
+                    if c == NONE {
+                        return NONE;
+                    }
+                    c = self.step[c as usize * self.ndirs + d as usize];
+                }
+                c
+            }
+            _ => self.ec_slow(s, cx, n),
+        }
+    }
+
+    fn ec_slow(&self, s: &State<W>, cx: &mut Ctx<W>, n: &CellN) -> u16 {
+        match n {
+            CellN::Path(..) => self.ec(s, cx, n),
+            CellN::StepDyn(a, d, back) => {
+                let c = self.ec(s, cx, a);
+                if c == NONE {
+                    return NONE;
+                }
+                let d = match &**d {
+                    DirN::Const(d) => *d,
+                    DirN::Local(i) => match cx.slots.get(*i as usize) {
+                        Some(super::run::Val::Dir(d)) => *d,
+                        _ => return NONE,
+                    },
+                    DirN::Gen(e) => match self.eval(s, cx, e) {
+                        super::run::Val::Dir(d) => d,
+                        _ => return NONE,
+                    },
+                };
+                let d = if *back { self.opposite[d as usize] } else { d };
+                self.step[c as usize * self.ndirs + d as usize]
+            }
+            CellN::Table(t, x) => {
+                let c = self.ec(s, cx, x);
+                self.prog.cell_tables[*t as usize][self.table_at(c)]
+            }
+            CellN::Gen(e) => match self.eval(s, cx, e) {
+                super::run::Val::Cell(c) => c,
+                _ => NONE,
+            },
+        }
+    }
+
+    #[inline]
+    fn table_at(&self, c: u16) -> usize {
+        if c == NONE { self.n } else { c as usize }
+    }
+
+    /// Evaluates a side.
+    #[inline]
+    pub fn eside(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SideN) -> u8 {
+        match n {
+            SideN::Const(x) => *x,
+            SideN::Mover => s.mover,
+            SideN::Opponent => self.opponent_of(s.mover),
+            SideN::Local(i) => match cx.slots.get(*i as usize) {
+                Some(super::run::Val::Side(x)) => *x,
+                _ => 0,
+            },
+            SideN::Gen(e) => match self.eval(s, cx, e) {
+                super::run::Val::Side(x) => x,
+                _ => 0,
+            },
+        }
+    }
+
+    /// Evaluates a set of directions.
+    #[inline]
+    pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirsN) -> u32 {
+        match n {
+            DirsN::Const(m) => *m,
+            DirsN::Gen(e) => match self.eval(s, cx, e) {
+                super::run::Val::Dirs(m) => m,
+                super::run::Val::Dir(d) => 1 << d,
+                _ => 0,
+            },
+        }
+    }
+
+    /// Evaluates a set of cells.
+    pub fn es(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN) -> Bits<W> {
+        match n {
+            SetN::Const(id) => self.sets[*id as usize],
+            SetN::Empty => self.all - s.occupied,
+            SetN::Occupied => s.occupied,
+            SetN::Own => self.own_bits(s),
+            SetN::Enemy => s.occupied - self.own_bits(s),
+            SetN::Jumped => s.jumped,
+            SetN::Kind(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
+            SetN::Flag(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
+            SetN::Side(x) => {
+                let side = self.eside(s, cx, x);
+                self.side_cells(s, side)
+            }
+            SetN::And(a, b) => self.es(s, cx, a) & self.es(s, cx, b),
+            SetN::Or(a, b) => self.es(s, cx, a) | self.es(s, cx, b),
+            SetN::Sub(a, b) => self.es(s, cx, a) - self.es(s, cx, b),
+            SetN::Complement(x) => self.all - self.es(s, cx, x),
+            SetN::IfAll(c, x) => {
+                if self.eb(s, cx, c) {
+                    self.all
+                } else {
+                    self.es(s, cx, x)
+                }
+            }
+            SetN::IfThen(c, x) => {
+                if self.eb(s, cx, c) {
+                    self.es(s, cx, x)
+                } else {
+                    Bits::EMPTY
+                }
+            }
+            SetN::If(c, a, b) => {
+                if self.eb(s, cx, c) {
+                    self.es(s, cx, a)
+                } else {
+                    self.es(s, cx, b)
+                }
+            }
+            SetN::Table(t, x) => {
+                let c = self.ec(s, cx, x);
+                self.sets[self.prog.set_tables[*t as usize][self.table_at(c)] as usize]
+            }
+            SetN::Cell(x) => {
+                let c = self.ec(s, cx, x);
+                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+            }
+            SetN::FromTable(t) => {
+                let f = cx.mv.from;
+                if f == NONE { Bits::EMPTY } else { self.code.from_tables[*t as usize][f as usize] }
+            }
+            SetN::Gen(e) => {
+                let v = self.eval(s, cx, e);
+                self.set_of(v)
+            }
+        }
+    }
+
+    /// Whether cell `c` (on the board) is in a set, without building the set.
+    pub fn member(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN, c: u16) -> bool {
+        match n {
+            SetN::Const(id) => self.sets[*id as usize].has(c),
+            SetN::Empty => !s.occupied.has(c),
+            SetN::Occupied => s.occupied.has(c),
+            SetN::Own => self.own_bits(s).has(c),
+            SetN::Enemy => s.occupied.has(c) && !self.own_bits(s).has(c),
+            SetN::Jumped => s.jumped.has(c),
+            SetN::Kind(k) => s.kind_bits.get(*k as usize).is_some_and(|b| b.has(c)),
+            SetN::Flag(f) => s.flag_bits.get(*f as usize).is_some_and(|b| b.has(c)),
+            SetN::Side(x) => {
+                let side = self.eside(s, cx, x);
+                self.side_cells(s, side).has(c)
+            }
+            SetN::And(a, b) => self.member(s, cx, a, c) && self.member(s, cx, b, c),
+            SetN::Or(a, b) => self.member(s, cx, a, c) || self.member(s, cx, b, c),
+            SetN::Sub(a, b) => self.member(s, cx, a, c) && !self.member(s, cx, b, c),
+            SetN::Complement(x) => (c as usize) < self.n && !self.member(s, cx, x, c),
+            SetN::IfAll(k, x) => {
+                if self.eb(s, cx, k) {
+                    (c as usize) < self.n
+                } else {
+                    self.member(s, cx, x, c)
+                }
+            }
+            SetN::IfThen(k, x) => self.eb(s, cx, k) && self.member(s, cx, x, c),
+            SetN::If(k, a, b) => {
+                if self.eb(s, cx, k) {
+                    self.member(s, cx, a, c)
+                } else {
+                    self.member(s, cx, b, c)
+                }
+            }
+            SetN::Cell(x) => self.ec(s, cx, x) == c,
+            _ => self.es(s, cx, n).has(c),
+        }
+    }
+
+    /// The cells of a side (a player means the colour it plays).
+    #[inline]
+    pub(crate) fn side_cells(&self, s: &State<W>, side: u8) -> Bits<W> {
+        let side = if (side as usize) < self.prog.players {
+            s.colour_of.get(side as usize).copied().unwrap_or(side)
+        } else {
+            side
+        };
+        s.side_bits.get(side as usize).copied().unwrap_or_default()
+    }
+
+    /// Evaluates a condition.
+    pub fn eb(&self, s: &State<W>, cx: &mut Ctx<W>, n: &BoolN) -> bool {
+        match n {
+            BoolN::Const(b) => *b,
+            BoolN::Not(x) => !self.eb(s, cx, x),
+            BoolN::And(a, b) => self.eb(s, cx, a) && self.eb(s, cx, b),
+            BoolN::Or(a, b) => self.eb(s, cx, a) || self.eb(s, cx, b),
+            BoolN::In(c, set) => {
+                let c = self.ec(s, cx, c);
+                c != NONE && self.member(s, cx, set, c)
+            }
+            BoolN::Any(set) => !self.es(s, cx, set).is_empty(),
+            BoolN::Meet(a, b) => {
+                let x = self.es(s, cx, a);
+                x.intersects(&self.es(s, cx, b))
+            }
+            BoolN::Within(a, b) => {
+                let x = self.es(s, cx, a);
+                x.is_subset(&self.es(s, cx, b))
+            }
+            BoolN::Cells(d) => {
+                let c = match d.base {
+                    Base::From => cx.mv.from,
+                    Base::To => cx.mv.to,
+                    _ => cx.mv.middle,
+                };
+                if c == NONE {
+                    return false;
+                }
+                let known = self.code.from_tables[d.union as usize][c as usize] & self.es(s, cx, &d.set);
+                d.holds(known, c)
+            }
+            BoolN::Cmp(op, a, b) => {
+                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
+                match op {
+                    Cmp::Eq => x == y,
+                    Cmp::Ne => x != y,
+                    Cmp::Lt => x < y,
+                    Cmp::Le => x <= y,
+                    Cmp::Gt => x > y,
+                    Cmp::Ge => x >= y,
+                }
+            }
+            BoolN::CellEq(a, b, eq) => (self.ec(s, cx, a) == self.ec(s, cx, b)) == *eq,
+            BoolN::Table(t, x) => {
+                let c = self.ec(s, cx, x);
+                self.prog.bool_tables[*t as usize][self.table_at(c)]
+            }
+            BoolN::If(c, a, b) => {
+                if self.eb(s, cx, c) {
+                    self.eb(s, cx, a)
+                } else {
+                    self.eb(s, cx, b)
+                }
+            }
+            BoolN::Comp(any, slot, source, body) => {
+                let mut result = !*any;
+                for item in self.items(s, cx, source) {
+                    self.store(cx, *slot, item);
+                    if self.eb(s, cx, body) == *any {
+                        result = *any;
+                        break;
+                    }
+                }
+                result
+            }
+            BoolN::Bind(binds, body) => {
+                for (slot, x) in binds {
+                    let v = self.eval(s, cx, x);
+                    self.store(cx, *slot, v);
+                }
+                self.eb(s, cx, body)
+            }
+            BoolN::Gen(e) => matches!(self.eval(s, cx, e), super::run::Val::Bool(true)),
+        }
+    }
+
+    /// Evaluates a number.
+    pub fn en(&self, s: &State<W>, cx: &mut Ctx<W>, n: &NumN) -> i64 {
+        match n {
+            NumN::Const(v) => *v,
+            NumN::Table(t, x) => {
+                let c = self.ec(s, cx, x);
+                self.prog.num_tables[*t as usize][self.table_at(c)]
+            }
+            NumN::Count(set) => self.es(s, cx, set).count() as i64,
+            NumN::Add(a, b) => self.en(s, cx, a).saturating_add(self.en(s, cx, b)),
+            NumN::Sub(a, b) => self.en(s, cx, a).saturating_sub(self.en(s, cx, b)),
+            NumN::Mul(a, b) => self.en(s, cx, a).saturating_mul(self.en(s, cx, b)),
+            NumN::Div(a, b) => {
+                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
+                if y == 0 { 0 } else { x.div_euclid(y) }
+            }
+            NumN::Neg(x) => self.en(s, cx, x).wrapping_neg(),
+            NumN::Passes => s.passes as i64,
+            NumN::Captures => cx.mv.captures as i64,
+            NumN::TurnsWithoutCapture => s.turns_without_capture as i64,
+            NumN::Height(x) => {
+                let c = self.ec(s, cx, x);
+                if c == NONE { 0 } else { s.height[c as usize] as i64 }
+            }
+            NumN::Gen(e) => match self.eval(s, cx, e) {
+                super::run::Val::Num(v) => v,
+                _ => 0,
+            },
+        }
+    }
+
+    /// The cells an effect acts on.
+    #[inline]
+    pub fn target_bits(&self, s: &State<W>, cx: &mut Ctx<W>, t: &Target) -> Bits<W> {
+        match t {
+            Target::Cell(c) => {
+                let c = self.ec(s, cx, c);
+                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+            }
+            Target::Set(x) => self.es(s, cx, x),
+        }
+    }
+}

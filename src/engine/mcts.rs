@@ -1,0 +1,479 @@
+//! The computer player: Monte Carlo tree search (UCT) over uniformly random playouts.
+//!
+//! Knows no game: it reads only the legal moves ([`Game::legal_moves`]), random moves
+//! ([`Game::random_move`]) and outcomes. Each node of the tree is a position; its
+//! statistics are kept from the point of view of the player who moved into it, so at
+//! every node the player to move (`s.mover`) picks the child best for itself. A
+//! playout is a uniformly random game from a new leaf, cut at
+//! [`Config::playout_plies`] turns: an unfinished playout counts as a draw. Rewards are
+//! 1 for a win, 0 for a loss and 0.5 for a draw, for any number of players.
+//!
+//! The tree keeps only moves and statistics, not positions: each iteration replays
+//! the moves from the root (copy-make). With a budget in iterations the search is
+//! deterministic for a given seed.
+
+use std::time::{Duration, Instant};
+
+use super::moves::{MoveList, Part};
+use super::search::{Ending, Rng, random_game};
+use super::state::{Game, Outcome, State};
+
+/// How long to think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// A number of iterations (playouts): deterministic for a seed.
+    Iterations(u64),
+    /// Wall-clock time.
+    Time(Duration),
+}
+
+impl Budget {
+    /// Parses `2s`, `500ms`, `1.5s` (time) or `5000` (iterations).
+    pub fn parse(text: &str) -> Result<Budget, String> {
+        let t = text.trim();
+        let bad = || {
+            format!(
+                "`{text}` is not a thinking budget: give a time such as `2s` or `500ms`, or a number of iterations such as `5000`"
+            )
+        };
+        if let Some(ms) = t.strip_suffix("ms") {
+            let v: f64 = ms.trim().parse().map_err(|_| bad())?;
+            if !(v.is_finite() && v > 0.0) {
+                return Err(bad());
+            }
+            return Ok(Budget::Time(Duration::from_secs_f64(v / 1000.0)));
+        }
+        if let Some(s) = t.strip_suffix('s') {
+            let v: f64 = s.trim().parse().map_err(|_| bad())?;
+            if !(v.is_finite() && v > 0.0 && v < 1e6) {
+                return Err(bad());
+            }
+            return Ok(Budget::Time(Duration::from_secs_f64(v)));
+        }
+        match t.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Budget::Iterations(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Iterations(n) => write!(f, "{n} iterations"),
+            Budget::Time(d) => write!(f, "{:.1} s", d.as_secs_f64()),
+        }
+    }
+}
+
+/// The search's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long to think.
+    pub budget: Budget,
+    /// The longest playout, in turns; a playout cut there counts as a draw (the
+    /// program's limit, not a rule of the game).
+    pub playout_plies: u32,
+    /// The UCT exploration constant.
+    pub exploration: f64,
+    /// The random seed.
+    pub seed: u64,
+    /// The most nodes the tree may hold; past it leaves are no longer expanded.
+    pub max_nodes: usize,
+    /// The most move parts the tree's move lists may hold (memory for games with
+    /// very many moves); past it leaves are no longer expanded.
+    pub max_parts: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            budget: Budget::Iterations(1000),
+            playout_plies: 400,
+            exploration: 1.0,
+            seed: 1,
+            max_nodes: 2_000_000,
+            max_parts: 20_000_000,
+        }
+    }
+}
+
+/// What the search has found so far, for a progress display.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Iterations done.
+    pub iterations: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// The best root move so far (index into [`Analysis::moves`]).
+    pub best: Option<usize>,
+    /// Its mean reward for the player to move, 0 to 1.
+    pub value: f64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The root's legal moves.
+    pub moves: MoveList,
+    /// The chosen move (index into `moves`): the most visited; `None` when there is
+    /// no legal move.
+    pub best: Option<usize>,
+    /// Per root move: visits and mean reward for the player to move.
+    pub stats: Vec<(u32, f64)>,
+    /// Iterations done.
+    pub iterations: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// The chosen move's parts.
+    pub fn best_move(&self) -> Option<&[Part]> {
+        self.best.map(|i| self.moves.get(i))
+    }
+
+    /// The chosen move's mean reward for the player to move (0.5 when unknown).
+    pub fn value(&self) -> f64 {
+        self.best.and_then(|i| self.stats.get(i)).map_or(0.5, |s| s.1)
+    }
+}
+
+const NO_CHILD: u32 = u32::MAX;
+
+struct Node {
+    /// The legal moves (filled when the node is expanded).
+    moves: MoveList,
+    /// The child reached by each move, or [`NO_CHILD`].
+    children: Vec<u32>,
+    /// Moves with no child yet.
+    untried: Vec<u32>,
+    /// Whether the moves have been generated.
+    expanded: bool,
+    /// How the game ended here, if it did.
+    terminal: Option<Outcome>,
+    /// The player who moved into this node (whose point of view `total` takes).
+    by: u8,
+    visits: u32,
+    total: f64,
+}
+
+impl Node {
+    fn new(by: u8, terminal: Option<Outcome>) -> Node {
+        Node {
+            moves: MoveList::new(),
+            children: Vec::new(),
+            untried: Vec::new(),
+            expanded: false,
+            terminal,
+            by,
+            visits: 0,
+            total: 0.0,
+        }
+    }
+}
+
+/// The reward of an outcome for a player: 1 for a win, 0 for a loss, 0.5 otherwise.
+fn reward(outcome: Option<Outcome>, player: u8) -> f64 {
+    match outcome {
+        Some(Outcome::Win(p)) if p == player => 1.0,
+        Some(Outcome::Win(_)) => 0.0,
+        _ => 0.5,
+    }
+}
+
+fn terminal_of<const W: usize>(s: &State<W>) -> Option<Outcome> {
+    if s.outcome == Outcome::Ongoing { None } else { Some(s.outcome) }
+}
+
+/// Searches from `root` for the move of the player to move. `progress`, when given,
+/// is called about once a second.
+pub fn search<const W: usize>(
+    g: &Game<W>,
+    root: &State<W>,
+    cfg: &Config,
+    mut progress: Option<&mut dyn FnMut(&Progress)>,
+) -> Analysis {
+    let start = Instant::now();
+    let mut rng = Rng::new(cfg.seed);
+    let mut nodes = vec![Node::new(root.mover, terminal_of(root))];
+    let mut root_moves = MoveList::new();
+    g.legal_moves(root, &mut root_moves);
+    let mut done =
+        Analysis { moves: root_moves, best: None, stats: Vec::new(), iterations: 0, elapsed: Duration::ZERO };
+    if done.moves.is_empty() || nodes[0].terminal.is_some() {
+        return done;
+    }
+    if done.moves.len() == 1 {
+        done.best = Some(0);
+        done.stats = vec![(0, 0.5)];
+        return done;
+    }
+    let mut state = root.clone();
+    let mut list = MoveList::new();
+    let mut path: Vec<u32> = Vec::new();
+    let mut iterations = 0u64;
+    let mut parts = 0usize;
+    let mut next_report = Duration::from_secs(1);
+    loop {
+        match cfg.budget {
+            Budget::Iterations(n) if iterations >= n => break,
+            Budget::Time(t) if start.elapsed() >= t => break,
+            _ => {}
+        }
+        state.clone_from(root);
+        path.clear();
+        path.push(0);
+        let mut at = 0usize;
+        // Selection and expansion.
+        loop {
+            if nodes[at].terminal.is_some() {
+                break;
+            }
+            if !nodes[at].expanded {
+                if parts > cfg.max_parts {
+                    break;
+                }
+                let node = &mut nodes[at];
+                g.legal_moves(&state, &mut node.moves);
+                node.expanded = true;
+                parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
+                if node.moves.is_empty() {
+                    g.settle(&mut state);
+                    node.terminal = Some(state.outcome);
+                    break;
+                }
+                let n = node.moves.len();
+                node.children = vec![NO_CHILD; n];
+                node.untried = (0..n as u32).rev().collect();
+            }
+            if !nodes[at].untried.is_empty() && nodes.len() < cfg.max_nodes {
+                let node = &mut nodes[at];
+                let k = rng.below(node.untried.len());
+                let i = node.untried.swap_remove(k) as usize;
+                let by = state.mover;
+                g.play(&mut state, node.moves.get(i));
+                let child = nodes.len() as u32;
+                nodes[at].children[i] = child;
+                nodes.push(Node::new(by, terminal_of(&state)));
+                path.push(child);
+                break;
+            }
+            // Every move tried: descend to the best child by UCT.
+            let node = &nodes[at];
+            let ln = (node.visits.max(1) as f64).ln();
+            let mut best = usize::MAX;
+            let mut best_score = f64::NEG_INFINITY;
+            for (i, &c) in node.children.iter().enumerate() {
+                if c == NO_CHILD {
+                    continue;
+                }
+                let ch = &nodes[c as usize];
+                let n = ch.visits.max(1) as f64;
+                let score = ch.total / n + cfg.exploration * (ln / n).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = i;
+                }
+            }
+            if best == usize::MAX {
+                break;
+            }
+            g.play(&mut state, nodes[at].moves.get(best));
+            at = nodes[at].children[best] as usize;
+            path.push(at as u32);
+        }
+        // Playout.
+        let leaf = *path.last().expect("the path holds the root");
+        let outcome = match nodes[leaf as usize].terminal {
+            Some(o) => Some(o),
+            None => match random_game(g, &mut state, &mut rng, cfg.playout_plies, &mut list).0 {
+                Ending::Finished(o) => Some(o),
+                Ending::Unfinished => None,
+            },
+        };
+        // Backpropagation.
+        for &n in &path {
+            let node = &mut nodes[n as usize];
+            node.visits += 1;
+            node.total += reward(outcome, node.by);
+        }
+        iterations += 1;
+        if let Some(report) = progress.as_mut()
+            && start.elapsed() >= next_report
+        {
+            next_report += Duration::from_secs(1);
+            let (best, value) = best_child(&nodes);
+            report(&Progress { iterations, elapsed: start.elapsed(), best, value });
+        }
+    }
+    let (best, _) = best_child(&nodes);
+    let root = &nodes[0];
+    done.stats = root
+        .children
+        .iter()
+        .map(|&c| {
+            if c == NO_CHILD {
+                (0, 0.5)
+            } else {
+                let ch = &nodes[c as usize];
+                (ch.visits, if ch.visits == 0 { 0.5 } else { ch.total / ch.visits as f64 })
+            }
+        })
+        .collect();
+    done.stats.resize(done.moves.len(), (0, 0.5));
+    done.best = best.or(Some(0));
+    done.iterations = iterations;
+    done.elapsed = start.elapsed();
+    done
+}
+
+/// The root's most visited child (ties: the better mean, then the first), and its mean.
+fn best_child(nodes: &[Node]) -> (Option<usize>, f64) {
+    let root = &nodes[0];
+    let mut best: Option<(usize, u32, f64)> = None;
+    for (i, &c) in root.children.iter().enumerate() {
+        if c == NO_CHILD {
+            continue;
+        }
+        let ch = &nodes[c as usize];
+        let mean = if ch.visits == 0 { 0.5 } else { ch.total / ch.visits as f64 };
+        let better = match best {
+            None => true,
+            Some((_, v, m)) => ch.visits > v || (ch.visits == v && mean > m),
+        };
+        if better {
+            best = Some((i, ch.visits, mean));
+        }
+    }
+    match best {
+        Some((i, _, m)) => (Some(i), m),
+        None => (None, 0.5),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{AnyGame, build, moves::notation, options};
+    use crate::with_game;
+
+    /// Three in a row on a 3×3 board, placing in turn; a full board is a draw.
+    const TICTACTOE: &str = r#"game "Lines"
+players cross, nought
+board square 3 by 3, neighbours orthogonal or diagonal
+piece stone "x"
+
+define line(c: cell, d: direction) = c in own and c + d in own and c + d + d in own
+
+phase play {
+  place stone at empty
+}
+
+end {
+  if any(c in board: any(d in [n, e, ne, se]: line(c, d))) { win(mover) }
+}
+
+no moves { draw }
+"#;
+
+    fn game(text: &str) -> AnyGame {
+        let checked = crate::check_source(text);
+        let model = checked.model.unwrap_or_else(|| panic!("the test game checks: {:?}", checked.diagnostics));
+        let values = options::resolve(&model, None, &[]).expect("default options");
+        build(&model, &values).expect("the test game compiles")
+    }
+
+    fn play_line<const W: usize>(g: &Game<W>, moves: &[&str]) -> State<W> {
+        let mut s = g.start();
+        let mut list = MoveList::new();
+        for m in moves {
+            g.legal_moves(&s, &mut list);
+            let i = (0..list.len())
+                .find(|&i| notation(&g.prog, list.get(i), &|p| g.chosen_name(&s, p)) == *m)
+                .unwrap_or_else(|| panic!("{m} is legal"));
+            let parts = list.get(i).to_vec();
+            g.play(&mut s, &parts);
+        }
+        s
+    }
+
+    fn best_text<const W: usize>(g: &Game<W>, s: &State<W>, a: &Analysis) -> String {
+        notation(&g.prog, a.best_move().expect("a move"), &|p| g.chosen_name(s, p))
+    }
+
+    #[test]
+    fn budget_parsing() {
+        assert_eq!(Budget::parse("2s"), Ok(Budget::Time(Duration::from_secs(2))));
+        assert_eq!(Budget::parse("500ms"), Ok(Budget::Time(Duration::from_millis(500))));
+        assert_eq!(Budget::parse("5000"), Ok(Budget::Iterations(5000)));
+        assert!(Budget::parse("0").is_err());
+        assert!(Budget::parse("fast").is_err());
+        assert!(Budget::parse("-1s").is_err());
+    }
+
+    #[test]
+    fn finds_the_immediate_win() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            // cross: a1, b2; nought: c1, a3 — cross wins at c3 (a1, b2, c3).
+            let s = play_line(g, &["a1", "c1", "b2", "a3"]);
+            let cfg = Config { budget: Budget::Iterations(2000), seed: 7, ..Config::default() };
+            let a = search(g, &s, &cfg, None);
+            assert_eq!(best_text(g, &s, &a), "c3");
+            assert!(a.value() > 0.9, "a won position: {}", a.value());
+        });
+    }
+
+    #[test]
+    fn blocks_the_opponents_win() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            // cross threatens a1-b1-c1; nought must take c1.
+            let s = play_line(g, &["a1", "b2", "b1"]);
+            let cfg = Config { budget: Budget::Iterations(5000), seed: 3, ..Config::default() };
+            let a = search(g, &s, &cfg, None);
+            assert_eq!(best_text(g, &s, &a), "c1");
+        });
+    }
+
+    #[test]
+    fn deterministic_for_a_seed() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = g.start();
+            let cfg = Config { budget: Budget::Iterations(700), seed: 11, ..Config::default() };
+            let a = search(g, &s, &cfg, None);
+            let b = search(g, &s, &cfg, None);
+            assert_eq!(a.best, b.best);
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.iterations, 700);
+        });
+    }
+
+    #[test]
+    fn no_move_and_finished_games() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = play_line(g, &["a1", "c1", "b2", "a3", "c3"]);
+            assert!(matches!(s.outcome, Outcome::Win(0)));
+            let a = search(g, &s, &Config::default(), None);
+            assert!(a.best.is_none());
+        });
+    }
+
+    #[test]
+    fn time_budget_reports_progress() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = g.start();
+            let cfg = Config { budget: Budget::Time(Duration::from_millis(1100)), ..Config::default() };
+            let mut reports = 0;
+            let mut on_progress = |_: &Progress| reports += 1;
+            let a = search(g, &s, &cfg, Some(&mut on_progress));
+            assert!(a.best.is_some());
+            assert!(a.iterations > 0);
+            assert!(reports >= 1);
+        });
+    }
+}

@@ -1,0 +1,390 @@
+//! End-to-end tests of `rulesi play`, `rulesi replay` and `rulesi match`: the built
+//! binary fed a script on standard input (not a terminal, so plain text and one command
+//! per line), for every game in `games/`.
+//!
+//! Each game gets a transcript, an insta snapshot in the top-level `snapshots/` folder
+//! (`play-GAME.snap`): a few moves, refused moves with their reasons, `moves`, `undo`,
+//! `save`, then the saved record continued with `play --load` and shown by `replay`.
+//! The moves played are worked out from the game's legal moves with the library, so
+//! the test needs nothing but the game files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rulesi::board::CellId;
+use rulesi::engine::{AnyGame, MoveList, build, moves::notation, options};
+use rulesi::with_game;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.game` file in `games/`, sorted.
+fn games() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
+        .expect("read games/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().expect("a file name").to_string_lossy().to_string()
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rulesi-play-{}-{name}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a temporary directory");
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn write(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, contents).expect("write a temporary file");
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// Runs `rulesi ARGS` in `dir` with `input` on standard input.
+fn rulesi(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesi"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the rulesi binary");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write the script");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait for rulesi");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).to_string(),
+        stderr: String::from_utf8_lossy(&out.stderr).to_string(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
+}
+
+fn load(path: &Path) -> AnyGame {
+    let bytes = std::fs::read(path).expect("read the game");
+    let checked = rulesi::check_bytes(&bytes);
+    let model = checked.model.unwrap_or_else(|| panic!("{} checks", path.display()));
+    let values = options::resolve(&model, None, &[]).expect("default options");
+    build(&model, &values).expect("the game compiles")
+}
+
+/// A script for a game: three legal moves, and a move between two empty cells.
+fn script(path: &Path) -> (Vec<String>, String) {
+    let any = load(path);
+    with_game!(&any, g => {
+        let mut s = g.start();
+        let mut list = MoveList::new();
+        let mut moves = Vec::new();
+        for ply in 0..3 {
+            g.legal_moves(&s, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let i = (ply * 7 + list.len() / 2) % list.len();
+            let parts = list.get(i).to_vec();
+            moves.push(notation(&g.prog, &parts, &|p| g.chosen_name(&s, p)));
+            g.play(&mut s, &parts);
+        }
+        let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height[c as usize] == 0).collect();
+        let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
+        let illegal = format!("{}-{}", label(empty[0]), label(empty[empty.len() - 1]));
+        (moves, illegal)
+    })
+}
+
+/// Every game: play, refuse, list, undo, save; load the record back; replay it.
+#[test]
+fn every_game_transcript() {
+    for path in games() {
+        let name = stem(&path);
+        let dir = TempDir::new(&name);
+        let game = path.to_string_lossy().to_string();
+        let (moves, illegal) = script(&path);
+        let mut input = String::from("hello!\nzz99\n");
+        input.push_str(&format!("{illegal}\n"));
+        for m in &moves {
+            input.push_str(&format!("{}\n", m.to_uppercase()));
+        }
+        input.push_str("moves\nundo\nsave saved.record\nquit\n");
+        let play = rulesi(dir.path(), &["play", &game], &input);
+        assert_eq!(play.code, 0, "{name}: {}", play.stderr);
+        assert!(play.stderr.is_empty(), "{name}: {}", play.stderr);
+        assert!(play.stdout.contains("not played: zz99 is not a cell of this board"), "{name}");
+        assert!(play.stdout.contains("saved 2 moves to saved.record"), "{name}: {}", play.stdout);
+
+        let record = std::fs::read_to_string(dir.path().join("saved.record")).expect("the record");
+        assert!(record.contains("rulesi record 1"));
+        assert!(record.contains(&format!("game {game}")));
+        let tail: Vec<&str> = record.lines().skip_while(|l| *l != "moves").skip(1).collect();
+        assert_eq!(tail, moves[..2].iter().map(|s| s.as_str()).collect::<Vec<_>>(), "{name}");
+
+        let again = rulesi(dir.path(), &["play", "--load", "saved.record"], "moves\nquit\n");
+        assert_eq!(again.code, 0, "{name}: {}", again.stderr);
+        assert!(again.stdout.contains("loaded 2 of the 2 moves of saved.record"), "{name}");
+
+        let replay = rulesi(dir.path(), &["replay", "saved.record"], "");
+        assert_eq!(replay.code, 0, "{name}: {}", replay.stderr);
+        assert!(replay.stdout.contains("\n2. "), "{name}");
+
+        let text = format!(
+            "$ rulesi play games/{name}.game\n{}\n$ rulesi play --load saved.record\n{}\n$ rulesi replay saved.record\n{}",
+            play.stdout, again.stdout, replay.stdout
+        );
+        snapshot(&format!("play-{name}"), &text);
+    }
+}
+
+fn game_path(name: &str) -> String {
+    root().join("games").join(format!("{name}.game")).to_string_lossy().to_string()
+}
+
+/// Reasons, from the legal moves alone.
+#[test]
+fn stax_reasons() {
+    let dir = TempDir::new("stax-reasons");
+    let script = "a1-b2\nb6-a5\nc3-c5\nd4-e5\nc3\nstack c3\nmoves c3\nA3-B4\nb6-c5\ne3-f4\nd6-e5\nc5-b4\nmoves\n";
+    let run = rulesi(dir.path(), &["play", &game_path("stax")], script);
+    let out = &run.stdout;
+    for want in [
+        "not played: the piece on a1 cannot move",
+        "not played: b6 has no piece of yours",
+        "not played: c5 cannot be reached from c3; from c3 you can play c3-d4, c3-b4",
+        "not played: there is no piece on d4",
+        "not played: c3 alone is not a move; from c3 you can play c3-d4, c3-b4",
+        "c3: red minor (rm)",
+        "2 legal moves from c3: c3-d4 c3-b4",
+        "not played: a capture is compulsory: c5xa3 is available",
+        "1 legal moves: c5xa3",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+}
+
+#[test]
+fn agon_reasons() {
+    let dir = TempDir::new("agon-reasons");
+    let run = rulesi(dir.path(), &["play", &game_path("agon")], "B1-B5\nD1-E2\nF1\nmoves F1\nstack F1\n");
+    let out = &run.stdout;
+    for want in [
+        "not played: B5 cannot be reached from B1; from B1 you can play B1-C1, B1-C2, B1-B2, B1-A1",
+        "not played: D1 has no piece of yours",
+        "not played: F1 alone is not a move; from F1 you can play F1-G2, F1-F2, F1-E1",
+        "3 legal moves from F1: F1-G2 F1-F2 F1-E1",
+        "F1: white queen (Q)",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+}
+
+/// A jump chain typed halfway, and a capture that is compulsory.
+#[test]
+fn partial_chain() {
+    let dir = TempDir::new("chain");
+    let game = dir.write(
+        "chain.game",
+        br#"game "Chain"
+players white, black
+board square 6 by 1
+piece man "m"
+setup {
+  place white man at a1
+  place black man at b1, d1, f1
+}
+phase play {
+  jump own along e over enemy to empty then {
+    capture remove(middle)
+    again
+  }
+}
+no moves { lose(mover) }
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "a1xc1\na1-c1\na1-c1-e1\n");
+    let out = &run.stdout;
+    assert!(out.contains("not played: the capture continues: a1xc1xe1"), "{out}");
+    assert!(out.contains("not played: a capture is compulsory: a1xc1xe1 is available"), "{out}");
+    // The same cells with other separators are the move.
+    assert!(out.contains("last move: white a1xc1xe1"), "{out}");
+    assert!(out.contains("black has no legal move."), "{out}");
+    assert!(out.contains("Game over: white wins."), "{out}");
+}
+
+/// Forced passes are played and announced.
+#[test]
+fn forced_pass() {
+    let dir = TempDir::new("stuck");
+    let game = dir.write(
+        "stuck.game",
+        br#"game "Stuck"
+players white, black
+board square 3 by 1
+piece man "m"
+setup {
+  place white man at a1
+  place black man at c1
+}
+phase play {
+  step own along e to empty
+}
+no moves { pass }
+end {
+  if passes == 2 { draw }
+}
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "a1-b1\n");
+    snapshot("play-forced-pass", &run.stdout);
+    assert!(run.stdout.contains("black has no legal move and passes."));
+    assert!(run.stdout.contains("Game over: draw."));
+}
+
+#[test]
+fn unknown_players_are_named() {
+    let dir = TempDir::new("players");
+    let run = rulesi(dir.path(), &["play", &game_path("stax"), "--player", "green=computer"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("there is no player `green`; the players are `red`, `blue`"), "{}", run.stderr);
+    let run = rulesi(dir.path(), &["play", &game_path("anchor"), "--player", "black=computer"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("`black` is a colour, not a player; the players are `seat1`, `seat2`"),
+        "{}",
+        run.stderr
+    );
+    let run = rulesi(dir.path(), &["play", &game_path("stax"), "--player", "red=wizard"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("`wizard` is not a kind of player"), "{}", run.stderr);
+    let run = rulesi(dir.path(), &["play", &game_path("stax"), "--think", "soon"], "");
+    assert_eq!(run.code, 2);
+}
+
+/// Against the computer, `undo` takes back its reply too; `hint` suggests a move.
+#[test]
+fn computer_undo_and_hint() {
+    let dir = TempDir::new("computer");
+    let args = ["play", &game_path("stax"), "--player", "blue=computer", "--think", "40", "--seed", "1"];
+    let a = rulesi(dir.path(), &args, "a3-b4\nhint\nundo\nmoves\n");
+    let b = rulesi(dir.path(), &args, "a3-b4\nhint\nundo\nmoves\n");
+    assert_eq!(a.stdout, b.stdout, "deterministic for a seed and an iteration budget");
+    let out = &a.stdout;
+    assert!(out.contains("(computer: 40 playouts, expects "), "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("took back a3-b4, "), "{out}");
+    assert!(out.contains("7 legal moves: a3-b4"), "{out}");
+}
+
+/// A whole game between random players, a resignation, and their records.
+#[test]
+fn whole_games_and_resignation() {
+    let dir = TempDir::new("whole");
+    let stax = game_path("stax");
+    let run =
+        rulesi(dir.path(), &["play", &stax, "--player", "red=random", "--player", "blue=random", "--seed", "3"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("has no legal move."), "{}", run.stdout);
+    assert!(run.stdout.contains("Game over: "), "{}", run.stdout);
+
+    let run = rulesi(dir.path(), &["play", &stax], "a3-b4\nresign\nmoves\nsave r.record\n");
+    assert!(run.stdout.contains("blue resigns."), "{}", run.stdout);
+    assert!(run.stdout.contains("Game over: red wins."), "{}", run.stdout);
+    let replay = rulesi(dir.path(), &["replay", "r.record"], "");
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+    assert!(replay.stdout.contains("2. blue resign"), "{}", replay.stdout);
+    assert!(replay.stdout.contains("Game over: red wins."), "{}", replay.stdout);
+}
+
+/// A record that no longer matches its game: the first bad move is named and the moves
+/// before it are kept. Corrupt records are refused without a panic.
+#[test]
+fn bad_records() {
+    let dir = TempDir::new("records");
+    let stax = game_path("stax");
+    let text = format!("rulesi record 1\ngame {stax}\nmoves\na3-b4\nb6-c5\nc3xe5\ne3-f4\n");
+    dir.write("bad.record", text.as_bytes());
+    let replay = rulesi(dir.path(), &["replay", "bad.record"], "");
+    assert_eq!(replay.code, 1);
+    assert!(replay.stdout.contains("2. blue b6-c5"), "{}", replay.stdout);
+    assert!(replay.stderr.contains("error: bad.record: line 6: `c3xe5`: not a legal move here"), "{}", replay.stderr);
+    let play = rulesi(dir.path(), &["play", "--load", "bad.record"], "moves\n");
+    assert_eq!(play.code, 0);
+    assert!(play.stdout.contains("loaded 2 of the 4 moves of bad.record"), "{}", play.stdout);
+    assert!(play.stderr.contains("line 6: `c3xe5`"), "{}", play.stderr);
+    assert!(play.stdout.contains("Stax · move 3 · red to play"), "{}", play.stdout);
+
+    for (name, bytes) in [
+        ("empty", &b""[..]),
+        ("binary", &b"\xff\xfe\x00garbage"[..]),
+        ("no-header", &b"game x\nmoves\n"[..]),
+        ("no-game", &b"rulesi record 1\nmoves\na1\n"[..]),
+        ("missing-game", &b"rulesi record 1\ngame /nonexistent/x.game\nmoves\n"[..]),
+        ("bad-option", format!("rulesi record 1\ngame {stax}\noption colour=green\nmoves\n").as_bytes()),
+    ] {
+        let file = format!("{name}.record");
+        dir.write(&file, bytes);
+        for args in [vec!["replay", file.as_str()], vec!["play", "--load", file.as_str()]] {
+            let run = rulesi(dir.path(), &args, "");
+            assert_eq!(run.code, 1, "{name} {args:?}: {}{}", run.stdout, run.stderr);
+            assert!(run.stderr.contains("error"), "{name}: {}", run.stderr);
+            assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn colour_when_asked() {
+    let dir = TempDir::new("colour");
+    let plain = rulesi(dir.path(), &["play", &game_path("agon")], "");
+    assert!(!plain.stdout.contains('\x1b'));
+    let coloured = rulesi(dir.path(), &["play", &game_path("agon"), "--color", "always"], "");
+    assert!(coloured.stdout.contains("\x1b[1;97mQ\x1b[0m"), "{}", coloured.stdout);
+}
+
+#[test]
+fn match_counts_results() {
+    let dir = TempDir::new("match");
+    let run = rulesi(dir.path(), &["match", &game_path("stax"), "--games", "2", "--seed", "5", "--swap"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("results after 2 games"), "{}", run.stdout);
+    assert!(run.stdout.contains("average length: "), "{}", run.stdout);
+}
