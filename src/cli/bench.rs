@@ -1,6 +1,7 @@
 //! `rulesi bench FILE`: uniformly random games from the start, as fast as possible.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,7 +11,7 @@ use rulesi::engine::search::{Ending, Rng, random_game};
 use rulesi::engine::{MoveList, Outcome};
 use rulesi::with_game;
 
-use super::load::{GameArgs, load};
+use super::load::{GameArgs, load, start_position};
 
 /// Arguments of `bench`.
 #[derive(Debug, ClapArgs)]
@@ -27,6 +28,10 @@ pub struct Args {
     /// is the program's limit, not a rule of the game).
     #[arg(long, default_value_t = 10_000)]
     max_plies: u32,
+    /// Play from the position in this file instead of the start (the positions text
+    /// format).
+    #[arg(long, value_name = "FILE")]
+    position: Option<PathBuf>,
 }
 
 /// CPU time used by this thread, in seconds.
@@ -47,7 +52,7 @@ pub fn run(args: Args) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
-        let start = g.start();
+        let Ok(start) = start_position(g, args.position.as_deref()) else { return ExitCode::FAILURE };
         let mut rng = Rng::new(args.seed);
         let mut list = MoveList::new();
         let mut state = start.clone();

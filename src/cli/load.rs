@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 
-use rulesi::engine::{self, AnyGame};
+use rulesi::engine::{self, AnyGame, Game, State};
 use rulesi::render::{Style, render};
 
 /// The game file and its options, shared by every command that plays.
@@ -71,4 +71,18 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
             Err(())
         }
     }
+}
+
+/// The position to start from: the game's start, or the position in `file` (see
+/// [`rulesi::engine::position`]). On failure prints why and returns `Err(())`.
+pub fn start_position<const W: usize>(g: &Game<W>, file: Option<&Path>) -> Result<State<W>, ()> {
+    let Some(path) = file else { return Ok(g.start()) };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Err(());
+        }
+    };
+    engine::position::read(g, &text).map_err(|e| eprintln!("error: {}: {e}", path.display()))
 }

@@ -1,6 +1,8 @@
-//! `rulesi perft FILE DEPTH`: count the legal move sequences from the start.
+//! `rulesi perft FILE DEPTH`: count the legal move sequences from the start
+//! (or from `--position FILE`).
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
@@ -9,7 +11,7 @@ use rulesi::engine::search::perft;
 use rulesi::engine::{MoveList, moves::notation};
 use rulesi::with_game;
 
-use super::load::{GameArgs, load};
+use super::load::{GameArgs, load, start_position};
 
 /// Arguments of `perft`.
 #[derive(Debug, ClapArgs)]
@@ -18,6 +20,10 @@ pub struct Args {
     game: GameArgs,
     /// How many moves deep to count.
     depth: u32,
+    /// Count from the position in this file instead of the start (the positions text
+    /// format).
+    #[arg(long, value_name = "FILE")]
+    position: Option<PathBuf>,
     /// Also print the count below each first move (at the full depth).
     #[arg(long)]
     divide: bool,
@@ -29,7 +35,7 @@ pub fn run(args: Args) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
-        let start = g.start();
+        let Ok(start) = start_position(g, args.position.as_deref()) else { return ExitCode::FAILURE };
         for d in 1..=args.depth {
             let _ = writeln!(out, "perft({d}) = {}", perft(g, &start, d));
         }

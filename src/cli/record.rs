@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use rulesi::engine::moves::Part;
 use rulesi::engine::{Game, MoveList, Outcome, State};
 
-use super::play::{find_move, move_text};
+use rulesi::engine::notation::{find_move, move_text};
 
 /// The first line of a record.
 pub const HEADER: &str = "rulesi record 1";

@@ -13,6 +13,7 @@ pub mod compile;
 mod lowering_tests;
 pub mod mcts;
 pub mod moves;
+pub mod notation;
 pub mod options;
 pub mod position;
 pub mod program;

@@ -1,0 +1,359 @@
+//! Moves typed by people: finding the legal move a text names, and saying why a text
+//! names none.
+//!
+//! A typed move is matched against the notation of every legal move
+//! ([`super::moves::notation`]), case-insensitively and with runs of spaces as one.
+//! When nothing matches exactly, the same cells with other separators (`c3-e5` for
+//! `c3xe5`) are accepted when only one legal move has them. When nothing matches at
+//! all, the reason is worked out from the legal moves alone: a cell not on the board,
+//! no piece or no piece of the mover's on the first cell, a compulsory capture, a chain
+//! cut short, a cell out of reach, and so on. The engine knows no game: every reason
+//! is phrased from the moves' kinds (placement, step, jump...) and cells.
+
+use crate::board::CellId;
+use crate::check::hir::Action;
+
+use super::compile::Program;
+use super::moves::{MoveList, Part, notation};
+use super::program::NONE;
+use super::state::{Game, Outcome, State, side_of};
+
+/// A move in the game's notation.
+pub fn move_text<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> String {
+    notation(&g.prog, parts, &|p| g.chosen_name(s, p))
+}
+
+// ---------------------------------------------------------------------------
+// Reading typed moves
+// ---------------------------------------------------------------------------
+
+/// A piece of a typed move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Cell(u16),
+    /// `-`, `x`, `,` or a space between cells.
+    Sep(char),
+    Word(String),
+}
+
+enum TokError {
+    Syntax,
+    NotOnBoard(String),
+}
+
+/// Lower case, runs of spaces as one.
+fn normalise(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// Splits a move into cells, separators and words: `c3xe5` is c3, `x`, e5.
+fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
+    let chars: Vec<char> = normalise(text).chars().collect();
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let after_cell = matches!(toks.last(), Some(Tok::Cell(_)));
+        if c == ' ' {
+            if after_cell {
+                toks.push(Tok::Sep(' '));
+            }
+            i += 1;
+        } else if c == '-' || c == ',' {
+            if let Some(Tok::Sep(' ')) = toks.last() {
+                toks.pop();
+            }
+            if !matches!(toks.last(), Some(Tok::Cell(_))) {
+                return Err(TokError::Syntax);
+            }
+            toks.push(Tok::Sep(c));
+            i += 1;
+        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
+            toks.push(Tok::Sep('x'));
+            i += 1;
+        } else if c.is_ascii_alphabetic() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let letters_end = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            if i == letters_end {
+                if let Some(Tok::Sep(' ')) = toks.last() {
+                    toks.pop();
+                }
+                toks.push(Tok::Word(word));
+            } else {
+                match prog.geometry.parse_label(&word) {
+                    Some(cell) => {
+                        if matches!(toks.last(), Some(Tok::Cell(_))) {
+                            return Err(TokError::Syntax);
+                        }
+                        toks.push(Tok::Cell(cell.0))
+                    }
+                    None => return Err(TokError::NotOnBoard(word)),
+                }
+            }
+        } else if c.is_ascii_digit() && matches!(toks.last(), Some(Tok::Word(_))) {
+            // `choose 3`.
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            toks.push(Tok::Word(chars[start..i].iter().collect()));
+        } else {
+            return Err(TokError::Syntax);
+        }
+    }
+    if let Some(Tok::Sep(' ')) = toks.last() {
+        toks.pop();
+    }
+    if matches!(toks.last(), Some(Tok::Sep(_))) {
+        return Err(TokError::Syntax);
+    }
+    Ok(toks)
+}
+
+/// The cells of a move of cells, or `None` for a move of words.
+fn cells_of(toks: &[Tok]) -> Option<Vec<u16>> {
+    let cells: Vec<u16> = toks.iter().filter_map(|t| if let Tok::Cell(c) = t { Some(*c) } else { None }).collect();
+    if cells.is_empty() || toks.iter().any(|t| matches!(t, Tok::Word(_))) { None } else { Some(cells) }
+}
+
+/// Separators that match: a space matches `-` and `x`; `-` and `x` match each other
+/// when `loose`.
+fn sep_match(a: char, b: char, loose: bool) -> bool {
+    a == b || a == ' ' || b == ' ' || (loose && a != ',' && b != ',')
+}
+
+fn toks_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
+    typed.len() == legal.len() && prefix_match(typed, legal, loose)
+}
+
+fn prefix_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
+    typed.len() <= legal.len()
+        && typed.iter().zip(legal).all(|(a, b)| match (a, b) {
+            (Tok::Sep(x), Tok::Sep(y)) => sep_match(*x, *y, loose),
+            _ => a == b,
+        })
+}
+
+fn action_noun(a: Action) -> &'static str {
+    match a {
+        Action::Place => "placement",
+        Action::Step => "step",
+        Action::Slide => "slide",
+        Action::Jump => "jump",
+        Action::Relocate => "relocation",
+        Action::Pass => "pass",
+        Action::Choose => "choice",
+    }
+}
+
+/// At most `n` moves, with `...` when there are more.
+fn some_moves(notes: &[&String], n: usize) -> String {
+    let mut out: Vec<String> = notes.iter().take(n).map(|s| s.to_string()).collect();
+    if notes.len() > n {
+        out.push(format!("... ({} in all)", notes.len()));
+    }
+    out.join(", ")
+}
+
+/// Finds the legal move (index into `list`) that `text` names; otherwise says why it
+/// is not legal, from the legal moves alone.
+pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, text: &str) -> Result<usize, String> {
+    let prog = &g.prog;
+    let notes: Vec<String> = list.iter().map(|m| move_text(g, s, m)).collect();
+    let norm = normalise(text);
+    if let Some(i) = notes.iter().position(|n| normalise(n) == norm) {
+        return Ok(i);
+    }
+    if list.is_empty() {
+        return Err(if s.outcome == Outcome::Ongoing {
+            "there is no legal move".to_string()
+        } else {
+            "the game is over".to_string()
+        });
+    }
+    // A choice may be typed without `choose`.
+    if let Some(i) = notes.iter().position(|n| n.strip_prefix("choose ").is_some_and(|c| normalise(c) == norm)) {
+        return Ok(i);
+    }
+    let geo = &prog.geometry;
+    let label = |c: u16| geo.label(CellId(c)).to_string();
+    let first_action = |i: usize| prog.rules[list.get(i)[0].rule as usize].action;
+    let example = || {
+        let mut shapes: Vec<String> = Vec::new();
+        let mut seen = Vec::new();
+        for (i, n) in notes.iter().enumerate() {
+            let a = first_action(i);
+            if !seen.contains(&a) {
+                seen.push(a);
+                shapes.push(format!("`{n}`"));
+            }
+        }
+        shapes.truncate(3);
+        shapes.join(" or ")
+    };
+    let syntax = || format!("expected a move such as {}, or a command (`help` lists them)", example());
+    let typed = match tokenize(prog, text) {
+        Ok(t) if !t.is_empty() => t,
+        Ok(_) => return Err(syntax()),
+        Err(TokError::Syntax) => return Err(syntax()),
+        Err(TokError::NotOnBoard(l)) => return Err(format!("{l} is not a cell of this board")),
+    };
+    let legal: Vec<Vec<Tok>> = notes.iter().map(|n| tokenize(prog, n).unwrap_or_default()).collect();
+    let all_of = |a: Action| (0..list.len()).all(|i| first_action(i) == a);
+    let one_kind = (0..list.len()).all(|i| first_action(i) == first_action(0));
+    let Some(cells) = cells_of(&typed) else {
+        // A move of words.
+        let words: Vec<&str> = norm.split(' ').collect();
+        let choices: Vec<&String> =
+            (0..list.len()).filter(|&i| first_action(i) == Action::Choose).map(|i| &notes[i]).collect();
+        return Err(match words[0] {
+            "pass" => format!("you cannot pass now; the legal moves are like {}", example()),
+            "choose" if choices.is_empty() => {
+                format!("there is nothing to choose now; the legal moves are like {}", example())
+            }
+            "choose" => format!("`{}` is not one of the choices: {}", words[1..].join(" "), some_moves(&choices, 8)),
+            _ if !choices.is_empty() => {
+                format!("expected one of {}, or a command (`help` lists them)", some_moves(&choices, 8))
+            }
+            _ => syntax(),
+        });
+    };
+    // The same cells with other separators, when only one move has them.
+    let loose: Vec<usize> = (0..list.len()).filter(|&i| toks_match(&typed, &legal[i], true)).collect();
+    if loose.len() == 1 {
+        return Ok(loose[0]);
+    }
+    if loose.len() > 1 {
+        let named: Vec<&String> = loose.iter().map(|&i| &notes[i]).collect();
+        return Err(format!("that could be {}: type one of them", some_moves(&named, 8)));
+    }
+    let from = cells[0];
+    let here: Vec<usize> = (0..list.len()).filter(|&i| list.get(i)[0].from == from).collect();
+    if cells.len() > 1 && (0..list.len()).all(|i| list.get(i)[0].from == NONE) {
+        return Err(format!("no move goes from one cell to another now; the legal moves are like {}", example()));
+    }
+    let here_notes: Vec<&String> = here.iter().map(|&i| &notes[i]).collect();
+    let typed_jump = typed.contains(&Tok::Sep('x'));
+    let own = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
+    let top = g.top(s, from);
+    if cells.len() > 1 && here.is_empty() {
+        match top {
+            None => return Err(format!("there is no piece on {}", label(from))),
+            Some(p) if side_of(p) != own => return Err(format!("{} has no piece of yours", label(from))),
+            Some(_) => {}
+        }
+    }
+    // Moves of a kind the position forbids: every legal move is a jump.
+    if all_of(Action::Jump) && cells.len() > 1 && !typed_jump {
+        let ex = here.first().copied().unwrap_or(0);
+        return Err(format!("a capture is compulsory: {} is available", notes[ex]));
+    }
+    // A chain cut short.
+    let longer: Vec<usize> = (0..list.len()).filter(|&i| prefix_match(&typed, &legal[i], true)).collect();
+    if !longer.is_empty() && cells.len() > 1 {
+        let named: Vec<&String> = longer.iter().map(|&i| &notes[i]).collect();
+        let jumps =
+            longer.iter().all(|&i| list.get(i).iter().all(|p| prog.rules[p.rule as usize].action == Action::Jump));
+        let what = if jumps { "the capture continues" } else { "the move continues" };
+        return Err(format!("{what}: {}", some_moves(&named, 6)));
+    }
+    let kind_hint = || {
+        if one_kind {
+            format!(": every legal move now is a {} (e.g. {})", action_noun(first_action(0)), notes[0])
+        } else {
+            String::new()
+        }
+    };
+    if cells.len() == 1 {
+        if !here.is_empty() {
+            return Err(format!(
+                "{} alone is not a move; from {} you can play {}",
+                label(from),
+                label(from),
+                some_moves(&here_notes, 8)
+            ));
+        }
+        if (0..list.len()).any(|i| first_action(i) == Action::Place) {
+            return Err(if top.is_some() {
+                format!("{} is occupied", label(from))
+            } else {
+                format!("you cannot place on {} now", label(from))
+            });
+        }
+        return Err(format!("a move goes from one cell to another, such as {}", example()));
+    }
+    if here.is_empty() {
+        return Err(format!("the piece on {} cannot move{}", label(from), kind_hint()));
+    }
+    let to = cells[1];
+    let reaches = here.iter().any(|&i| cells_of(&legal[i]).is_some_and(|c| c.get(1) == Some(&to)));
+    if !reaches {
+        return Err(format!(
+            "{} cannot be reached from {}; from {} you can play {}",
+            label(to),
+            label(from),
+            label(from),
+            some_moves(&here_notes, 8)
+        ));
+    }
+    Err(format!("that is not a legal move; from {} you can play {}", label(from), some_moves(&here_notes, 8)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> crate::engine::AnyGame {
+        let text = "game \"T\"\nplayers white, black\nboard square 26 by 3\npiece man \"m\"\nphase play {\n  place man at empty\n}\n";
+        let model = crate::check_source(text).model.expect("the game checks");
+        let values = crate::engine::options::resolve(&model, None, &[]).expect("options");
+        crate::engine::build(&model, &values).expect("compiles")
+    }
+
+    fn toks(text: &str) -> Result<Vec<Tok>, String> {
+        let any = tiny();
+        tokenize(any.program(), text).map_err(|e| match e {
+            TokError::Syntax => "syntax".to_string(),
+            TokError::NotOnBoard(l) => format!("off {l}"),
+        })
+    }
+
+    #[test]
+    fn tokens() {
+        let any = tiny();
+        let cell = |l: &str| Tok::Cell(any.program().geometry.parse_label(l).expect("a cell").0);
+        assert_eq!(toks("c3xe1"), Ok(vec![cell("c3"), Tok::Sep('x'), cell("e1")]));
+        assert_eq!(toks(" C3 - E1 "), Ok(vec![cell("c3"), Tok::Sep('-'), cell("e1")]));
+        assert_eq!(toks("c3 e1"), Ok(vec![cell("c3"), Tok::Sep(' '), cell("e1")]));
+        assert_eq!(toks("c3xx1"), Ok(vec![cell("c3"), Tok::Sep('x'), cell("x1")]));
+        assert_eq!(toks("a1-b2,c3-d1").map(|t| t.len()), Ok(7));
+        assert_eq!(toks("pass"), Ok(vec![Tok::Word("pass".into())]));
+        assert_eq!(toks("choose  Black"), Ok(vec![Tok::Word("choose".into()), Tok::Word("black".into())]));
+        assert_eq!(toks("choose 3"), Ok(vec![Tok::Word("choose".into()), Tok::Word("3".into())]));
+        assert_eq!(toks("a9"), Err("off a9".into()));
+        assert_eq!(toks("a1-"), Err("syntax".into()));
+        assert_eq!(toks("-a1"), Err("syntax".into()));
+        assert_eq!(toks("a1b2"), Err("syntax".into()));
+        assert_eq!(toks("a1!"), Err("syntax".into()));
+        assert_eq!(toks("é"), Err("syntax".into()));
+    }
+
+    #[test]
+    fn separators_match_loosely() {
+        let a = [Tok::Cell(1), Tok::Sep('-'), Tok::Cell(2)];
+        let b = [Tok::Cell(1), Tok::Sep('x'), Tok::Cell(2)];
+        let c = [Tok::Cell(1), Tok::Sep(' '), Tok::Cell(2)];
+        assert!(!toks_match(&a, &b, false));
+        assert!(toks_match(&a, &b, true));
+        assert!(toks_match(&c, &b, false));
+        assert!(prefix_match(&a[..1], &b, false));
+        assert!(!toks_match(&[Tok::Cell(1), Tok::Sep(','), Tok::Cell(2)], &a, true));
+    }
+}
