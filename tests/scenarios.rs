@@ -141,7 +141,11 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
 }
 
 fn load(sc: &Scenario) -> Result<AnyGame, String> {
-    let path = if sc.game.ends_with(".game") { root().join(&sc.game) } else { root().join("games").join(format!("{}.game", sc.game)) };
+    let path = if sc.game.ends_with(".game") {
+        root().join(&sc.game)
+    } else {
+        root().join("games").join(format!("{}.game", sc.game))
+    };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let checked = rulesi::check_source(&text);
     let model = checked.model.ok_or(format!("{} does not check", path.display()))?;

@@ -40,7 +40,7 @@
 //!
 //! What is not part of a position: the repetition history (the hashes of the earlier
 //! positions, kept only for games that read `repetitions`), so a position read from
-//! text has an empty history and repetitions are counted from it on; and whatever a
+//! text has a history of itself alone and repetitions are counted from it on; and whatever a
 //! stack's array holds above its height (left over from pieces taken off). Everything
 //! else round-trips: `normalised(g, &read(g, &write(g, s))?) == normalised(g, s)` for
 //! every position reached in play (see [`normalised`]). The hash and the bitboards of a
@@ -66,6 +66,7 @@ use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_o
 pub fn normalised<const W: usize>(g: &Game<W>, s: &State<W>) -> State<W> {
     let mut s = s.clone();
     s.history.clear();
+    s.repeats = 1;
     for c in 0..g.n.min(s.height.len()) {
         let start = (c * g.cap + s.height[c] as usize).min(s.pieces.len());
         let end = ((c + 1) * g.cap).min(s.pieces.len());
@@ -374,6 +375,10 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 return Err(err(unknown("line keyword", other, &names)));
             }
         }
+    }
+    // The position read is the first occurrence that repetitions count.
+    if g.prog.uses.repetitions {
+        s.history.push(s.hash);
     }
     Ok(s)
 }

@@ -567,7 +567,7 @@ impl<const W: usize> Game<W> {
             ContextVar::Mover => Val::Side(s.mover),
             ContextVar::Opponent => Val::Side(self.opponent_of(s.mover)),
             ContextVar::Passes => Val::Num(s.passes as i64),
-            ContextVar::Repetitions => Val::Num(s.history.iter().filter(|h| **h == s.hash).count() as i64 + 1),
+            ContextVar::Repetitions => Val::Num(s.repeats as i64),
             ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture as i64),
             ContextVar::Phase => Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index)),
             ContextVar::Previous => Val::Bool(false),
@@ -2144,7 +2144,7 @@ impl<const W: usize> Game<W> {
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
         inner.mv.chosen = cx.mv.chosen.clone();
-        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending));
+        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
         if r.refused {
             return;
         }
@@ -2174,6 +2174,7 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<W>,
         part: Part,
         pending: Option<&mut Vec<Pending<'g, W>>>,
+        check_end: bool,
     ) -> Flow {
         let rule = &self.prog.rules[part.rule as usize];
         cx.mv.rule = part.rule;
@@ -2209,7 +2210,7 @@ impl<const W: usize> Game<W> {
         if rule.action == Action::Jump {
             s.last_jumped = part.middle;
         }
-        if r.refused {
+        if r.refused || !check_end {
             return r;
         }
         match &self.code.end_fx {
@@ -2224,12 +2225,19 @@ impl<const W: usize> Game<W> {
     }
 
     /// Plays a legal turn.
+    ///
+    /// Each part is applied in turn (the piece moves, its `then` block runs) and `end`
+    /// is checked after every part but the last. Once the last part is applied the turn
+    /// is over: `after turn` runs, the turn's tallies are counted (passes, turns without
+    /// a capture, `previous`, the ply), the next phase and player are set, the new
+    /// position is recorded for `repetitions`, and `end` runs, with `mover` and `phase`
+    /// still those of the turn just played and the tallies including it.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
-        for p in parts {
+        for (i, p) in parts.iter().enumerate() {
             cx.mv = MoveVars::default();
-            self.apply_part(s, &mut cx, *p, None);
+            self.apply_part(s, &mut cx, *p, None, i + 1 < parts.len());
             if s.outcome != Outcome::Ongoing {
                 break;
             }
@@ -2238,10 +2246,12 @@ impl<const W: usize> Game<W> {
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
-        if let Some(f) = &self.code.after_fx {
-            (f.0)(self, s, cx);
-        } else if !self.code.after_turn.is_empty() {
-            self.run_block(s, cx, &self.code.after_turn, &mut None);
+        if s.outcome == Outcome::Ongoing {
+            if let Some(f) = &self.code.after_fx {
+                (f.0)(self, s, cx);
+            } else if !self.code.after_turn.is_empty() {
+                self.run_block(s, cx, &self.code.after_turn, &mut None);
+            }
         }
         let first = parts.first().copied();
         let last = parts.last().copied();
@@ -2259,10 +2269,8 @@ impl<const W: usize> Game<W> {
         s.last_jumped = NONE;
         s.turn_captures = 0;
         s.ply += 1;
-        if self.prog.uses.repetitions {
-            s.history.push(s.hash);
-        }
         // The next phase and the next player.
+        let (played_by, played_in) = (s.mover, s.phase);
         let mut entered = false;
         s.turn_in_phase += 1;
         if let Some(phase) = self.prog.phases.get(s.phase as usize)
@@ -2285,6 +2293,26 @@ impl<const W: usize> Game<W> {
         }
         let next = self.next_mover(s, entered);
         self.set_mover(s, next);
+        if self.prog.uses.repetitions {
+            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
+            s.history.push(s.hash);
+        }
+        if s.outcome == Outcome::Ongoing {
+            // `end`, as seen by the player who made the turn, in the phase it was made in.
+            let (next_mover, next_phase) = (s.mover, s.phase);
+            self.set_mover(s, played_by);
+            self.set_phase(s, played_in);
+            match &self.code.end_fx {
+                Some(f) => {
+                    (f.0)(self, s, cx);
+                }
+                None => {
+                    self.run_block(s, cx, &self.code.end, &mut None);
+                }
+            }
+            self.set_phase(s, next_phase);
+            self.set_mover(s, next_mover);
+        }
         if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
             s.outcome = Outcome::Draw;
         }
@@ -2324,8 +2352,10 @@ impl<const W: usize> Game<W> {
             None => 0,
         };
         self.set_mover(&mut s, first);
+        s.history.clear();
+        s.repeats = 1;
         if self.prog.uses.repetitions {
-            s.history.clear();
+            s.history.push(s.hash);
         }
         s
     }

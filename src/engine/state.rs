@@ -135,6 +135,9 @@ pub struct State<const W: usize> {
     pub hash: u64,
     /// Hashes of earlier positions (only kept when the rules read `repetitions`).
     pub history: Vec<u64>,
+    /// How many times the position at the start of this turn has occurred, counting
+    /// this time (what `repetitions` reads).
+    pub repeats: u32,
     /// Cells jumped this turn.
     pub jumped: Bits<W>,
     /// The cell jumped by the previous jump of this turn.
@@ -289,6 +292,7 @@ impl<const W: usize> Game<W> {
             outcome: Outcome::Ongoing,
             hash: 0,
             history: Vec::new(),
+            repeats: 1,
             jumped: Bits::EMPTY,
             last_jumped: NONE,
             turn_captures: 0,
