@@ -362,8 +362,26 @@ impl Checker<'_> {
         None
     }
 
-    /// Declares a local in the innermost scope.
-    pub(crate) fn bind(&mut self, name: &str, ty: Ty, dynamic: bool) -> hir::LocalId {
+    /// Declares a local in the innermost scope. A local may not hide a built-in name
+    /// (`own`, `mover`...) or a declared one: it would silently change what the name
+    /// means in its scope.
+    pub(crate) fn bind(&mut self, local: &ast::Name, ty: Ty, dynamic: bool) -> hir::LocalId {
+        let name = local.text.as_str();
+        // Functions and effects are only ever called, so a local may share their names.
+        if let Some(builtin) = builtin_word(name).filter(|w| *w == "name") {
+            self.error(
+                Diagnostic::error(Code::Duplicate, format!("`{name}` is already a built-in name"))
+                    .with_label(local.span, format!("this local name would hide the built-in {builtin}"))
+                    .with_help("choose another name"),
+            );
+        } else if let Some(&(decl, decl_span)) = self.names.get(name) {
+            self.error(
+                Diagnostic::error(Code::Duplicate, format!("`{name}` is already declared"))
+                    .with_label(local.span, format!("this local name would hide the {}", decl.describe()))
+                    .with_note(decl_span, "declared here")
+                    .with_help("choose another name"),
+            );
+        }
         let id = self.model.locals.len() as hir::LocalId;
         self.model.locals.push(name.to_string());
         self.local_dynamic.push(dynamic);
@@ -1074,7 +1092,7 @@ impl Checker<'_> {
         };
         let dynamic = self.is_dynamic(&source);
         self.scopes.push(Vec::new());
-        let var = self.bind(&b.var.text, elem, dynamic);
+        let var = self.bind(&b.var, elem, dynamic);
         let what = match kind {
             Comprehension::Sum => "the value summed",
             Comprehension::Union => "the sets joined",

@@ -43,6 +43,8 @@ pub(crate) struct Summary {
     pub outcomes: Option<Span>,
     /// It uses `stop`, `again` or `refuse`, or `optional` (the span of the first).
     pub turn: Option<Span>,
+    /// It uses `again` (the span of the first), which only a moving rule's `then` allows.
+    pub again: Option<Span>,
 }
 
 fn place_name(p: Place) -> &'static str {
@@ -96,7 +98,7 @@ impl Checker<'_> {
                 );
             }
             // Parameters may carry position-dependent values.
-            let id = self.bind(&p.name.text, ty, true);
+            let id = self.bind(&p.name, ty, true);
             params.push((p.name.text.clone(), id, ty));
         }
         self.defs[d as usize].params = params.clone();
@@ -190,7 +192,7 @@ impl Checker<'_> {
                 };
                 let dynamic = self.is_dynamic(&src);
                 self.scopes.push(Vec::new());
-                let id = self.bind(&var.text, elem, dynamic);
+                let id = self.bind(var, elem, dynamic);
                 let b = self.block_in(body, place, ctx, summary);
                 self.scopes.pop();
                 H::For(id, src, b)
@@ -198,7 +200,7 @@ impl Checker<'_> {
             S::Let { name, value } => {
                 let v = self.expr_hint(value, ctx, None);
                 let dynamic = self.is_dynamic(&v);
-                let id = self.bind(&name.text, v.ty, dynamic);
+                let id = self.bind(name, v.ty, dynamic);
                 H::Let(id, v)
             }
             S::Set { target, value } | S::Add { amount: value, target } => {
@@ -698,7 +700,12 @@ impl Checker<'_> {
             }
             match class {
                 "outcome" => summary.outcomes.get_or_insert(span),
-                "turn" => summary.turn.get_or_insert(span),
+                "turn" => {
+                    if effect == Effect::Again {
+                        summary.again.get_or_insert(span);
+                    }
+                    summary.turn.get_or_insert(span)
+                }
                 _ => summary.effects.get_or_insert(span),
             };
             if then.is_some() {
@@ -833,6 +840,23 @@ impl Checker<'_> {
                 return;
             }
         }
+        let moving = matches!(
+            place,
+            Place::Then(Some(Action::Step | Action::Slide | Action::Jump | Action::Relocate)) | Place::Def
+        );
+        if let (Some(sp), false) = (s.again, moving) {
+            self.error(
+                Diagnostic::error(
+                    Code::OutOfContext,
+                    format!("`{name}` contains `again`, which cannot appear in {}", place_name(place)),
+                )
+                .with_label(at, format!("`{name}` used here"))
+                .with_note(sp, "`again` is here")
+                .with_help(
+                    "`again` continues a `step`, `slide`, `jump` or `relocate` from where it landed: use the definition in that move's `then` block",
+                ),
+            );
+        }
     }
 }
 
@@ -848,6 +872,9 @@ fn merge(into: &mut Summary, from: &Summary, at: Span) {
     }
     if from.turn.is_some() {
         into.turn.get_or_insert(at);
+    }
+    if from.again.is_some() {
+        into.again.get_or_insert(at);
     }
 }
 
