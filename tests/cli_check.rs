@@ -276,3 +276,76 @@ fn warnings_exit_0_unless_denied() {
     let out = check(&["--color", "never", "--deny-warnings"], &[file.path()]);
     assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
 }
+
+/// A game whose board size is an option: the default builds, 40 files do not.
+const SIZED: &str = r#"game "Sizes"
+players white, black
+option size = 3..40 default 3
+board square size by size
+piece stone "o"
+phase play {
+  place stone at empty
+}
+"#;
+
+#[test]
+fn options_build_the_game_with_those_values() {
+    let file = TempFile::new(SIZED.as_bytes());
+    let out = check(&["--color", "never"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(0), "the defaults build: {}", stderr(&out));
+
+    let out = check(&["--color", "never", "--option", "size=26"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(0), "26 files build: {}", stderr(&out));
+    assert!(stderr(&out).contains(": ok"), "stderr: {}", stderr(&out));
+
+    let out = check(&["--color", "never", "--option", "size=40"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(1), "40 files do not build: {}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("bad-board") && err.contains("size=40") && err.contains("26 files"), "stderr: {err}");
+}
+
+#[test]
+fn unknown_options_values_and_rulesets_are_errors() {
+    let file = TempFile::new(SIZED.as_bytes());
+    for (args, code) in [
+        (&["--option", "colour=red"][..], "\"unknown-option\""),
+        (&["--option", "size=2"][..], "\"unknown-option-value\""),
+        (&["--ruleset", "tournament"][..], "\"unknown-name\""),
+    ] {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let out = check(&all, &[file.path()]);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let json = stdout(&out);
+        assert!(json.contains(code) && json.contains("given on the command line"), "{args:?}: {json}");
+    }
+}
+
+#[test]
+fn an_option_without_a_value_is_a_usage_error() {
+    let file = TempFile::new(SIZED.as_bytes());
+    let out = check(&["--option", "size"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn sackson_agon_checks_with_every_option_value() {
+    // games/sackson-agon.game with each value of each of its options.
+    let sackson = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join("sackson-agon.game");
+    for setting in [
+        "setup=alternate",
+        "setup=comb",
+        "end=at_most_one",
+        "end=exactly_one",
+        "join=no_enemy_contact",
+        "join=captures",
+        "join=no_capture",
+        "conversion=whole_figure",
+        "conversion=last_pieces",
+        "no_legal_move=pass",
+        "no_legal_move=loss",
+    ] {
+        let out = check(&["--color", "never", "--deny-warnings", "--option", setting], &[&sackson]);
+        assert_eq!(out.status.code(), Some(0), "{setting}: {}", stderr(&out));
+    }
+}

@@ -5,6 +5,11 @@
 //! always goes to stderr. Exit status: 0 if no file has errors, 1 if one does (or
 //! cannot be read, or has warnings under `--deny-warnings`); clap exits with 2 on
 //! usage errors.
+//!
+//! The rules are checked with each option's default. `--option key=value` and
+//! `--ruleset NAME` also build each file that has no error with those values: an
+//! unknown ruleset, option or value, or a game that cannot be built with them, is one
+//! more error.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -13,7 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
+use rulesi::check::Model;
 use rulesi::diagnostic::{Code, Diagnostic, Severity};
+use rulesi::engine;
 use rulesi::render::{self, Style};
 use rulesi::syntax::{MAX_FILE_BYTES, Span};
 
@@ -40,6 +47,19 @@ pub struct Args {
     /// Exit with status 1 if there are warnings, not only if there are errors.
     #[arg(long)]
     deny_warnings: bool,
+
+    /// Also build each game with this option value, `key=value` (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_setting)]
+    options: Vec<(String, String)>,
+
+    /// Also build each game with this ruleset (options given with --option override it).
+    #[arg(long, value_name = "NAME")]
+    ruleset: Option<String>,
+}
+
+/// `--option KEY=VALUE`, refused by clap (a usage error) when it has no `=`.
+fn parse_setting(s: &str) -> Result<(String, String), String> {
+    engine::options::parse_setting(s)
 }
 
 /// `--format`.
@@ -76,7 +96,7 @@ pub fn run(args: Args) -> ExitCode {
         if args.files.len() == 1 {
             single = Some(name.clone());
         }
-        let (source, mut diagnostics) = match read_and_check(path) {
+        let (source, mut diagnostics) = match read_and_check(path, &args) {
             Ok(found) => found,
             Err(e) => {
                 // Errors writing to stderr have nowhere to go: ignore them.
@@ -109,8 +129,9 @@ pub fn run(args: Args) -> ExitCode {
     if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
-/// Reads one file and checks it: its text (for rendering) and its diagnostics.
-fn read_and_check(path: &Path) -> io::Result<(String, Vec<Diagnostic>)> {
+/// Reads one file and checks it: its text (for rendering) and its diagnostics. With
+/// `--option` or `--ruleset`, a file without errors is also built with those values.
+fn read_and_check(path: &Path, args: &Args) -> io::Result<(String, Vec<Diagnostic>)> {
     let mut bytes = Vec::new();
     // Read at most one byte more than the checker accepts, so that a huge file, a
     // pipe or a device such as /dev/zero cannot exhaust memory or never end.
@@ -124,7 +145,48 @@ fn read_and_check(path: &Path) -> io::Result<(String, Vec<Diagnostic>)> {
         Cow::Borrowed(text) => text.to_owned(),
         Cow::Owned(text) => text,
     };
-    Ok((source, checked.diagnostics))
+    let mut diagnostics = checked.diagnostics;
+    if let Some(model) = &checked.model
+        && (!args.options.is_empty() || args.ruleset.is_some())
+        && let Some(d) = build_with_options(model, args)
+    {
+        diagnostics.push(d);
+    }
+    Ok((source, diagnostics))
+}
+
+/// Builds the game with the options of the command line: `None` if it builds, else
+/// the error (an unknown ruleset, option or value, or a game these values break).
+fn build_with_options(model: &Model, args: &Args) -> Option<Diagnostic> {
+    let settings: Vec<String> = args
+        .ruleset
+        .iter()
+        .map(|r| format!("--ruleset {r}"))
+        .chain(args.options.iter().map(|(k, v)| format!("{k}={v}")))
+        .collect();
+    let with = settings.join(" ");
+    let values = match engine::options::resolve(model, args.ruleset.as_deref(), &args.options) {
+        Ok(values) => values,
+        Err(e) => {
+            // Which setting was refused decides the kind of problem.
+            let unknown_key = args.options.iter().any(|(k, _)| !model.options.iter().any(|o| o.name == *k));
+            let code = if args.ruleset.as_ref().is_some_and(|r| !model.rulesets.iter().any(|x| x.name == *r)) {
+                Code::UnknownName
+            } else if unknown_key {
+                Code::UnknownOption
+            } else {
+                Code::UnknownOptionValue
+            };
+            return Some(Diagnostic::error(code, format!("{e} (given on the command line: {with})")));
+        }
+    };
+    match engine::build(model, &values) {
+        Ok(_) => None,
+        Err(e) => Some(
+            Diagnostic::error(Code::BadBoard, format!("the game cannot be built with {with}: {e}"))
+                .with_help("rulesi check checks the rules with the default options; these values break them"),
+        ),
+    }
 }
 
 /// The diagnostic for a file larger than the checker accepts, whose length we did
