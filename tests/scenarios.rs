@@ -29,6 +29,9 @@
 //! expect empty F1                no piece on F1
 //! expect result win white        `result draw`, `result ongoing`
 //! expect-not counter used 1      a line the position does not have
+//! expect-none score black        no line starts with these words (followed by a space,
+//!                                `[` or the end of the line): here black's score is 0
+//!                                (zero scores and counters are not written)
 //! perft 2 = 713                  the number of move sequences of that depth
 //! ```
 //!
@@ -213,6 +216,19 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
                 if next.is_empty() {
                     g.settle(s);
                 }
+            }
+        }
+        "expect-none" => {
+            let written = position::write(g, s);
+            let want = norm(rest);
+            if want.is_empty() {
+                return Err("expected `expect-none WORDS`".to_string());
+            }
+            let starts = |l: &str| {
+                l.strip_prefix(want.as_str()).is_some_and(|r| r.is_empty() || r.starts_with(' ') || r.starts_with('['))
+            };
+            if let Some(l) = written.lines().filter(|l| !l.starts_with('#')).map(norm).find(|l| starts(l)) {
+                return Err(format!("the position has `{l}`"));
             }
         }
         "expect" | "expect-not" => {
