@@ -388,3 +388,125 @@ fn match_counts_results() {
     assert!(run.stdout.contains("results after 2 games"), "{}", run.stdout);
     assert!(run.stdout.contains("average length: "), "{}", run.stdout);
 }
+
+/// An unknown option, option value or ruleset is refused with the valid ones listed.
+#[test]
+fn unknown_options_are_named() {
+    let dir = TempDir::new("options");
+    let agon = game_path("agon");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--option", "capture=foo"],
+            "option `capture` has no value `foo`; its values are `straight`, `straight_or_120`, `same_ring`",
+        ),
+        (
+            &["--option", "foo=bar"],
+            "there is no option `foo`; the options are `first`, `movement`, `capture`, `enter_sandwich`, \
+             `relocation_captures`, `queen_relocation`, `guard_relocation`, `no_legal_action`, `repetition` and \
+             `opening`",
+        ),
+        (
+            &["--ruleset", "nope"],
+            "there is no ruleset `nope`; the rulesets are `standard`, `globe_joueur`, `globe_joueur_advanced`, \
+             `ludii`, `botermans`, `penthalon` and `original_1842`",
+        ),
+        (&["--option", "capture"], "`capture` is not of the form key=value"),
+    ];
+    for command in ["play", "perft", "bench", "match"] {
+        for (args, want) in &cases {
+            let mut all = vec![command, agon.as_str()];
+            if command == "perft" {
+                all.push("1");
+            }
+            if command == "match" {
+                all.extend(["--games", "1"]);
+            }
+            all.extend(args.iter());
+            let run = rulesi(dir.path(), &all, "");
+            assert_ne!(run.code, 0, "`rulesi {}` succeeded", all.join(" "));
+            assert!(run.stderr.contains(want), "`rulesi {}`: missing `{want}` in:\n{}", all.join(" "), run.stderr);
+            assert!(run.stdout.is_empty(), "`rulesi {}` printed:\n{}", all.join(" "), run.stdout);
+        }
+    }
+}
+
+/// A move rule with `by opponent`: the opponent chooses the mover's move, at the
+/// terminal and as a computer or random player.
+#[test]
+fn the_player_named_by_by_chooses() {
+    let dir = TempDir::new("chooser");
+    let game = dir.write(
+        "chosen.game",
+        br#"game "Chosen"
+players white, black
+board square 5 by 1
+piece man "m"
+flag marked
+setup {
+  place white man at a1
+  place black man at e1
+  flag(marked, a1)
+}
+phase play {
+  if any(own and marked) {
+    relocate own and marked to empty by opponent then { unflag(marked, to) }
+  } else {
+    step own along e, w to empty
+  }
+}
+"#,
+    );
+    let game = game.to_string_lossy().to_string();
+    // Both people: black is asked to choose white's relocation.
+    let run = rulesi(dir.path(), &["play", &game], "b1-c1\na1-c1\ne1-d1\n");
+    assert!(run.stdout.contains("black (for white)> a1-c1"), "{}", run.stdout);
+    assert!(run.stdout.contains("last move: white a1-c1"), "{}", run.stdout);
+    // Then black plays its own turn, and white its own.
+    assert!(run.stdout.contains("black> e1-d1"), "{}", run.stdout);
+    assert!(run.stdout.contains("white> "), "{}", run.stdout);
+    // Black plays at random: it chooses for white, and white is not asked.
+    let run = rulesi(dir.path(), &["play", &game, "--player", "black=random", "--seed", "3"], "");
+    assert!(run.stdout.contains("black chooses a1-"), "{}", run.stdout);
+    assert!(run.stdout.contains(" for white (random)"), "{}", run.stdout);
+    assert!(!run.stdout.contains("black (for white)>"), "{}", run.stdout);
+}
+
+/// The computer choosing for the other player chooses for itself: it does not send
+/// white's piece where white wins at once.
+#[test]
+fn the_computer_chooses_for_itself() {
+    let dir = TempDir::new("chooser-computer");
+    let game = dir.write(
+        "chosen.game",
+        br#"game "Chosen badly"
+players white, black
+board square 5 by 1
+piece man "m"
+flag marked
+region goal = { d1 }
+setup {
+  place white man at a1
+  place black man at e1
+  flag(marked, a1)
+}
+phase play {
+  if any(own and marked) {
+    relocate own and marked to empty by opponent then { unflag(marked, to) }
+  } else {
+    step own along e, w to empty
+  }
+}
+end {
+  if any(own and goal) { win(mover) }
+}
+"#,
+    );
+    let game = game.to_string_lossy().to_string();
+    for seed in ["1", "2", "3"] {
+        let args = ["play", game.as_str(), "--player", "black=computer", "--think", "300", "--seed", seed];
+        let run = rulesi(dir.path(), &args, "");
+        assert!(run.stdout.contains("black chooses a1-"), "{}", run.stdout);
+        assert!(!run.stdout.contains("a1-d1"), "{}", run.stdout);
+        assert!(!run.stdout.contains("white wins"), "{}", run.stdout);
+    }
+}

@@ -22,6 +22,8 @@
 //! legal f1-f2                    this typed move is legal
 //! illegal f1-f5                  this typed move is refused ...
 //! illegal f1-f5 : not be reached ... with a reason containing this text
+//! chooser black                  the player who chooses among the legal turns (the
+//!                                player to move unless a `by` clause names another)
 //! play f1-f2                     play it (it must be legal); a player left without a
 //!                                legal turn then gets the game's `no moves` outcome
 //! expect cell F2 white queen     a line the position now has, in the positions
@@ -204,6 +206,13 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
                         return Err(format!("`{mv}` is refused with \"{e}\", expected a reason containing \"{r}\""));
                     }
                 }
+            }
+        }
+        "chooser" => {
+            let p = g.chooser(s, &list);
+            let name = g.prog.sides.get(p as usize).map_or("?", |n| n.as_str());
+            if !name.eq_ignore_ascii_case(rest) {
+                return Err(format!("{name} chooses, expected {rest}"));
             }
         }
         "play" => {

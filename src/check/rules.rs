@@ -600,7 +600,20 @@ impl Checker<'_> {
                     K::Along => rule.along = Some(union_of(rule.along.take(), e)),
                     K::Over => rule.over = Some(union_of(rule.over.take(), e)),
                     K::To | K::At => rule.to = Some(union_of(rule.to.take(), e)),
-                    K::By => rule.by = Some(e),
+                    K::By => {
+                        if let Some(local) = outer_local(&e, &mut Vec::new()) {
+                            let name = self.model.locals.get(local.0 as usize).cloned().unwrap_or_default();
+                            self.error(
+                                Diagnostic::error(
+                                    Code::BadClause,
+                                    format!("`by` cannot use `{name}`: the player who chooses must follow from the position"),
+                                )
+                                .with_label(local.1, "a name bound by `let`, `for` or a definition's parameter")
+                                .with_help("name the player with the position's names: `by opponent`, `by (if ... then opponent else mover)`"),
+                            );
+                        }
+                        rule.by = Some(e);
+                    }
                     K::Where => rule.conditions.push(e),
                 }
             }
@@ -895,5 +908,28 @@ fn union_of(prev: Option<hir::Expr>, e: hir::Expr) -> hir::Expr {
             let ty = e.ty;
             hir::Expr { kind: hir::ExprKind::Binary(hir::BinaryOp::Or, Box::new(p), Box::new(e)), ty, span }
         }
+    }
+}
+
+/// The first local an expression reads that is not bound inside it (by a
+/// comprehension), with the span of its use.
+fn outer_local(e: &hir::Expr, bound: &mut Vec<hir::LocalId>) -> Option<(hir::LocalId, Span)> {
+    use hir::ExprKind as H;
+    let all = |es: &[hir::Expr], bound: &mut Vec<hir::LocalId>| es.iter().find_map(|x| outer_local(x, bound));
+    match &e.kind {
+        H::Local(id) => (!bound.contains(id)).then_some((*id, e.span)),
+        H::Region(_, i) | H::Directions(_, i) => i.as_deref().and_then(|i| outer_local(i, bound)),
+        H::Counter(_, xs) | H::Call(_, xs) | H::Def(_, xs) | H::Set(xs) | H::List(xs) => all(xs, bound),
+        H::Match { arms, .. } => all(arms, bound),
+        H::Unary(_, x) | H::Field(x, _) | H::Convert(x) => outer_local(x, bound),
+        H::Binary(_, a, b) => outer_local(a, bound).or_else(|| outer_local(b, bound)),
+        H::If(c, a, b) => outer_local(c, bound).or_else(|| outer_local(a, bound)).or_else(|| outer_local(b, bound)),
+        H::Comprehension { var, source, body, .. } => outer_local(source, bound).or_else(|| {
+            bound.push(*var);
+            let found = outer_local(body, bound);
+            bound.pop();
+            found
+        }),
+        _ => None,
     }
 }

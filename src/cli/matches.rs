@@ -17,7 +17,7 @@ use clap::Args as ClapArgs;
 use rulesi::engine::mcts::{self, Budget};
 use rulesi::engine::search::Rng;
 use rulesi::engine::state::side_of;
-use rulesi::engine::{Game, Outcome, State};
+use rulesi::engine::{Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load};
@@ -105,6 +105,8 @@ fn play_one<const W: usize>(
     let mut rng = Rng::new(seed);
     let mut s = g.start();
     let mut plies = 0;
+    let mut list = MoveList::new();
+    let alike = who.iter().all(|w| *w == who[0]);
     loop {
         if s.outcome != Outcome::Ongoing {
             return (Some(s.outcome), plies, piece_counts(g, &s));
@@ -112,7 +114,14 @@ fn play_one<const W: usize>(
         if plies >= max {
             return (None, plies, piece_counts(g, &s));
         }
-        match engine_move(g, &s, who[s.mover as usize], cfg, &mut rng, None) {
+        // The player who chooses (a `by` clause may name another than the mover).
+        let chooser = if alike {
+            s.mover
+        } else {
+            g.legal_moves(&s, &mut list);
+            g.chooser(&s, &list)
+        };
+        match engine_move(g, &s, who[chooser as usize], cfg, &mut rng, None) {
             Some(c) => {
                 g.play(&mut s, &c.parts);
                 plies += 1;

@@ -317,7 +317,9 @@ impl<const W: usize> Session<'_, W> {
                 self.changed();
                 continue;
             }
-            match self.who[s.mover as usize] {
+            // The player who chooses: the mover, or the one a `by` clause names.
+            let chooser = self.g.chooser(&s, &list);
+            match self.who[chooser as usize] {
                 Who::Human => match self.human_turn(&s, &list) {
                     Flow::Continue => {}
                     Flow::Quit => return ExitCode::SUCCESS,
@@ -330,7 +332,11 @@ impl<const W: usize> Session<'_, W> {
                         Some((n, v)) => format!(" (computer: {n} playouts, expects {:.0}%)", v * 100.0),
                         None => format!(" ({})", who.word()),
                     };
-                    self.out(&format!("{} plays {text}{extra}", self.name(s.mover)));
+                    if chooser == s.mover {
+                        self.out(&format!("{} plays {text}{extra}", self.name(s.mover)));
+                    } else {
+                        self.out(&format!("{} chooses {text} for {}{extra}", self.name(chooser), self.name(s.mover)));
+                    }
                     self.line.play(self.g, &c.parts, text);
                     self.changed();
                     if !self.any_human() {
@@ -370,7 +376,13 @@ impl<const W: usize> Session<'_, W> {
         let prompt = if over {
             "game over> ".to_string()
         } else {
-            format!("{}> ", self.g.prog.sides.get(s.mover as usize).map_or("?", |n| n.as_str()))
+            let chooser = self.g.chooser(s, list);
+            let name = |p: u8| self.g.prog.sides.get(p as usize).map_or("?", |n| n.as_str());
+            if chooser == s.mover {
+                format!("{}> ", name(s.mover))
+            } else {
+                format!("{} (for {})> ", name(chooser), name(s.mover))
+            }
         };
         let Some(input) = self.read(&prompt) else { return Flow::Quit };
         let text = input.trim();
@@ -486,7 +498,7 @@ impl<const W: usize> Session<'_, W> {
         while !self.line.moves.is_empty() {
             let s = self.line.current();
             self.g.legal_moves(s, &mut list);
-            let person = self.who[s.mover as usize] == Who::Human;
+            let person = self.who[self.g.chooser(s, &list) as usize] == Who::Human;
             if person && !self.forced_pass(&list) {
                 break;
             }

@@ -2,8 +2,9 @@
 //!
 //! Knows no game: it reads only the legal moves ([`Game::legal_moves`]), random moves
 //! ([`Game::random_move`]) and outcomes. Each node of the tree is a position; its
-//! statistics are kept from the point of view of the player who moved into it, so at
-//! every node the player to move (`s.mover`) picks the child best for itself. A
+//! statistics are kept from the point of view of the player who chose the move into
+//! it ([`Game::chooser_of`]: the player to move, or the one a `by` clause names), so
+//! at every node the player who chooses picks the child best for itself. A
 //! playout is a uniformly random game from a new leaf, cut at
 //! [`Config::playout_plies`] turns: an unfinished playout counts as a draw. Rewards are
 //! 1 for a win, 0 for a loss and 0.5 for a draw, for any number of players.
@@ -251,7 +252,7 @@ pub fn search<const W: usize>(
                 let node = &mut nodes[at];
                 let k = rng.below(node.untried.len());
                 let i = node.untried.swap_remove(k) as usize;
-                let by = state.mover;
+                let by = g.chooser_of(&state, node.moves.get(i));
                 g.play(&mut state, node.moves.get(i));
                 let child = nodes.len() as u32;
                 nodes[at].children[i] = child;

@@ -1320,6 +1320,30 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The player who chooses the turn `parts` in `s`: the player named by the `by`
+    /// clause of its first part's rule (evaluated in `s`), or the player to move.
+    pub fn chooser_of(&self, s: &State<W>, parts: &[Part]) -> u8 {
+        let by = parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).and_then(|r| r.by.as_ref());
+        match by {
+            None => s.mover,
+            Some(e) => match self.eval(s, &mut Ctx::new(None), e) {
+                Val::Side(x) if (x as usize) < self.prog.sides.len() => self.player_of(s, x),
+                _ => s.mover,
+            },
+        }
+    }
+
+    /// The player who chooses among the legal turns `list` of `s`: the one who chooses
+    /// every one of them ([`Game::chooser_of`]); the player to move if they differ
+    /// (or there is none).
+    pub fn chooser(&self, s: &State<W>, list: &MoveList) -> u8 {
+        let mut who = list.iter().map(|m| self.chooser_of(s, m));
+        match who.next() {
+            Some(first) if who.all(|p| p == first) => first,
+            _ => s.mover,
+        }
+    }
+
     /// When the player to move has no legal turn: applies the `no moves` outcome (a
     /// draw if it declares none). Returns whether the game is now over.
     pub fn settle(&self, s: &mut State<W>) -> bool {
