@@ -357,7 +357,9 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "region" => "a region is written `region name = cells`, e.g. `region throne = { centre }`",
         "directions" => "a direction set is written `directions name = { n, ne }`",
         "define" => "a definition is written `define name(c: cell) = expression` or `define name(c: cell) { rules }`",
-        "phase" => "a phase is written `phase name { rules }`, optionally with `when`, `turns`, `by`, `starting` or `unnumbered`",
+        "phase" => {
+            "a phase is written `phase name { rules }`, optionally with `when`, `turns`, `by`, `starting` or `unnumbered`"
+        }
         _ => return None,
     })
 }
