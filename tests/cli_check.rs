@@ -349,3 +349,34 @@ fn sackson_agon_checks_with_every_option_value() {
         assert_eq!(out.status.code(), Some(0), "{setting}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn anchor_checks_with_every_option_value() {
+    // games/anchor.game with each value of each of its options (every size, the
+    // smallest mirror_limit, the default and a large one).
+    let anchor = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join("anchor.game");
+    let mut settings: Vec<String> = [
+        "pie=refined",
+        "pie=standard",
+        "pie=none",
+        "mirror=point",
+        "mirror=any_symmetry",
+        "mirror=off",
+        "mirror_limit=2",
+        "mirror_limit=10",
+        "mirror_limit=1000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    settings.extend((3..=12).map(|n| format!("size={n}")));
+    for setting in &settings {
+        let out = check(&["--color", "never", "--deny-warnings", "--option", setting], &[&anchor]);
+        assert_eq!(out.status.code(), Some(0), "{setting}: {}", stderr(&out));
+    }
+    // Outside the declared ranges.
+    for setting in ["size=2", "size=13", "mirror_limit=1", "pie=swap"] {
+        let out = check(&["--color", "never", "--option", setting], &[&anchor]);
+        assert_eq!(out.status.code(), Some(1), "{setting}: {}", stderr(&out));
+    }
+}

@@ -22,6 +22,8 @@
 //! legal f1-f2                    this typed move is legal
 //! illegal f1-f5                  this typed move is refused ...
 //! illegal f1-f5 : not be reached ... with a reason containing this text
+//! move-number 4                  the number of the next move (turns of `unnumbered`
+//!                                phases get none)
 //! chooser black                  the player who chooses among the legal turns (the
 //!                                player to move unless a `by` clause names another)
 //! play f1-f2                     play it (it must be legal); a player left without a
@@ -187,6 +189,13 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
             have.sort();
             if want != have {
                 return Err(format!("the legal turns are {have:?}, expected {want:?}"));
+            }
+        }
+        "move-number" => {
+            let want: u32 = rest.parse().map_err(|_| "expected `move-number N`".to_string())?;
+            let have = g.move_number(s);
+            if have != want {
+                return Err(format!("the next move is number {have}, expected {want}"));
             }
         }
         "legal" => {

@@ -349,6 +349,7 @@ impl<'a> Checker<'a> {
                             turns: None,
                             by: None,
                             starting: None,
+                            numbered: !p.unnumbered,
                             body: Vec::new(),
                         });
                     }

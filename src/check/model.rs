@@ -214,6 +214,8 @@ pub struct Phase {
     pub by: Option<Expr>,
     /// Who makes the first turn.
     pub starting: Option<Expr>,
+    /// Whether its turns get move numbers (no `unnumbered` clause).
+    pub numbered: bool,
     /// The move rules.
     pub body: Block,
 }

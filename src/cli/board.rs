@@ -309,7 +309,7 @@ impl View {
     /// The status line: whose turn, the phase, the scores.
     pub fn status<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> String {
         let prog = &g.prog;
-        let mut out = format!("{} · move {}", prog.title, s.ply + 1);
+        let mut out = format!("{} · move {}", prog.title, g.move_number(s));
         match s.outcome {
             Outcome::Ongoing => {
                 out.push_str(&format!(" · {} to play", self.player_name(g, s, s.mover)));

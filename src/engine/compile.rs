@@ -152,7 +152,15 @@ pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
         let by = side(&mut c, &p.by)?;
         let starting = side(&mut c, &p.starting)?;
         let body = c.block(&p.body, &[])?;
-        phases.push(Phase { model_index: i as u16, name: p.name.clone(), turns, by, starting, body });
+        phases.push(Phase {
+            model_index: i as u16,
+            name: p.name.clone(),
+            turns,
+            by,
+            starting,
+            numbered: p.numbered,
+            body,
+        });
     }
     let setup = c.block(&model.setup, &[])?;
     let end = c.block(&model.end, &[])?;

@@ -213,6 +213,8 @@ pub struct Phase {
     pub by: Option<u8>,
     /// The side that makes the first turn.
     pub starting: Option<u8>,
+    /// Whether its turns get move numbers (see [`crate::engine::Game::move_number`]).
+    pub numbered: bool,
     /// The move rules.
     pub body: Vec<S>,
 }

@@ -2358,6 +2358,21 @@ impl<const W: usize> Game<W> {
         (s.mover + 1) % players
     }
 
+    /// The number of the next turn as players count moves: the turns played so far plus
+    /// one, leaving out the turns of `unnumbered` phases (the phases are played in order,
+    /// each earlier one for all its turns).
+    pub fn move_number(&self, s: &State<W>) -> u32 {
+        let current = s.phase as usize;
+        let mut skipped: u32 = 0;
+        for (i, p) in self.prog.phases.iter().enumerate().take(current.saturating_add(1)) {
+            if !p.numbered {
+                let turns = if i < current { p.turns.unwrap_or(0) } else { s.turn_in_phase };
+                skipped = skipped.saturating_add(turns);
+            }
+        }
+        s.ply.saturating_sub(skipped).saturating_add(1)
+    }
+
     /// The start position: the setup placed, the first phase, its first player.
     pub fn start(&self) -> State<W> {
         let mut s = self.empty_state();

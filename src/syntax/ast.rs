@@ -213,6 +213,8 @@ pub struct PhaseDecl {
     pub by: Option<Expr>,
     /// `starting expr`.
     pub starting: Option<Expr>,
+    /// `unnumbered`: its turns get no move number.
+    pub unnumbered: bool,
     /// The move rules.
     pub body: Block,
 }

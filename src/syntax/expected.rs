@@ -111,8 +111,8 @@ fn describe_rule(rule: Rule) -> Option<String> {
         Rule::params => "`(`",
         Rule::param => "a parameter (`name: type`)",
         Rule::type_name => "a type (`cell`, `cells`, `number`, ...)",
-        Rule::phase_when | Rule::phase_turns | Rule::phase_by | Rule::phase_starting => {
-            "a phase clause (`when`, `turns`, `by`, `starting`)"
+        Rule::phase_when | Rule::phase_turns | Rule::phase_by | Rule::phase_starting | Rule::phase_unnumbered => {
+            "a phase clause (`when`, `turns`, `by`, `starting`, `unnumbered`)"
         }
         Rule::else_if | Rule::else_block => "`else`",
         Rule::match_arm | Rule::pattern => "a match arm (`value => expression`)",
@@ -357,7 +357,9 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "region" => "a region is written `region name = cells`, e.g. `region throne = { centre }`",
         "directions" => "a direction set is written `directions name = { n, ne }`",
         "define" => "a definition is written `define name(c: cell) = expression` or `define name(c: cell) { rules }`",
-        "phase" => "a phase is written `phase name { rules }`, optionally with `when`, `turns`, `by` or `starting`",
+        "phase" => {
+            "a phase is written `phase name { rules }`, optionally with `when`, `turns`, `by`, `starting` or `unnumbered`"
+        }
         _ => return None,
     })
 }

@@ -236,12 +236,17 @@ fn item(p: Pair<Rule>) -> R<Item> {
                 turns: None,
                 by: None,
                 starting: None,
+                unnumbered: false,
                 body: Block { stmts: Vec::new(), span: sp },
             };
             while let Some(c) = next() {
                 let r = c.as_rule();
                 if r == Rule::block {
                     phase.body = block(c)?;
+                    continue;
+                }
+                if r == Rule::phase_unnumbered {
+                    phase.unnumbered = true;
                     continue;
                 }
                 let e = Some(expr(content(c).next().unwrap())?);
