@@ -115,12 +115,58 @@ pub struct Ctx<'s, const W: usize> {
     pub mv: MoveVars<W>,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
+    /// Sets computed once and read several times by one compiled condition
+    /// ([`super::code::SetN::Let`]).
+    pub temps: Vec<Bits<W>>,
+    /// Positions to reuse (for `without` and for the parts of a turn), so that
+    /// evaluating and generating allocate no position once these exist.
+    pub scratch: Vec<State<W>>,
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
-        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start }
+        Ctx {
+            slots: Vec::new(),
+            lazy: false,
+            groups: false,
+            mv: MoveVars::default(),
+            turn_start,
+            temps: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// A copy of `s` to change (from the scratch positions when there is one).
+    pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
+        match self.scratch.pop() {
+            Some(mut t) => {
+                t.clone_from(s);
+                t
+            }
+            None => s.clone(),
+        }
+    }
+
+    /// Gives a position back to the scratch positions.
+    pub fn give_back(&mut self, s: State<W>) {
+        self.scratch.push(s);
+    }
+
+    /// Writes temporary set `k`.
+    #[inline]
+    pub fn set_temp(&mut self, k: u32, b: Bits<W>) {
+        let i = k as usize;
+        if self.temps.len() <= i {
+            self.temps.resize(i + 1, Bits::EMPTY);
+        }
+        self.temps[i] = b;
+    }
+
+    /// Reads temporary set `k`.
+    #[inline]
+    pub fn temp(&self, k: u32) -> Bits<W> {
+        self.temps.get(k as usize).copied().unwrap_or_default()
     }
 }
 
@@ -845,9 +891,11 @@ impl<const W: usize> Game<W> {
                 if c == NONE || s.height[c as usize] == 0 {
                     return self.eval(s, cx, &args[1]);
                 }
-                let mut lifted = s.clone();
+                let mut lifted = cx.scratch_copy(s);
                 self.take(&mut lifted, c);
-                self.eval(&lifted, cx, &args[1])
+                let v = self.eval(&lifted, cx, &args[1]);
+                cx.give_back(lifted);
+                v
             }
             _ => {
                 let mut vals: [Val<W>; 3] = [Val::Bool(false), Val::Bool(false), Val::Bool(false)];
@@ -2163,31 +2211,35 @@ impl<const W: usize> Game<W> {
             out.push(prefix, part);
             return;
         }
-        let mut next = s.clone();
+        let mut next = cx.scratch_copy(s);
         let mut pending = Vec::new();
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
         inner.mv.chosen = cx.mv.chosen.clone();
+        inner.scratch = std::mem::take(&mut cx.scratch);
+        inner.temps = std::mem::take(&mut cx.temps);
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
         if r.refused {
-            return;
-        }
-        if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+            // Not a legal move: nothing is listed.
+        } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
             out.push(prefix, part);
-            return;
+        } else {
+            prefix.push(part);
+            let mark = out.len();
+            let mut any_optional = false;
+            for p in &pending {
+                inner.slots = p.slots.clone();
+                any_optional |= p.optional;
+                self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
+            }
+            prefix.pop();
+            if out.len() == mark || any_optional {
+                out.push(prefix, part);
+            }
         }
-        prefix.push(part);
-        let mark = out.len();
-        let mut any_optional = false;
-        for p in &pending {
-            inner.slots = p.slots.clone();
-            any_optional |= p.optional;
-            self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
-        }
-        prefix.pop();
-        if out.len() == mark || any_optional {
-            out.push(prefix, part);
-        }
+        cx.scratch = inner.scratch;
+        cx.temps = inner.temps;
+        cx.give_back(next);
     }
 
     /// Applies one part: the piece moves (or is placed), then its `then` block runs,

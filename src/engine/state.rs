@@ -84,6 +84,11 @@ pub struct Game<const W: usize> {
     pub opposite: Vec<u8>,
     /// The cells next to each cell (by the board's neighbour directions).
     pub neighbours: Vec<Bits<W>>,
+    /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
+    /// `neighbours[x]` (the same table on boards whose neighbours are symmetric).
+    pub rev_neighbours: Vec<Bits<W>>,
+    /// The most neighbours a cell has.
+    pub max_degree: usize,
     /// Stack capacity per cell.
     pub cap: usize,
     /// Counter offsets into the flat counter array, and dimension sizes.
@@ -202,6 +207,13 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
+        let mut rev_neighbours = vec![Bits::EMPTY; n];
+        for (c, nb) in neighbours.iter().enumerate() {
+            for x in nb.iter() {
+                rev_neighbours[x as usize].insert(c as u16);
+            }
+        }
+        let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
         let mut counter_base = Vec::new();
         let mut slots = 0;
         for dims in &prog.counters {
@@ -241,6 +253,8 @@ impl<const W: usize> Game<W> {
             step,
             opposite,
             neighbours,
+            rev_neighbours,
+            max_degree,
             cap,
             counter_base,
             counter_slots: slots,
@@ -248,7 +262,7 @@ impl<const W: usize> Game<W> {
             code: Code::default(),
         };
         let (code, new_sets) = {
-            let mut lw = Lower { g: &game, new_sets: Vec::new(), board_id, from_tables: Vec::new() };
+            let mut lw = Lower { g: &game, new_sets: Vec::new(), board_id, from_tables: Vec::new(), temps: 0 };
             let p = &game.prog;
             let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
             let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false)).collect();
