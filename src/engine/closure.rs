@@ -1239,6 +1239,18 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let k = *k;
             fs(move |_, _, cx| cx.temp(k))
         }
+        SetN::Cached(k, x) => {
+            let (k, f) = (*k, set_f::<W>(x));
+            fs(move |g, s, cx| {
+                let key = super::run::cache_key(k, cx.mv.from);
+                if let Some(b) = cx.cache.get(&key) {
+                    return *b;
+                }
+                let b = (f.0)(g, s, cx);
+                cx.cache.insert(key, b);
+                b
+            })
+        }
         _ => {
             let n = set.clone();
             fs(move |g, s, cx| g.es(s, cx, &n))

@@ -153,6 +153,10 @@ pub enum SetN {
     Let(u32, Box<SetN>, Box<SetN>),
     /// Temporary `k` (see [`SetN::Let`]).
     Temp(u32),
+    /// A set that depends only on the position at the start of the turn and on `from`
+    /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
+    /// turn, and kept in the context ([`super::run::Ctx::cache`]) under its number.
+    Cached(u32, Box<SetN>),
     /// Anything else.
     Gen(Box<E>),
 }
@@ -486,6 +490,10 @@ pub struct Code<const W: usize> {
     pub after_fx: Option<FX<W>>,
     /// Tables of destination sets by start cell ([`SetN::FromTable`]).
     pub from_tables: Vec<Vec<Bits<W>>>,
+    /// Per rule: how random play draws the turns its parts begin, when they may go on.
+    pub follows: Vec<Option<super::follow::Follow<W>>>,
+    /// Per rule that may follow another: its parts that cannot change during a turn.
+    pub fixed: Vec<Option<super::follow::Fixed<W>>>,
 }
 
 // ---------------------------------------------------------------------------
@@ -530,7 +538,7 @@ pub fn deps(e: &E) -> Deps {
     deps_in(e, &mut bound)
 }
 
-fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
+pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
     let none = Deps::default();
     let state = Deps { state: true, ..none };
     match e {
@@ -683,6 +691,8 @@ pub struct Lower<'a, const W: usize> {
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Temporaries numbered so far ([`SetN::Let`]).
     pub temps: u32,
+    /// The sets kept per turn so far ([`SetN::Cached`]), by number.
+    pub cached: Vec<SetN>,
 }
 
 impl<const W: usize> Lower<'_, W> {
@@ -818,7 +828,7 @@ impl<const W: usize> Lower<'_, W> {
         }
     }
 
-    fn and(&mut self, x: SetN, y: SetN) -> SetN {
+    pub(crate) fn and(&mut self, x: SetN, y: SetN) -> SetN {
         match (x, y) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) & self.const_bits(j);
@@ -1525,7 +1535,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// A condition of a move rule as the set of destinations for which it holds, when
     /// it can be written so (see [`Lower::cell_set`]).
-    fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
+    pub(crate) fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
         self.cell_set(c, &E::Ctx(ContextVar::To), action)
     }
 
@@ -1588,7 +1598,8 @@ impl<const W: usize> Lower<'_, W> {
                 self.cell_set(&inlined, var, action)
             }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
-                Some(SetN::AtStart(Box::new(self.cell_set(&args[0], var, action)?)))
+                let set = SetN::AtStart(Box::new(self.cell_set(&args[0], var, action)?));
+                Some(if turn_fixed(&args[0]) { self.cached(set) } else { set })
             }
             E::Call(Builtin::Without, args) if args.len() == 2 && !deps(&args[0]).to && !deps(&args[0]).middle => {
                 let cell = self.cell(&args[0]);
@@ -1679,6 +1690,19 @@ impl<const W: usize> Lower<'_, W> {
         })
     }
 
+    /// A set kept per turn and start cell (see [`SetN::Cached`]); equal sets share
+    /// their number, so that one rule's sets serve another's.
+    fn cached(&mut self, set: SetN) -> SetN {
+        let id = match self.cached.iter().position(|x| *x == set) {
+            Some(i) => i,
+            None => {
+                self.cached.push(set.clone());
+                self.cached.len() - 1
+            }
+        };
+        SetN::Cached(id as u32, Box::new(set))
+    }
+
     /// Computes each repeated costly part of a set once, in the position it is
     /// evaluated in ([`SetN::Let`]): the largest repeated part first, bound around the
     /// whole; parts under `at_turn_start` and `without` are shared within those only.
@@ -1766,7 +1790,7 @@ fn flip(op: Cmp) -> Cmp {
 }
 
 /// The operands of a chain of set intersections.
-fn flatten_set_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
+pub fn flatten_set_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
     match e {
         E::Bin(Op::SetAnd, a, b) => {
             flatten_set_and(a, out);
@@ -1774,6 +1798,26 @@ fn flatten_set_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
         }
         _ => out.push(e),
     }
+}
+
+/// Whether a condition under `at_turn_start` has the same value (for each `to`) at
+/// every point of a turn for one `from`: it reads no `middle`, no local, no `chosen`
+/// and no `captures` (the position it reads is the turn's start, and the mover does
+/// not change during a turn).
+pub fn turn_fixed(e: &E) -> bool {
+    let d = deps(e);
+    if d.middle || d.local {
+        return false;
+    }
+    fn plain(e: &E) -> bool {
+        if matches!(e, E::Ctx(ContextVar::Chosen | ContextVar::Captures)) {
+            return false;
+        }
+        let mut ok = true;
+        children(e, &mut |c| ok &= plain(c));
+        ok
+    }
+    plain(e)
 }
 
 /// Whether `e` is `neighbours(var)`.
@@ -1847,7 +1891,7 @@ fn subst(e: &E, slot: u32, v: &E) -> E {
 }
 
 /// Calls `f` with each direct operand of an expression.
-fn children(e: &E, f: &mut dyn FnMut(&E)) {
+pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
     match e {
         E::List(xs) | E::Counter(_, xs) | E::Call(_, xs) => xs.iter().for_each(f),
         E::Score(x)
@@ -1927,6 +1971,7 @@ fn map_sets(n: SetN, f: &mut dyn FnMut(SetN) -> SetN) -> SetN {
         SetN::AtStart(x) => SetN::AtStart(b(x)),
         SetN::Without(c, x) => SetN::Without(c, b(x)),
         SetN::Let(k, v, body) => SetN::Let(k, b(v), b(body)),
+        SetN::Cached(k, x) => SetN::Cached(k, b(x)),
         n => n,
     }
 }
@@ -1945,7 +1990,8 @@ fn set_children(n: &SetN, f: &mut dyn FnMut(&SetN)) {
         | SetN::NbCount(x, ..)
         | SetN::Neighbours(x)
         | SetN::AtStart(x)
-        | SetN::Without(_, x) => f(x),
+        | SetN::Without(_, x)
+        | SetN::Cached(_, x) => f(x),
         _ => {}
     }
 }
@@ -2226,6 +2272,15 @@ impl<const W: usize> Game<W> {
                 self.es(s, cx, body)
             }
             SetN::Temp(k) => cx.temp(*k),
+            SetN::Cached(k, x) => {
+                let key = super::run::cache_key(*k, cx.mv.from);
+                if let Some(b) = cx.cache.get(&key) {
+                    return *b;
+                }
+                let b = self.es(s, cx, x);
+                cx.cache.insert(key, b);
+                b
+            }
             SetN::Gen(e) => {
                 let v = self.eval(s, cx, e);
                 self.set_of(v)

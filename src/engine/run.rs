@@ -1,6 +1,8 @@
 //! Running a compiled program: evaluating expressions, applying effects, generating
 //! the legal turns (a depth-first search over the parts of a turn) and playing them.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
@@ -121,6 +123,33 @@ pub struct Ctx<'s, const W: usize> {
     /// Positions to reuse (for `without` and for the parts of a turn), so that
     /// evaluating and generating allocate no position once these exist.
     pub scratch: Vec<State<W>>,
+    /// Sets that depend only on the turn's start and `from`, computed this turn
+    /// ([`super::code::SetN::Cached`]), by [`cache_key`].
+    pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
+}
+
+/// The key of a set kept for the turn: its number and the start cell.
+#[inline]
+pub fn cache_key(id: u32, from: u16) -> u64 {
+    (id as u64) << 16 | from as u64
+}
+
+/// A hasher for the keys of [`Ctx::cache`] (small integers): one multiplication.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ *b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
@@ -134,6 +163,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
             turn_start,
             temps: Vec::new(),
             scratch: Vec::new(),
+            cache: HashMap::default(),
         }
     }
 
@@ -221,11 +251,26 @@ pub const BOX_MISSES: u32 = 12;
 pub const PLAN_MISSES: u32 = 12;
 
 /// A continuation collected from a `then` block: statements to generate after it.
-struct Pending<'g, const W: usize> {
-    stmt: &'g CS<W>,
-    slots: Vec<Val<W>>,
+pub(crate) struct Pending<'g, const W: usize> {
+    /// The statement.
+    pub stmt: &'g CS<W>,
+    /// The locals when it was met.
+    pub slots: Vec<Val<W>>,
     rule: u32,
     optional: bool,
+}
+
+/// What generating a masked rule computes once, before its pieces (see
+/// `Game::gen_masked`).
+pub(crate) struct RuleSets<const W: usize> {
+    /// The destinations as far as they do not depend on the piece.
+    pub gen_dest: Bits<W>,
+    /// The pieces that move (none for a placement).
+    pub pieces: Bits<W>,
+    /// The cells that may be jumped, when they do not depend on the piece.
+    pub over: Option<Bits<W>>,
+    /// The directions, when they do not depend on the piece.
+    pub dirs: Option<u32>,
 }
 
 impl<const W: usize> Game<W> {
@@ -1498,7 +1543,10 @@ impl<const W: usize> Game<W> {
         // Random play: a rule that can neither refuse nor continue lists its moves
         // unchecked; their conditions are checked when drawn (`random_move`).
         let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
-        if let Some(m) = &cr.mask {
+        if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+            // Random play over turns of two parts (see `super::follow`).
+            self.gen_follow(s, cx, rid, cr, out);
+        } else if let Some(m) = &cr.mask {
             self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
         } else {
             self.gen_plain(s, cx, rid, cr, only_from, lazy, prefix, out);
@@ -1625,11 +1673,38 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The sets generating a masked rule computes before its pieces.
+    pub(crate) fn rule_sets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+    ) -> Option<RuleSets<W>> {
+        let action = self.prog.rules[rid as usize].action;
+        let to_set = cr.to.as_ref()?;
+        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        for c in &m.per_gen {
+            gen_dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match (&cr.subject, action) {
+            (Some(e), a) if a != Action::Place => (e.0)(self, s, cx) & s.occupied,
+            _ => Bits::EMPTY,
+        };
+        let over = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
+            (Some(o), true) => Some((o.0)(self, s, cx)),
+            _ => None,
+        };
+        let dirs = if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
+        Some(RuleSets { gen_dest, pieces, over, dirs })
+    }
+
     /// The destinations of one piece that pass every condition of the mask (with
     /// `cx.mv.from` set).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn piece_mask(
+    pub(crate) fn piece_mask(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -1793,7 +1868,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The owner of a placed piece.
-    fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
+    pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
         match &self.prog.rules[rid as usize].owner {
             Some(e) => {
                 let side = self.eval(s, cx, e).side();
@@ -2152,9 +2227,32 @@ impl<const W: usize> Game<W> {
         self.gen_block(s, &mut cx, body, &mut prefix, list, None);
         let mut exact = list.len() + list.group_total();
         let mut boxed = list.box_total();
-        let mut misses = 0;
-        while exact + boxed > 0 {
-            let r = rng.below(exact + boxed);
+        let mut follows = list.follow_total();
+        let (mut misses, mut follow_misses) = (0, 0);
+        while exact + boxed + follows > 0 {
+            let r = rng.below(exact + boxed + follows);
+            if r >= exact + boxed {
+                // A first part and one of its slots (see `super::follow`).
+                let (gi, to, j) = list.follow_slot((r - exact - boxed) as u64, W);
+                let (rule, from, extra, first, end) = list.follow_info(gi);
+                let action = self.prog.rules[rule as usize].action;
+                let p1 = self.part_of(rule, action, from, to, extra);
+                if let Some((a, b)) = self.check_follow(s, &mut cx, list, p1, j, first, end) {
+                    let i = list.len();
+                    match b {
+                        Some(p2) => list.push(&[a], p2),
+                        None => list.push(&[], a),
+                    }
+                    return Some(i);
+                }
+                follow_misses += 1;
+                if follow_misses == super::follow::FOLLOW_MISSES {
+                    self.follows_to_turns(s, &mut cx, list);
+                    exact = list.len() + list.group_total();
+                    follows = 0;
+                }
+                continue;
+            }
             if r < list.len() {
                 if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0]) {
                     return Some(r);
@@ -2197,7 +2295,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
-    fn complete(
+    pub(crate) fn complete(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -2218,6 +2316,7 @@ impl<const W: usize> Game<W> {
         inner.mv.chosen = cx.mv.chosen.clone();
         inner.scratch = std::mem::take(&mut cx.scratch);
         inner.temps = std::mem::take(&mut cx.temps);
+        inner.cache = std::mem::take(&mut cx.cache);
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
         if r.refused {
             // Not a legal move: nothing is listed.
@@ -2239,12 +2338,13 @@ impl<const W: usize> Game<W> {
         }
         cx.scratch = inner.scratch;
         cx.temps = inner.temps;
+        cx.cache = inner.cache;
         cx.give_back(next);
     }
 
     /// Applies one part: the piece moves (or is placed), then its `then` block runs,
     /// then `end`. Continuations are collected into `pending` when given.
-    fn apply_part<'g>(
+    pub(crate) fn apply_part<'g>(
         &'g self,
         s: &mut State<W>,
         cx: &mut Ctx<W>,
