@@ -318,7 +318,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The destinations of `mask` whose moves pass the conditions the mask leaves.
-    fn exact_targets(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, action: Action, from: u16, mask: Bits<W>) -> Bits<W> {
+    pub(crate) fn exact_targets(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, action: Action, from: u16, mask: Bits<W>) -> Bits<W> {
         let Some(res) = self.code.rules[rid as usize].mask.as_ref().and_then(|m| m.residual.as_ref()) else {
             return mask;
         };
