@@ -1243,11 +1243,11 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let (k, f) = (*k, set_f::<W>(x));
             fs(move |g, s, cx| {
                 let key = super::run::cache_key(k, cx.mv.from);
-                if let Some(b) = cx.cache.get(&key) {
-                    return *b;
+                if let Some(b) = cx.cached(key) {
+                    return b;
                 }
                 let b = (f.0)(g, s, cx);
-                cx.cache.insert(key, b);
+                cx.keep(key, b);
                 b
             })
         }

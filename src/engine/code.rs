@@ -2274,11 +2274,11 @@ impl<const W: usize> Game<W> {
             SetN::Temp(k) => cx.temp(*k),
             SetN::Cached(k, x) => {
                 let key = super::run::cache_key(*k, cx.mv.from);
-                if let Some(b) = cx.cache.get(&key) {
-                    return *b;
+                if let Some(b) = cx.cached(key) {
+                    return b;
                 }
                 let b = self.es(s, cx, x);
-                cx.cache.insert(key, b);
+                cx.keep(key, b);
                 b
             }
             SetN::Gen(e) => {

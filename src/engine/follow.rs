@@ -436,9 +436,7 @@ impl<const W: usize> Game<W> {
         let mut pending: Vec<Pending<W>> = Vec::new();
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
-        inner.scratch = std::mem::take(&mut cx.scratch);
-        inner.temps = std::mem::take(&mut cx.temps);
-        inner.cache = std::mem::take(&mut cx.cache);
+        inner.extra = cx.extra.take();
         let flow = self.apply_part(&mut next, &mut inner, p1, Some(&mut pending), true);
         let found = match second {
             _ if flow.refused => None,
@@ -452,9 +450,7 @@ impl<const W: usize> Game<W> {
                 None => None,
             },
         };
-        cx.scratch = inner.scratch;
-        cx.temps = inner.temps;
-        cx.cache = inner.cache;
+        cx.extra = inner.extra.take();
         cx.give_back(next);
         found
     }

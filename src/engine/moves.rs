@@ -427,6 +427,14 @@ impl MoveList {
         (0..self.len()).map(|i| self.get(i))
     }
 
+    /// Adds a turn of one part.
+    #[inline]
+    pub fn push_one(&mut self, part: Part) {
+        let start = self.parts.len() as u32;
+        self.parts.push(part);
+        self.spans.push((start, start + 1, true));
+    }
+
     /// Adds a turn: `prefix` followed by `last`.
     pub fn push(&mut self, prefix: &[Part], last: Part) {
         let start = self.parts.len() as u32;

@@ -117,6 +117,14 @@ pub struct Ctx<'s, const W: usize> {
     pub mv: MoveVars<W>,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
+    /// What few evaluations need (scratch positions, temporaries, the turn's cache),
+    /// made when first needed so that a context costs nothing to make and drop.
+    pub extra: Option<Box<CtxExtra<W>>>,
+}
+
+/// The parts of a [`Ctx`] that few evaluations need.
+#[derive(Default)]
+pub struct CtxExtra<const W: usize> {
     /// Sets computed once and read several times by one compiled condition
     /// ([`super::code::SetN::Let`]).
     pub temps: Vec<Bits<W>>,
@@ -161,15 +169,19 @@ impl<'s, const W: usize> Ctx<'s, W> {
             groups: false,
             mv: MoveVars::default(),
             turn_start,
-            temps: Vec::new(),
-            scratch: Vec::new(),
-            cache: HashMap::default(),
+            extra: None,
         }
+    }
+
+    /// The parts few evaluations need, made now if they were not.
+    #[inline]
+    pub fn extra(&mut self) -> &mut CtxExtra<W> {
+        self.extra.get_or_insert_with(Box::default)
     }
 
     /// A copy of `s` to change (from the scratch positions when there is one).
     pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
-        match self.scratch.pop() {
+        match self.extra().scratch.pop() {
             Some(mut t) => {
                 t.clone_from(s);
                 t
@@ -180,23 +192,35 @@ impl<'s, const W: usize> Ctx<'s, W> {
 
     /// Gives a position back to the scratch positions.
     pub fn give_back(&mut self, s: State<W>) {
-        self.scratch.push(s);
+        self.extra().scratch.push(s);
     }
 
     /// Writes temporary set `k`.
     #[inline]
     pub fn set_temp(&mut self, k: u32, b: Bits<W>) {
+        let temps = &mut self.extra().temps;
         let i = k as usize;
-        if self.temps.len() <= i {
-            self.temps.resize(i + 1, Bits::EMPTY);
+        if temps.len() <= i {
+            temps.resize(i + 1, Bits::EMPTY);
         }
-        self.temps[i] = b;
+        temps[i] = b;
     }
 
     /// Reads temporary set `k`.
     #[inline]
     pub fn temp(&self, k: u32) -> Bits<W> {
-        self.temps.get(k as usize).copied().unwrap_or_default()
+        self.extra.as_ref().and_then(|x| x.temps.get(k as usize).copied()).unwrap_or_default()
+    }
+
+    /// The set kept for the turn under `key`, if it was computed.
+    #[inline]
+    pub fn cached(&self, key: u64) -> Option<Bits<W>> {
+        self.extra.as_ref().and_then(|x| x.cache.get(&key).copied())
+    }
+
+    /// Keeps a set for the turn under `key`.
+    pub fn keep(&mut self, key: u64, b: Bits<W>) {
+        self.extra().cache.insert(key, b);
     }
 }
 
@@ -249,6 +273,10 @@ pub const BOX_MISSES: u32 = 12;
 /// Slots drawn that are not legal turns before random play by a plan gives way to
 /// the general path (see [`Game::random_move`]).
 pub const PLAN_MISSES: u32 = 12;
+
+/// (Piece, direction) slots drawn that are not legal turns before random play by a
+/// plan counts its pieces' destinations (see `Game::random_by_direction`).
+pub const DIRECTION_MISSES: u32 = 8;
 
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {
@@ -2170,6 +2198,9 @@ impl<const W: usize> Game<W> {
             (Some(o), Action::Jump) => (o.0)(self, s, &mut cx),
             _ => Bits::EMPTY,
         };
+        if let Some(i) = self.random_by_direction(s, &mut cx, rng, list, rid, m, pieces, dest, dirs, over) {
+            return Some(i);
+        }
         // Each piece weighs its static destinations in the destination set.
         let mut total = 0u32;
         for from in pieces.iter() {
@@ -2206,11 +2237,84 @@ impl<const W: usize> Game<W> {
             if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
                 list.clear_boxes();
                 let i = list.len();
-                list.push(&[], Part::new(rid, from, to, middle, 0));
+                list.push_one(Part::new(rid, from, to, middle, 0));
                 return Some(i);
             }
         }
         list.clear_boxes();
+        None
+    }
+
+    /// Random play by a plan's rule over (piece, direction) slots: a slot is one step
+    /// (or jump) of one piece along one of the rule's directions, so each move of the
+    /// rule is exactly one slot (destinations are unique per start cell) and nothing
+    /// needs counting. A slot is drawn uniformly and checked; after [`DIRECTION_MISSES`]
+    /// slots that are not legal turns, `None` (the plan's counted slots decide).
+    #[allow(clippy::too_many_arguments)]
+    fn random_by_direction(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rng: &mut super::search::Rng,
+        list: &mut MoveList,
+        rid: u32,
+        m: &Mask<W>,
+        pieces: Bits<W>,
+        dest: Bits<W>,
+        dirs: u32,
+        over: Bits<W>,
+    ) -> Option<usize> {
+        let action = self.prog.rules[rid as usize].action;
+        if !matches!(action, Action::Step | Action::Jump) {
+            return None;
+        }
+        let mut at = [0u16; 64];
+        let mut np = 0;
+        for from in pieces.iter() {
+            *at.get_mut(np)? = from;
+            np += 1;
+        }
+        let mut ds = [0u8; 32];
+        let mut nd = 0;
+        for d in 0..self.ndirs.min(32) {
+            if dirs >> d & 1 == 1 {
+                ds[nd] = d as u8;
+                nd += 1;
+            }
+        }
+        if np == 0 || nd == 0 {
+            return None;
+        }
+        for _ in 0..DIRECTION_MISSES {
+            let k = rng.below(np * nd);
+            let (from, d) = (at[k / nd], ds[k % nd] as usize);
+            let one = self.step[from as usize * self.ndirs + d];
+            if one == NONE {
+                continue;
+            }
+            let (to, middle) = if action == Action::Jump {
+                if !over.has(one) {
+                    continue;
+                }
+                (self.step[one as usize * self.ndirs + d], one)
+            } else {
+                (one, NONE)
+            };
+            if to == NONE || !dest.has(to) || !m.static_ok[from as usize].has(to) {
+                continue;
+            }
+            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+            if !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
+                continue;
+            }
+            cx.mv.to = to;
+            cx.mv.middle = middle;
+            if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
+                let i = list.len();
+                list.push_one(Part::new(rid, from, to, middle, 0));
+                return Some(i);
+            }
+        }
         None
     }
 
@@ -2314,9 +2418,7 @@ impl<const W: usize> Game<W> {
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
         inner.mv.chosen = cx.mv.chosen.clone();
-        inner.scratch = std::mem::take(&mut cx.scratch);
-        inner.temps = std::mem::take(&mut cx.temps);
-        inner.cache = std::mem::take(&mut cx.cache);
+        inner.extra = cx.extra.take();
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
         if r.refused {
             // Not a legal move: nothing is listed.
@@ -2336,9 +2438,7 @@ impl<const W: usize> Game<W> {
                 out.push(prefix, part);
             }
         }
-        cx.scratch = inner.scratch;
-        cx.temps = inner.temps;
-        cx.cache = inner.cache;
+        cx.extra = inner.extra.take();
         cx.give_back(next);
     }
 
@@ -2475,9 +2575,10 @@ impl<const W: usize> Game<W> {
         }
         if s.outcome == Outcome::Ongoing {
             // `end`, as seen by the player who made the turn, in the phase it was made in.
+            // (The hash stays that of the next player and phase: `end` does not read it.)
             let (next_mover, next_phase) = (s.mover, s.phase);
-            self.set_mover(s, played_by);
-            self.set_phase(s, played_in);
+            s.mover = played_by;
+            s.phase = played_in;
             match &self.code.end_fx {
                 Some(f) => {
                     (f.0)(self, s, cx);
@@ -2486,8 +2587,8 @@ impl<const W: usize> Game<W> {
                     self.run_block(s, cx, &self.code.end, &mut None);
                 }
             }
-            self.set_phase(s, next_phase);
-            self.set_mover(s, next_mover);
+            s.phase = next_phase;
+            s.mover = next_mover;
         }
         if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
             s.outcome = Outcome::Draw;
