@@ -376,6 +376,9 @@ pub struct Mask<const W: usize> {
     pub static_ok: Vec<Bits<W>>,
     /// Whether `along` is constant (so `static_ok` holds exactly the targets).
     pub along_const: bool,
+    /// For `step` and `jump`: per start cell and direction (`ndirs` per cell), the
+    /// destination when it is in `static_ok`, else [`NONE`].
+    pub targets: Vec<u16>,
     /// Conditions as sets of destinations that do not read `from`.
     pub per_gen: Vec<FS<W>>,
     /// Conditions as sets of destinations that read `from`.
@@ -1514,6 +1517,15 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
         }
+        let mut targets = Vec::new();
+        if matches!(action, Action::Step | Action::Jump) {
+            for from in 0..g.n as u16 {
+                for d in 0..g.ndirs {
+                    let (to, _) = self.reach(action, from, d);
+                    targets.push(if to != NONE && static_ok[from as usize].has(to) { to } else { NONE });
+                }
+            }
+        }
         let residual = self.all_of(&residual);
         // The conditions that read `from` as one set, each part computed once.
         let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
@@ -1523,6 +1535,7 @@ impl<const W: usize> Lower<'_, W> {
         Some(Mask {
             static_ok,
             along_const,
+            targets,
             per_gen,
             per_from,
             per_from_member,

@@ -429,7 +429,7 @@ impl<const W: usize> Game<W> {
         } else {
             let (r2, from2, k) = list.second_nth(first, end, j - 1);
             cx.mv = MoveVars { rule: r2, ..MoveVars::default() };
-            let to2 = self.fixed_dest(s, cx, r2, from2).nth_sparse(k)?;
+            let to2 = self.fixed_dest(s, cx, r2, from2).nth(k)?;
             Some((r2, from2, to2))
         };
         let mut next = cx.scratch_copy(s);

@@ -50,6 +50,9 @@ pub struct MoveList {
     box_words: Vec<u64>,
     /// Slots of the pieces added since the last box.
     box_open: u32,
+    /// Candidate moves of one rule (start cell, destination, direction), for random
+    /// play by a plan: a buffer reused from position to position.
+    cands: Vec<(u16, u16, u8)>,
     /// First parts of turns that may go on, for random play: one rule, one start
     /// cell, a set of destinations (`W` words each in `fwords`); each first part
     /// stands for `weight` slots (see `Game::random_move`).
@@ -223,27 +226,34 @@ impl MoveList {
         b
     }
 
+    /// The candidate buffer, at least `len` long (its contents are unspecified).
+    #[inline]
+    pub(crate) fn candidates(&mut self, len: usize) -> &mut [(u16, u16, u8)] {
+        if self.cands.len() < len {
+            self.cands.resize(len, (0, 0, 0));
+        }
+        &mut self.cands
+    }
+
+    /// Candidate `i`.
+    #[inline]
+    pub(crate) fn candidate(&self, i: usize) -> (u16, u16, u8) {
+        self.cands[i]
+    }
+
+    /// Puts candidate `j` in the place of candidate `i`.
+    #[inline]
+    pub(crate) fn swap_candidates(&mut self, i: usize, j: usize) {
+        self.cands[i] = self.cands[j];
+    }
+
     /// Adds a piece to the box being built: `from`, with `slots` slots.
     #[inline]
     pub(crate) fn box_piece(&mut self, from: u16, slots: u16) {
-        if slots > 0 {
-            self.box_pieces.push((from, slots));
-            self.box_open += slots as u32;
-        }
-    }
-
-    /// Slot `k` of the pieces added since the last box (`k` below their slots): the
-    /// piece and the slot of the piece.
-    #[inline]
-    pub(crate) fn open_slot(&self, mut k: u32) -> (u16, u32) {
-        let first = self.boxes.last().map_or(0, |b| (b.first + b.n) as usize);
-        for &(from, n) in &self.box_pieces[first..] {
-            if k < n as u32 {
-                return (from, k);
-            }
-            k -= n as u32;
-        }
-        unreachable!("a slot past the end")
+        // Pieces without a slot are kept too (they are never drawn): no branch to
+        // mispredict.
+        self.box_pieces.push((from, slots));
+        self.box_open += slots as u32;
     }
 
     /// Ends the box being built (its pieces added since the last box): `rule` along

@@ -274,10 +274,6 @@ pub const BOX_MISSES: u32 = 12;
 /// the general path (see [`Game::random_move`]).
 pub const PLAN_MISSES: u32 = 12;
 
-/// (Piece, direction) slots drawn that are not legal turns before random play by a
-/// plan counts its pieces' destinations (see `Game::random_by_direction`).
-pub const DIRECTION_MISSES: u32 = 8;
-
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {
     /// The statement.
@@ -1652,7 +1648,7 @@ impl<const W: usize> Game<W> {
         {
             for from in pieces.iter() {
                 let reach = m.static_ok[from as usize] & gen_dest;
-                out.box_piece(from, reach.count_sparse() as u16);
+                out.box_piece(from, reach.count() as u16);
             }
             out.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
             return;
@@ -1805,7 +1801,7 @@ impl<const W: usize> Game<W> {
         let (rid, dirs) = list.box_rule(bi);
         let action = self.prog.rules[rid as usize].action;
         let m = self.code.rules[rid as usize].mask.as_ref()?;
-        let to = (m.static_ok[from as usize] & list.box_dest::<W>(bi)).nth_sparse(k)?;
+        let to = (m.static_ok[from as usize] & list.box_dest::<W>(bi)).nth(k)?;
         let mut middle = NONE;
         if action == Action::Jump || !m.along_const {
             // The direction that reaches `to` (there is one: destinations are unique
@@ -2198,122 +2194,40 @@ impl<const W: usize> Game<W> {
             (Some(o), Action::Jump) => (o.0)(self, s, &mut cx),
             _ => Bits::EMPTY,
         };
-        if let Some(i) = self.random_by_direction(s, &mut cx, rng, list, rid, m, pieces, dest, dirs, over) {
-            return Some(i);
-        }
-        // Each piece weighs its static destinations in the destination set.
-        let mut total = 0u32;
+        let jump = action == Action::Jump;
+        let nd = self.ndirs;
+        // Every (piece, direction) whose static destination is in the destination set
+        // and whose jumped cell may be jumped: each move of the rule once (destinations
+        // are unique per start cell), written without a branch per candidate.
+        let buf = list.candidates(self.n * nd);
+        let mut k = 0;
         for from in pieces.iter() {
-            let k = (m.static_ok[from as usize] & dest).count_sparse();
-            list.box_piece(from, k as u16);
-            total += k;
-        }
-        if total == 0 {
-            list.clear_boxes();
-            return None;
-        }
-        for _ in 0..PLAN_MISSES {
-            let (from, k) = list.open_slot(rng.below(total as usize) as u32);
-            let to = (m.static_ok[from as usize] & dest).nth_sparse(k)?;
-            let mut middle = NONE;
-            if action == Action::Jump || !m.along_const {
-                let d = (0..self.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
-                if dirs >> d & 1 == 0 {
-                    continue;
-                }
-                if action == Action::Jump {
-                    middle = self.step[from as usize * self.ndirs + d];
-                    if !over.has(middle) {
-                        continue;
-                    }
-                }
+            let row = &m.targets[from as usize * nd..from as usize * nd + nd];
+            for (d, &to) in row.iter().enumerate() {
+                buf[k] = (from, to, d as u8);
+                let over_ok = !jump || over.has(self.step[from as usize * nd + d]);
+                k += usize::from(dest.has(to) & (dirs >> d & 1 == 1) & over_ok);
             }
+        }
+        // Draw one; a candidate that fails the other conditions is removed and another
+        // drawn: each draw is uniform over the candidates left, so the first legal one
+        // is uniform over the legal moves.
+        while k > 0 {
+            let i = rng.below(k);
+            let (from, to, d) = list.candidate(i);
+            let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
             cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-            if !m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
-                continue;
-            }
-            cx.mv.to = to;
-            cx.mv.middle = middle;
-            if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
-                list.clear_boxes();
-                let i = list.len();
-                list.push_one(Part::new(rid, from, to, middle, 0));
-                return Some(i);
-            }
-        }
-        list.clear_boxes();
-        None
-    }
-
-    /// Random play by a plan's rule over (piece, direction) slots: a slot is one step
-    /// (or jump) of one piece along one of the rule's directions, so each move of the
-    /// rule is exactly one slot (destinations are unique per start cell) and nothing
-    /// needs counting. A slot is drawn uniformly and checked; after [`DIRECTION_MISSES`]
-    /// slots that are not legal turns, `None` (the plan's counted slots decide).
-    #[allow(clippy::too_many_arguments)]
-    fn random_by_direction(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        rng: &mut super::search::Rng,
-        list: &mut MoveList,
-        rid: u32,
-        m: &Mask<W>,
-        pieces: Bits<W>,
-        dest: Bits<W>,
-        dirs: u32,
-        over: Bits<W>,
-    ) -> Option<usize> {
-        let action = self.prog.rules[rid as usize].action;
-        if !matches!(action, Action::Step | Action::Jump) {
-            return None;
-        }
-        let mut at = [0u16; 64];
-        let mut np = 0;
-        for from in pieces.iter() {
-            *at.get_mut(np)? = from;
-            np += 1;
-        }
-        let mut ds = [0u8; 32];
-        let mut nd = 0;
-        for d in 0..self.ndirs.min(32) {
-            if dirs >> d & 1 == 1 {
-                ds[nd] = d as u8;
-                nd += 1;
-            }
-        }
-        if np == 0 || nd == 0 {
-            return None;
-        }
-        for _ in 0..DIRECTION_MISSES {
-            let k = rng.below(np * nd);
-            let (from, d) = (at[k / nd], ds[k % nd] as usize);
-            let one = self.step[from as usize * self.ndirs + d];
-            if one == NONE {
-                continue;
-            }
-            let (to, middle) = if action == Action::Jump {
-                if !over.has(one) {
-                    continue;
+            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+                cx.mv.to = to;
+                cx.mv.middle = middle;
+                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
+                    let i = list.len();
+                    list.push_one(Part::new(rid, from, to, middle, 0));
+                    return Some(i);
                 }
-                (self.step[one as usize * self.ndirs + d], one)
-            } else {
-                (one, NONE)
-            };
-            if to == NONE || !dest.has(to) || !m.static_ok[from as usize].has(to) {
-                continue;
             }
-            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-            if !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
-                continue;
-            }
-            cx.mv.to = to;
-            cx.mv.middle = middle;
-            if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
-                let i = list.len();
-                list.push_one(Part::new(rid, from, to, middle, 0));
-                return Some(i);
-            }
+            k -= 1;
+            list.swap_candidates(i, k);
         }
         None
     }
