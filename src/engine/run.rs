@@ -274,6 +274,10 @@ pub const BOX_MISSES: u32 = 12;
 /// the general path (see [`Game::random_move`]).
 pub const PLAN_MISSES: u32 = 12;
 
+/// (Piece, direction) slots drawn that are not legal moves before random play by a
+/// plan lists its candidates (see `Game::random_by_plan`).
+pub const DIRECTION_MISSES: u32 = 8;
+
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {
     /// The statement.
@@ -2196,6 +2200,38 @@ impl<const W: usize> Game<W> {
         };
         let jump = action == Action::Jump;
         let nd = self.ndirs;
+        // First by rejection: a (piece, direction) slot drawn uniformly is at most one
+        // move of the rule and every move is one slot, so the first slot that is a legal
+        // move is uniform over the legal moves. Most positions need a draw or two; after
+        // [`DIRECTION_MISSES`] misses the candidates are listed (below), which is
+        // uniform too, and so is the mixture.
+        let np = pieces.count() as usize;
+        if np == 0 {
+            return None;
+        }
+        for _ in 0..DIRECTION_MISSES {
+            let r = rng.below(np * nd);
+            let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
+            let at = from as usize * nd + d;
+            let to = m.targets[at];
+            if to == NONE || !dest.has(to) || dirs >> d & 1 == 0 {
+                continue;
+            }
+            let middle = if jump { self.step[at] } else { NONE };
+            if jump && !over.has(middle) {
+                continue;
+            }
+            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+                cx.mv.to = to;
+                cx.mv.middle = middle;
+                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
+                    let i = list.len();
+                    list.push_one(Part::new(rid, from, to, middle, 0));
+                    return Some(i);
+                }
+            }
+        }
         // Every (piece, direction) whose static destination is in the destination set
         // and whose jumped cell may be jumped: each move of the rule once (destinations
         // are unique per start cell), written without a branch per candidate.
