@@ -1153,11 +1153,15 @@ impl<const W: usize> Lower<'_, W> {
                 NumN::Count(self.set(&args[0]))
             }
             // `count` reads nothing but its argument: it may be taken at the turn's start.
-            E::Call(Builtin::Count, args) if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) => {
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) =>
+            {
                 let E::Call(_, inner) = &args[0] else { unreachable!("matched") };
                 NumN::AtStart(Box::new(self.num(&E::Call(Builtin::Count, inner.clone()))))
             }
-            E::Call(Builtin::Count, args) if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) => {
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) =>
+            {
                 let E::Call(_, g) = &args[0] else { unreachable!("matched") };
                 NumN::Groups(self.set(&g[0]))
             }

@@ -83,12 +83,7 @@ fn fixed_in(e: &E, bound: &mut Vec<u32>) -> bool {
         E::Local(i) => bound.contains(i),
         E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Counter(..) | E::Score(_) => false,
         E::Call(
-            Builtin::Group
-            | Builtin::Groups
-            | Builtin::OwnedBy
-            | Builtin::Without
-            | Builtin::Height
-            | Builtin::Owner,
+            Builtin::Group | Builtin::Groups | Builtin::OwnedBy | Builtin::Without | Builtin::Height | Builtin::Owner,
             _,
         ) => false,
         E::Bind(binds, body) => {
@@ -318,7 +313,15 @@ impl<const W: usize> Game<W> {
     }
 
     /// The destinations of `mask` whose moves pass the conditions the mask leaves.
-    pub(crate) fn exact_targets(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, action: Action, from: u16, mask: Bits<W>) -> Bits<W> {
+    pub(crate) fn exact_targets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        action: Action,
+        from: u16,
+        mask: Bits<W>,
+    ) -> Bits<W> {
         let Some(res) = self.code.rules[rid as usize].mask.as_ref().and_then(|m| m.residual.as_ref()) else {
             return mask;
         };

@@ -163,14 +163,7 @@ impl Hasher for KeyHasher {
 impl<'s, const W: usize> Ctx<'s, W> {
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
-        Ctx {
-            slots: Vec::new(),
-            lazy: false,
-            groups: false,
-            mv: MoveVars::default(),
-            turn_start,
-            extra: None,
-        }
+        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start, extra: None }
     }
 
     /// The parts few evaluations need, made now if they were not.
@@ -276,7 +269,7 @@ pub const PLAN_MISSES: u32 = 12;
 
 /// (Piece, direction) slots drawn that are not legal moves before random play by a
 /// plan lists its candidates (see `Game::random_by_plan`).
-pub const DIRECTION_MISSES: u32 = 8;
+pub const DIRECTION_MISSES: u32 = 16;
 
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {

@@ -320,7 +320,14 @@ impl<const W: usize> Game<W> {
             code: Code::default(),
         };
         let (code, new_sets) = {
-            let mut lw = Lower { g: &game, new_sets: Vec::new(), board_id, from_tables: Vec::new(), temps: 0, cached: Vec::new() };
+            let mut lw = Lower {
+                g: &game,
+                new_sets: Vec::new(),
+                board_id,
+                from_tables: Vec::new(),
+                temps: 0,
+                cached: Vec::new(),
+            };
             let p = &game.prog;
             let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
             let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false)).collect();
@@ -332,7 +339,8 @@ impl<const W: usize> Game<W> {
             let after_fx = if p.after_turn.is_empty() { None } else { lw.block_fx(&p.after_turn, false) };
             let plans = phases.iter().map(|b| super::code::plan(&game, &rules, b)).collect();
             let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
-            let seconds: Vec<u32> = follows.iter().flatten().flat_map(|f: &super::follow::Follow<W>| f.next.iter().map(|n| n.0)).collect();
+            let seconds: Vec<u32> =
+                follows.iter().flatten().flat_map(|f: &super::follow::Follow<W>| f.next.iter().map(|n| n.0)).collect();
             let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
             let from_tables = std::mem::take(&mut lw.from_tables);
             let code = Code {
