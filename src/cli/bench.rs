@@ -21,6 +21,10 @@ pub struct Args {
     /// How long to run, in seconds of CPU time of this thread.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Play exactly this many games instead (a fixed amount of work, for profilers
+    /// and instruction counts).
+    #[arg(long, value_name = "N")]
+    playouts: Option<u64>,
     /// The random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -71,7 +75,11 @@ pub fn run(args: Args) -> ExitCode {
                 Ending::Finished(_) => draws += 1,
                 Ending::Unfinished => unfinished += 1,
             }
-            if thread_cpu_seconds() - cpu0 >= seconds {
+            let done = match args.playouts {
+                Some(n) => games >= n,
+                None => thread_cpu_seconds() - cpu0 >= seconds,
+            };
+            if done {
                 break;
             }
         }

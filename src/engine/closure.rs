@@ -394,6 +394,20 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             let (c, a, b) = (bool_f::<W>(c, false), bool_f::<W>(a, neg), bool_f::<W>(b, neg));
             fb(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
+        BoolN::AtStart(x) => {
+            let f = bool_f::<W>(x, neg);
+            fb(move |g, s, cx| {
+                let start = cx.turn_start.unwrap_or(s);
+                (f.0)(g, start, cx)
+            })
+        }
+        BoolN::Without(c, x) => {
+            let (c, f) = (cell_f::<W>(c), bool_f::<W>(x, neg));
+            fb(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
+            })
+        }
         BoolN::Comp(..) | BoolN::Bind(..) | BoolN::Gen(_) => {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
@@ -1175,6 +1189,66 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             fs(move |g, _, cx| {
                 let f = cx.mv.from;
                 if f == NONE { Bits::EMPTY } else { g.code.from_tables[t][f as usize] }
+            })
+        }
+        SetN::Dilate(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| g.dilate((f.0)(g, s, cx)))
+        }
+        SetN::NbCount(x, op, k) => {
+            let (f, k, op) = (set_f::<W>(x), num_c::<W>(k), *op);
+            fs(move |g, s, cx| {
+                let k = k.eval(g, s, cx);
+                g.nb_count((f.0)(g, s, cx), op, k)
+            })
+        }
+        SetN::Neighbours(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| g.neighbours_of((f.0)(g, s, cx)))
+        }
+        SetN::Group(c) => {
+            let c = cell_f::<W>(c);
+            fs(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.group_of(s, c)
+            })
+        }
+        SetN::AtStart(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| {
+                let start = cx.turn_start.unwrap_or(s);
+                (f.0)(g, start, cx)
+            })
+        }
+        SetN::Without(c, x) => {
+            let (c, f) = (cell_f::<W>(c), set_f::<W>(x));
+            fs(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
+            })
+        }
+        SetN::Let(k, v, body) => {
+            let (k, v, body) = (*k, set_f::<W>(v), set_f::<W>(body));
+            fs(move |g, s, cx| {
+                let x = (v.0)(g, s, cx);
+                cx.set_temp(k, x);
+                (body.0)(g, s, cx)
+            })
+        }
+        SetN::Temp(k) => {
+            let k = *k;
+            fs(move |_, _, cx| cx.temp(k))
+        }
+        SetN::Cached(k, x) => {
+            let (k, f) = (*k, set_f::<W>(x));
+            fs(move |g, s, cx| {
+                let key = super::run::cache_key(k, cx.mv.from);
+                if let Some(b) = cx.cached(key) {
+                    return b;
+                }
+                let b = (f.0)(g, s, cx);
+                cx.keep(key, b);
+                b
             })
         }
         _ => {

@@ -134,6 +134,29 @@ pub enum SetN {
     /// A table of sets by `from`, made when the game is built (static conditions of a
     /// move rule as sets of destinations).
     FromTable(u32),
+    /// The cells with at least one neighbour in the set: `any(neighbours(to) and S)`
+    /// as a set of `to`.
+    Dilate(Box<SetN>),
+    /// The cells whose number of neighbours in the set compares so with the number:
+    /// `count(neighbours(to) and S) == k` as a set of `to`.
+    NbCount(Box<SetN>, Cmp, Box<NumN>),
+    /// `neighbours(S)`: the cells next to the set, not in it.
+    Neighbours(Box<SetN>),
+    /// `group(c)`.
+    Group(CellN),
+    /// `at_turn_start(S)`.
+    AtStart(Box<SetN>),
+    /// `without(c, S)`.
+    Without(CellN, Box<SetN>),
+    /// Computes the first set once as temporary `k`, then the second (which reads it
+    /// as [`SetN::Temp`]): a part repeated in a condition is computed once.
+    Let(u32, Box<SetN>, Box<SetN>),
+    /// Temporary `k` (see [`SetN::Let`]).
+    Temp(u32),
+    /// A set that depends only on the position at the start of the turn and on `from`
+    /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
+    /// turn, and kept in the context ([`super::run::Ctx::cache`]) under its number.
+    Cached(u32, Box<SetN>),
     /// Anything else.
     Gen(Box<E>),
 }
@@ -232,6 +255,10 @@ pub enum BoolN {
     Comp(bool, u32, Box<E>, Box<BoolN>),
     /// Bind slots, then evaluate.
     Bind(Vec<(u32, E)>, Box<BoolN>),
+    /// `at_turn_start(c)`.
+    AtStart(Box<BoolN>),
+    /// `without(c, x)`.
+    Without(CellN, Box<BoolN>),
     /// Anything else.
     Gen(Box<E>),
 }
@@ -263,6 +290,10 @@ pub enum NumN {
     TurnsWithoutCapture,
     /// `height(c)`.
     Height(CellN),
+    /// `at_turn_start(n)`.
+    AtStart(Box<NumN>),
+    /// `count(groups(S))`: how many groups the set falls into.
+    Groups(SetN),
     /// Anything else.
     Gen(Box<E>),
 }
@@ -345,6 +376,9 @@ pub struct Mask<const W: usize> {
     pub static_ok: Vec<Bits<W>>,
     /// Whether `along` is constant (so `static_ok` holds exactly the targets).
     pub along_const: bool,
+    /// For `step` and `jump`: per start cell and direction (`ndirs` per cell), the
+    /// destination when it is in `static_ok`, else [`NONE`].
+    pub targets: Vec<u16>,
     /// Conditions as sets of destinations that do not read `from`.
     pub per_gen: Vec<FS<W>>,
     /// Conditions as sets of destinations that read `from`.
@@ -459,6 +493,10 @@ pub struct Code<const W: usize> {
     pub after_fx: Option<FX<W>>,
     /// Tables of destination sets by start cell ([`SetN::FromTable`]).
     pub from_tables: Vec<Vec<Bits<W>>>,
+    /// Per rule: how random play draws the turns its parts begin, when they may go on.
+    pub follows: Vec<Option<super::follow::Follow<W>>>,
+    /// Per rule that may follow another: its parts that cannot change during a turn.
+    pub fixed: Vec<Option<super::follow::Fixed<W>>>,
 }
 
 // ---------------------------------------------------------------------------
@@ -503,7 +541,7 @@ pub fn deps(e: &E) -> Deps {
     deps_in(e, &mut bound)
 }
 
-fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
+pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
     let none = Deps::default();
     let state = Deps { state: true, ..none };
     match e {
@@ -634,6 +672,8 @@ fn shape(e: &E) -> Shape {
             if x == y { x } else { Shape::Unknown }
         }
         E::Bind(_, body) => shape(body),
+        E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => shape(&args[0]),
+        E::Call(Builtin::Without, args) if args.len() == 2 => shape(&args[1]),
         _ => Shape::Unknown,
     }
 }
@@ -652,6 +692,10 @@ pub struct Lower<'a, const W: usize> {
     pub board_id: u32,
     /// Tables by start cell, made while lowering.
     pub from_tables: Vec<Vec<Bits<W>>>,
+    /// Temporaries numbered so far ([`SetN::Let`]).
+    pub temps: u32,
+    /// The sets kept per turn so far ([`SetN::Cached`]), by number.
+    pub cached: Vec<SetN>,
 }
 
 impl<const W: usize> Lower<'_, W> {
@@ -766,6 +810,14 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::SetTable(t, x) => SetN::Table(*t, self.cell(x)),
             E::CellToSet(x) => SetN::Cell(self.cell(x)),
+            E::Call(Builtin::Group, args) if args.len() == 1 => SetN::Group(self.cell(&args[0])),
+            E::Call(Builtin::Neighbours, args) if args.len() == 1 => SetN::Neighbours(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::AtTurnStart, args) if shape(e) == Shape::Set => {
+                SetN::AtStart(Box::new(self.set(&args[0])))
+            }
+            E::Call(Builtin::Without, args) if shape(e) == Shape::Set => {
+                SetN::Without(self.cell(&args[0]), Box::new(self.set(&args[1])))
+            }
             E::If(c, a, b) => {
                 let c = self.bool(c);
                 match c {
@@ -779,7 +831,7 @@ impl<const W: usize> Lower<'_, W> {
         }
     }
 
-    fn and(&mut self, x: SetN, y: SetN) -> SetN {
+    pub(crate) fn and(&mut self, x: SetN, y: SetN) -> SetN {
         match (x, y) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) & self.const_bits(j);
@@ -883,6 +935,10 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Comp(*kind == Comprehension::Any, *slot, source.clone(), Box::new(self.bool(body)))
             }
             E::Bind(binds, body) => BoolN::Bind(binds.clone(), Box::new(self.bool(body))),
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
+            E::Call(Builtin::Without, args) if args.len() == 2 => {
+                BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
+            }
             E::If(c, a, b) => match self.bool(c) {
                 BoolN::Const(true) => self.bool(a),
                 BoolN::Const(false) => self.bool(b),
@@ -994,6 +1050,8 @@ impl<const W: usize> Lower<'_, W> {
             BoolN::And(a, b) => BoolN::And(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
             BoolN::Or(a, b) => BoolN::Or(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
             BoolN::If(c, a, b) => BoolN::If(Box::new(self.fuse(*c)), Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::AtStart(x) => BoolN::AtStart(Box::new(self.fuse(*x))),
+            BoolN::Without(c, x) => BoolN::Without(c, Box::new(self.fuse(*x))),
             n => n,
         }
     }
@@ -1094,6 +1152,20 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Count, args) if args.len() == 1 && shape(&args[0]) == Shape::Set => {
                 NumN::Count(self.set(&args[0]))
             }
+            // `count` reads nothing but its argument: it may be taken at the turn's start.
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) =>
+            {
+                let E::Call(_, inner) = &args[0] else { unreachable!("matched") };
+                NumN::AtStart(Box::new(self.num(&E::Call(Builtin::Count, inner.clone()))))
+            }
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) =>
+            {
+                let E::Call(_, g) = &args[0] else { unreachable!("matched") };
+                NumN::Groups(self.set(&g[0]))
+            }
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => NumN::AtStart(Box::new(self.num(&args[0]))),
             E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
             E::Bin(Op::Add, a, b) => NumN::Add(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
@@ -1414,8 +1486,8 @@ impl<const W: usize> Lower<'_, W> {
             }
             match self.setize(c, action) {
                 Some(set) if d.from => {
-                    per_from.push(closure::set_f(&set));
                     per_from_member.push(closure::member_f(&set));
+                    per_from.push(set);
                 }
                 Some(set) => per_gen.push(closure::set_f(&set)),
                 None => residual.push(c.clone()),
@@ -1449,10 +1521,25 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
         }
+        let mut targets = Vec::new();
+        if matches!(action, Action::Step | Action::Jump) {
+            for from in 0..g.n as u16 {
+                for d in 0..g.ndirs {
+                    let (to, _) = self.reach(action, from, d);
+                    targets.push(if to != NONE && static_ok[from as usize].has(to) { to } else { NONE });
+                }
+            }
+        }
         let residual = self.all_of(&residual);
+        // The conditions that read `from` as one set, each part computed once.
+        let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
+            Some(all) => vec![closure::set_f(&self.cse(all))],
+            None => Vec::new(),
+        };
         Some(Mask {
             static_ok,
             along_const,
+            targets,
             per_gen,
             per_from,
             per_from_member,
@@ -1464,10 +1551,24 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// A condition of a move rule as the set of destinations for which it holds, when
-    /// it can be written so: `to in S` and `to not in S` with `S` not reading `to`;
-    /// conditions that do not read `to` (the board or nothing); static parts (a table by
-    /// `from`); `and`, `or`, `not` of those.
-    fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
+    /// it can be written so (see [`Lower::cell_set`]).
+    pub(crate) fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
+        self.cell_set(c, &E::Ctx(ContextVar::To), action)
+    }
+
+    /// A condition on the cell `var` (`to`, or a cell computed from `to`) as the set of
+    /// cells for which it holds, when it can be written so:
+    ///
+    /// - conditions that do not read `to` (the board or nothing);
+    /// - static parts, when `var` is `to` (a constant, or a table by `from`);
+    /// - `var in S`, with `S` not reading `to`;
+    /// - `any(neighbours(var) and S)`: the cells next to `S` ([`SetN::Dilate`]);
+    /// - `count(neighbours(var) and S) == k` (or any comparison): [`SetN::NbCount`];
+    /// - a condition `Q(the(neighbours(to) and S))` on the one neighbour of `to` in `S`:
+    ///   see [`Lower::the_set`];
+    /// - `and`, `or`, `not`, `if` (on a condition not reading `to`), definitions,
+    ///   `at_turn_start` and `without` of those.
+    fn cell_set(&mut self, c: &E, var: &E, action: Action) -> Option<SetN> {
         let d = deps(c);
         if d.middle {
             return None;
@@ -1480,27 +1581,169 @@ impl<const W: usize> Lower<'_, W> {
                 b => SetN::IfThen(Box::new(b), Box::new(self.board())),
             });
         }
-        if d.is_static() {
-            return self.static_set(c, action);
+        let is_to = matches!(var, E::Ctx(ContextVar::To));
+        if is_to
+            && d.is_static()
+            && let Some(set) = self.static_set(c, action)
+        {
+            return Some(set);
         }
         match c {
-            E::Bin(Op::CellIn, a, s) if matches!(**a, E::Ctx(ContextVar::To)) => {
+            E::Bin(Op::CellIn, a, s) if **a == *var => {
                 let ds = deps(s);
                 if ds.to || ds.middle { None } else { Some(self.set(s)) }
             }
             E::Not(x) => {
-                let s = self.setize(x, action)?;
+                let s = self.cell_set(x, var, action)?;
                 Some(self.complement(s))
             }
             E::Bin(Op::And, a, b) => {
-                let (x, y) = (self.setize(a, action)?, self.setize(b, action)?);
+                let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
                 Some(self.and(x, y))
             }
             E::Bin(Op::Or, a, b) => {
-                let (x, y) = (self.setize(a, action)?, self.setize(b, action)?);
+                let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
                 Some(self.or(x, y))
             }
+            E::If(k, a, b) if !deps(k).to && !deps(k).middle => {
+                let k = self.bool(k);
+                let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
+                Some(SetN::If(Box::new(k), Box::new(x), Box::new(y)))
+            }
+            E::Bind(binds, body) => {
+                let inlined = inline_binds(binds, body)?;
+                self.cell_set(&inlined, var, action)
+            }
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
+                let set = SetN::AtStart(Box::new(self.cell_set(&args[0], var, action)?));
+                Some(if turn_fixed(&args[0]) { self.cached(set) } else { set })
+            }
+            E::Call(Builtin::Without, args) if args.len() == 2 && !deps(&args[0]).to && !deps(&args[0]).middle => {
+                let cell = self.cell(&args[0]);
+                Some(SetN::Without(cell, Box::new(self.cell_set(&args[1], var, action)?)))
+            }
+            E::Call(Builtin::Any, args) if args.len() == 1 => match self.nb_factor(&args[0], var) {
+                Some(rest) => Some(SetN::Dilate(Box::new(rest))),
+                None if is_to => self.the_set(c, action),
+                None => None,
+            },
+            E::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
+                let op = cmp_of(*op);
+                let (counted, k, op) = match (&**a, &**b) {
+                    (E::Call(Builtin::Count, x), k) if x.len() == 1 => (&x[0], k, op),
+                    (k, E::Call(Builtin::Count, x)) if x.len() == 1 => (&x[0], k, flip(op)),
+                    _ => return if is_to { self.the_set(c, action) } else { None },
+                };
+                if deps(k).to || deps(k).middle || self.g.max_degree > MAX_DEGREE {
+                    return None;
+                }
+                match self.nb_factor(counted, var) {
+                    Some(rest) => {
+                        let k = self.num(k);
+                        Some(SetN::NbCount(Box::new(rest), op, Box::new(k)))
+                    }
+                    None if is_to => self.the_set(c, action),
+                    None => None,
+                }
+            }
+            _ if is_to => self.the_set(c, action),
             _ => None,
+        }
+    }
+
+    /// `neighbours(var) and S` (the factors of a chain of `and` in any order): `S`
+    /// (the board when there is nothing else), when no other factor reads `to`.
+    fn nb_factor(&mut self, e: &E, var: &E) -> Option<SetN> {
+        let mut factors = Vec::new();
+        flatten_set_and(e, &mut factors);
+        let at = factors.iter().position(|f| neighbours_of(f, var))?;
+        let mut rest: Option<SetN> = None;
+        for (i, f) in factors.iter().enumerate() {
+            if i == at {
+                continue;
+            }
+            let d = deps(f);
+            if d.to || d.middle {
+                return None;
+            }
+            let x = self.set(f);
+            rest = Some(match rest {
+                None => x,
+                Some(r) => self.and(r, x),
+            });
+        }
+        Some(rest.unwrap_or_else(|| self.board()))
+    }
+
+    /// A condition `Q(t)` on `t = the(neighbours(to) and S)`, the one neighbour of `to`
+    /// in `S` (no cell when `to` has none or several), as a set of `to`: when `to` has
+    /// exactly one neighbour in `S`, `Q(t)` holds if `t` is in `Z`, the cells for which
+    /// `Q` holds, that is if `to` is next to `S and Z`; otherwise `Q` is taken of no
+    /// cell. So the set is `(one(S) and dilate(S and Z)) or (not one(S) if Q(none))`,
+    /// `one(S)` the cells with exactly one neighbour in `S`.
+    fn the_set(&mut self, c: &E, action: Action) -> Option<SetN> {
+        let t = find_the(c)?;
+        let E::Call(_, args) = &t else { return None };
+        let s = self.nb_factor(&args[0], &E::Ctx(ContextVar::To))?;
+        let z = self.cell_set(c, &t, action)?;
+        let none = replace(c, &t, &E::Cell(NONE));
+        let dn = deps(&none);
+        if dn.to || dn.middle || self.g.max_degree > MAX_DEGREE {
+            return None;
+        }
+        let one = SetN::NbCount(Box::new(s.clone()), Cmp::Eq, Box::new(NumN::Const(1)));
+        let tips = self.and(s, z);
+        let hit = self.and(one.clone(), SetN::Dilate(Box::new(tips)));
+        Some(match self.bool(&none) {
+            BoolN::Const(false) => hit,
+            BoolN::Const(true) => {
+                let miss = self.complement(one);
+                self.or(hit, miss)
+            }
+            q => {
+                let miss = self.complement(one);
+                self.or(hit, SetN::IfThen(Box::new(q), Box::new(miss)))
+            }
+        })
+    }
+
+    /// A set kept per turn and start cell (see [`SetN::Cached`]); equal sets share
+    /// their number, so that one rule's sets serve another's.
+    fn cached(&mut self, set: SetN) -> SetN {
+        let id = match self.cached.iter().position(|x| *x == set) {
+            Some(i) => i,
+            None => {
+                self.cached.push(set.clone());
+                self.cached.len() - 1
+            }
+        };
+        SetN::Cached(id as u32, Box::new(set))
+    }
+
+    /// Computes each repeated costly part of a set once, in the position it is
+    /// evaluated in ([`SetN::Let`]): the largest repeated part first, bound around the
+    /// whole; parts under `at_turn_start` and `without` are shared within those only.
+    pub fn cse(&mut self, n: SetN) -> SetN {
+        let mut n = n;
+        loop {
+            let mut seen: Vec<(SetN, usize)> = Vec::new();
+            costly_parts(&n, &mut seen);
+            let best = seen.into_iter().filter(|(_, k)| *k >= 2).max_by_key(|(x, _)| set_size(x));
+            let Some((part, _)) = best else { break };
+            let k = self.temps;
+            self.temps += 1;
+            n = replace_part(n, &part, k);
+            n = SetN::Let(k, Box::new(part), Box::new(n));
+        }
+        self.cse_scopes(n)
+    }
+
+    /// [`Lower::cse`] within each `at_turn_start` and `without` of a set.
+    fn cse_scopes(&mut self, n: SetN) -> SetN {
+        match n {
+            SetN::AtStart(inner) => SetN::AtStart(Box::new(self.cse(*inner))),
+            SetN::Without(c, inner) => SetN::Without(c, Box::new(self.cse(*inner))),
+            n => map_sets(n, &mut |x| self.cse_scopes(x)),
         }
     }
 
@@ -1534,6 +1777,289 @@ impl<const W: usize> Lower<'_, W> {
         }
         self.from_tables.push(table);
         Some(SetN::FromTable(self.from_tables.len() as u32 - 1))
+    }
+}
+
+/// The most neighbours a cell may have for conditions on neighbour counts to become
+/// sets ([`SetN::NbCount`] counts up to one more).
+pub const MAX_DEGREE: usize = 15;
+
+fn cmp_of(op: Op) -> Cmp {
+    match op {
+        Op::Eq => Cmp::Eq,
+        Op::Ne => Cmp::Ne,
+        Op::Lt => Cmp::Lt,
+        Op::Le => Cmp::Le,
+        Op::Gt => Cmp::Gt,
+        _ => Cmp::Ge,
+    }
+}
+
+/// `a op b` as `b op' a`.
+fn flip(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        o => o,
+    }
+}
+
+/// The operands of a chain of set intersections.
+pub fn flatten_set_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
+    match e {
+        E::Bin(Op::SetAnd, a, b) => {
+            flatten_set_and(a, out);
+            flatten_set_and(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Whether a condition under `at_turn_start` has the same value (for each `to`) at
+/// every point of a turn for one `from`: it reads no `middle`, no local, no `chosen`
+/// and no `captures` (the position it reads is the turn's start, and the mover does
+/// not change during a turn).
+pub fn turn_fixed(e: &E) -> bool {
+    let d = deps(e);
+    if d.middle || d.local {
+        return false;
+    }
+    fn plain(e: &E) -> bool {
+        if matches!(e, E::Ctx(ContextVar::Chosen | ContextVar::Captures)) {
+            return false;
+        }
+        let mut ok = true;
+        children(e, &mut |c| ok &= plain(c));
+        ok
+    }
+    plain(e)
+}
+
+/// Whether `e` is `neighbours(var)`.
+fn neighbours_of(e: &E, var: &E) -> bool {
+    matches!(e, E::Call(Builtin::Neighbours, a) if a.len() == 1
+        && (a[0] == *var || matches!(&a[0], E::CellToSet(x) if **x == *var)))
+}
+
+/// The first `the(neighbours(to) and ...)` in a condition, outside `at_turn_start`,
+/// `without`, definitions and comprehensions (whose positions or locals differ).
+fn find_the(e: &E) -> Option<E> {
+    let to = E::Ctx(ContextVar::To);
+    match e {
+        E::Call(Builtin::The, a) if a.len() == 1 => {
+            let mut f = Vec::new();
+            flatten_set_and(&a[0], &mut f);
+            if f.iter().any(|x| neighbours_of(x, &to)) { Some(e.clone()) } else { None }
+        }
+        E::Call(Builtin::AtTurnStart | Builtin::Without, _) | E::Bind(..) | E::Comp { .. } => None,
+        _ => {
+            let mut found = None;
+            children(e, &mut |c| {
+                if found.is_none() {
+                    found = find_the(c);
+                }
+            });
+            found
+        }
+    }
+}
+
+/// `e` with every occurrence of `what` replaced by `by`.
+fn replace(e: &E, what: &E, by: &E) -> E {
+    if e == what {
+        return by.clone();
+    }
+    rebuild(e, &mut |c| replace(c, what, by))
+}
+
+/// A definition's body with its parameters replaced by their values, when no value
+/// reads a local (which the body might bind again).
+fn inline_binds(binds: &[(u32, E)], body: &E) -> Option<E> {
+    if binds.iter().any(|(_, v)| deps(v).local) {
+        return None;
+    }
+    let mut out = body.clone();
+    for (slot, v) in binds.iter().rev() {
+        out = subst(&out, *slot, v);
+    }
+    Some(out)
+}
+
+/// `e` with local `slot` replaced by `v` (not where it is bound again).
+fn subst(e: &E, slot: u32, v: &E) -> E {
+    match e {
+        E::Local(i) if *i == slot => v.clone(),
+        E::Bind(binds, body) => {
+            let binds2 = binds.iter().map(|(k, x)| (*k, subst(x, slot, v))).collect();
+            let body = if binds.iter().any(|(k, _)| *k == slot) { (**body).clone() } else { subst(body, slot, v) };
+            E::Bind(binds2, Box::new(body))
+        }
+        E::Comp { kind, set_of_dirs, slot: k, source, body } => E::Comp {
+            kind: *kind,
+            set_of_dirs: *set_of_dirs,
+            slot: *k,
+            source: Box::new(subst(source, slot, v)),
+            body: Box::new(if *k == slot { (**body).clone() } else { subst(body, slot, v) }),
+        },
+        _ => rebuild(e, &mut |c| subst(c, slot, v)),
+    }
+}
+
+/// Calls `f` with each direct operand of an expression.
+pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
+    match e {
+        E::List(xs) | E::Counter(_, xs) | E::Call(_, xs) => xs.iter().for_each(f),
+        E::Score(x)
+        | E::NumTable(_, x)
+        | E::BoolTable(_, x)
+        | E::SetTable(_, x)
+        | E::CellTable(_, x)
+        | E::Not(x)
+        | E::Complement(x)
+        | E::Neg(x)
+        | E::Opposite(x)
+        | E::CellToSet(x)
+        | E::DirToDirs(x) => f(x),
+        E::Bin(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        E::If(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        E::Bind(binds, body) => {
+            binds.iter().for_each(|(_, x)| f(x));
+            f(body);
+        }
+        E::Comp { source, body, .. } => {
+            f(source);
+            f(body);
+        }
+        _ => {}
+    }
+}
+
+/// An expression with each direct operand replaced by `f` of it.
+fn rebuild(e: &E, f: &mut dyn FnMut(&E) -> E) -> E {
+    let mut b = |x: &E| Box::new(f(x));
+    match e {
+        E::List(xs) => E::List(xs.iter().map(|x| *b(x)).collect()),
+        E::Counter(c, xs) => E::Counter(*c, xs.iter().map(|x| *b(x)).collect()),
+        E::Call(k, xs) => E::Call(*k, xs.iter().map(|x| *b(x)).collect()),
+        E::Score(x) => E::Score(b(x)),
+        E::NumTable(t, x) => E::NumTable(*t, b(x)),
+        E::BoolTable(t, x) => E::BoolTable(*t, b(x)),
+        E::SetTable(t, x) => E::SetTable(*t, b(x)),
+        E::CellTable(t, x) => E::CellTable(*t, b(x)),
+        E::Not(x) => E::Not(b(x)),
+        E::Complement(x) => E::Complement(b(x)),
+        E::Neg(x) => E::Neg(b(x)),
+        E::Opposite(x) => E::Opposite(b(x)),
+        E::CellToSet(x) => E::CellToSet(b(x)),
+        E::DirToDirs(x) => E::DirToDirs(b(x)),
+        E::Bin(op, x, y) => E::Bin(*op, b(x), b(y)),
+        E::If(x, y, z) => E::If(b(x), b(y), b(z)),
+        E::Bind(binds, body) => E::Bind(binds.iter().map(|(k, x)| (*k, *b(x))).collect(), b(body)),
+        E::Comp { kind, set_of_dirs, slot, source, body } => {
+            E::Comp { kind: *kind, set_of_dirs: *set_of_dirs, slot: *slot, source: b(source), body: b(body) }
+        }
+        other => other.clone(),
+    }
+}
+
+/// A set with each direct operand that is a set replaced by `f` of it.
+fn map_sets(n: SetN, f: &mut dyn FnMut(SetN) -> SetN) -> SetN {
+    let mut b = |x: Box<SetN>| Box::new(f(*x));
+    match n {
+        SetN::And(x, y) => SetN::And(b(x), b(y)),
+        SetN::Or(x, y) => SetN::Or(b(x), b(y)),
+        SetN::Sub(x, y) => SetN::Sub(b(x), b(y)),
+        SetN::Complement(x) => SetN::Complement(b(x)),
+        SetN::IfAll(c, x) => SetN::IfAll(c, b(x)),
+        SetN::IfThen(c, x) => SetN::IfThen(c, b(x)),
+        SetN::If(c, x, y) => SetN::If(c, b(x), b(y)),
+        SetN::Dilate(x) => SetN::Dilate(b(x)),
+        SetN::NbCount(x, op, k) => SetN::NbCount(b(x), op, k),
+        SetN::Neighbours(x) => SetN::Neighbours(b(x)),
+        SetN::AtStart(x) => SetN::AtStart(b(x)),
+        SetN::Without(c, x) => SetN::Without(c, b(x)),
+        SetN::Let(k, v, body) => SetN::Let(k, b(v), b(body)),
+        SetN::Cached(k, x) => SetN::Cached(k, b(x)),
+        n => n,
+    }
+}
+
+/// Calls `f` with each direct operand of a set that is a set.
+fn set_children(n: &SetN, f: &mut dyn FnMut(&SetN)) {
+    match n {
+        SetN::And(x, y) | SetN::Or(x, y) | SetN::Sub(x, y) | SetN::If(_, x, y) | SetN::Let(_, x, y) => {
+            f(x);
+            f(y);
+        }
+        SetN::Complement(x)
+        | SetN::IfAll(_, x)
+        | SetN::IfThen(_, x)
+        | SetN::Dilate(x)
+        | SetN::NbCount(x, ..)
+        | SetN::Neighbours(x)
+        | SetN::AtStart(x)
+        | SetN::Without(_, x)
+        | SetN::Cached(_, x) => f(x),
+        _ => {}
+    }
+}
+
+/// How many set nodes a set has.
+fn set_size(n: &SetN) -> usize {
+    let mut k = 1;
+    set_children(n, &mut |c| k += set_size(c));
+    k
+}
+
+/// Whether a set reads a temporary.
+fn reads_temp(n: &SetN) -> bool {
+    let mut found = matches!(n, SetN::Temp(_));
+    set_children(n, &mut |c| found |= reads_temp(c));
+    found
+}
+
+/// The costly parts of a set that [`Lower::cse`] may share, with how often each
+/// occurs (not looking under `at_turn_start` and `without`, evaluated elsewhere).
+fn costly_parts(n: &SetN, seen: &mut Vec<(SetN, usize)>) {
+    let costly = matches!(
+        n,
+        SetN::Group(_)
+            | SetN::Dilate(_)
+            | SetN::NbCount(..)
+            | SetN::Neighbours(_)
+            | SetN::AtStart(_)
+            | SetN::Without(..)
+            | SetN::Gen(_)
+    );
+    if costly && !reads_temp(n) {
+        match seen.iter_mut().find(|(x, _)| x == n) {
+            Some((_, k)) => *k += 1,
+            None => seen.push((n.clone(), 1)),
+        }
+    }
+    if !matches!(n, SetN::AtStart(_) | SetN::Without(..)) {
+        set_children(n, &mut |c| costly_parts(c, seen));
+    }
+}
+
+/// `n` with each occurrence of `part` (outside `at_turn_start` and `without`) read
+/// from temporary `k`.
+fn replace_part(n: SetN, part: &SetN, k: u32) -> SetN {
+    if n == *part {
+        return SetN::Temp(k);
+    }
+    match n {
+        n @ (SetN::AtStart(_) | SetN::Without(..)) => n,
+        n => map_sets(n, &mut |x| replace_part(x, part, k)),
     }
 }
 
@@ -1732,11 +2258,175 @@ impl<const W: usize> Game<W> {
                 let f = cx.mv.from;
                 if f == NONE { Bits::EMPTY } else { self.code.from_tables[*t as usize][f as usize] }
             }
+            SetN::Dilate(x) => {
+                let b = self.es(s, cx, x);
+                self.dilate(b)
+            }
+            SetN::NbCount(x, op, k) => {
+                let k = self.en(s, cx, k);
+                let b = self.es(s, cx, x);
+                self.nb_count(b, *op, k)
+            }
+            SetN::Neighbours(x) => {
+                let b = self.es(s, cx, x);
+                self.neighbours_of(b)
+            }
+            SetN::Group(c) => {
+                let c = self.ec(s, cx, c);
+                self.group_of(s, c)
+            }
+            SetN::AtStart(x) => {
+                let start = cx.turn_start.unwrap_or(s);
+                self.es(start, cx, x)
+            }
+            SetN::Without(c, x) => {
+                let c = self.ec(s, cx, c);
+                self.in_lifted(s, cx, c, &mut |g, t, cx| g.es(t, cx, x))
+            }
+            SetN::Let(k, v, body) => {
+                let v = self.es(s, cx, v);
+                cx.set_temp(*k, v);
+                self.es(s, cx, body)
+            }
+            SetN::Temp(k) => cx.temp(*k),
+            SetN::Cached(k, x) => {
+                let key = super::run::cache_key(*k, cx.mv.from);
+                if let Some(b) = cx.cached(key) {
+                    return b;
+                }
+                let b = self.es(s, cx, x);
+                cx.keep(key, b);
+                b
+            }
             SetN::Gen(e) => {
                 let v = self.eval(s, cx, e);
                 self.set_of(v)
             }
         }
+    }
+
+    /// `f` evaluated in the position with the top piece of cell `c` lifted off (in
+    /// `s` itself when `c` holds none).
+    pub fn in_lifted<T>(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        c: u16,
+        f: &mut dyn FnMut(&Self, &State<W>, &mut Ctx<W>) -> T,
+    ) -> T {
+        if c == NONE || s.height[c as usize] == 0 {
+            return f(self, s, cx);
+        }
+        let mut lifted = cx.scratch_copy(s);
+        self.take(&mut lifted, c);
+        let v = f(self, &lifted, cx);
+        cx.give_back(lifted);
+        v
+    }
+
+    /// The cells with at least one neighbour in `set`.
+    #[inline]
+    pub fn dilate(&self, set: Bits<W>) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for x in set.iter() {
+            out |= self.rev_neighbours[x as usize];
+        }
+        out
+    }
+
+    /// `neighbours(set)`: the cells next to the set, not in it.
+    #[inline]
+    pub fn neighbours_of(&self, set: Bits<W>) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for x in set.iter() {
+            out |= self.neighbours[x as usize];
+        }
+        out - set
+    }
+
+    /// The cells `c` of the board whose number of neighbours in `set` compares with `k`
+    /// by `op` (on boards of at most [`MAX_DEGREE`] neighbours per cell).
+    pub fn nb_count(&self, set: Bits<W>, op: Cmp, k: i64) -> Bits<W> {
+        // `ge[i]`: the cells with more than `i` neighbours in the set, for `i < levels`;
+        // counting to `k + 1` is enough to compare with `k`.
+        const LEVELS: usize = MAX_DEGREE + 1;
+        let levels = (k.clamp(0, MAX_DEGREE as i64) + 1) as usize;
+        let mut ge = [Bits::<W>::EMPTY; LEVELS];
+        for x in set.iter() {
+            let nb = self.rev_neighbours[x as usize];
+            for i in (1..levels).rev() {
+                let carry = ge[i - 1] & nb;
+                ge[i] |= carry;
+            }
+            ge[0] |= nb;
+        }
+        // The cells with at least `j` neighbours in the set.
+        let at_least = |j: i64| -> Bits<W> {
+            if j <= 0 {
+                self.all
+            } else if j as usize > levels {
+                Bits::EMPTY
+            } else {
+                ge[j as usize - 1]
+            }
+        };
+        let out = match op {
+            Cmp::Eq => at_least(k) - at_least(k + 1),
+            Cmp::Ne => self.all - (at_least(k) - at_least(k + 1)),
+            Cmp::Lt => self.all - at_least(k),
+            Cmp::Le => self.all - at_least(k + 1),
+            Cmp::Gt => at_least(k + 1),
+            Cmp::Ge => at_least(k),
+        };
+        out & self.all
+    }
+
+    /// `group(c)`: the cells connected to `c` through cells whose top piece is of the
+    /// same side (none for no cell or an empty one).
+    pub fn group_of(&self, s: &State<W>, c: u16) -> Bits<W> {
+        if c == NONE || c as usize >= self.n {
+            return Bits::EMPTY;
+        }
+        match self.top(s, c) {
+            Some(p) => {
+                let same = s.side_bits[super::state::side_of(p) as usize];
+                let mut comp = Bits::single(c);
+                let mut frontier = comp;
+                while !frontier.is_empty() {
+                    let mut next = Bits::EMPTY;
+                    for x in frontier.iter() {
+                        next |= self.neighbours[x as usize];
+                    }
+                    next &= same - comp;
+                    comp |= next;
+                    frontier = next;
+                }
+                comp
+            }
+            None => Bits::EMPTY,
+        }
+    }
+
+    /// How many groups (connected parts) a set falls into.
+    pub fn count_groups(&self, set: Bits<W>) -> i64 {
+        let mut rest = set;
+        let mut n = 0;
+        while let Some(seed) = rest.first() {
+            let mut comp = Bits::single(seed);
+            let mut frontier = comp;
+            while !frontier.is_empty() {
+                let mut next = Bits::EMPTY;
+                for x in frontier.iter() {
+                    next |= self.neighbours[x as usize];
+                }
+                next &= set - comp;
+                comp |= next;
+                frontier = next;
+            }
+            rest = rest - comp;
+            n += 1;
+        }
+        n
     }
 
     /// Whether cell `c` (on the board) is in a set, without building the set.
@@ -1862,6 +2552,14 @@ impl<const W: usize> Game<W> {
                 }
                 self.eb(s, cx, body)
             }
+            BoolN::AtStart(x) => {
+                let start = cx.turn_start.unwrap_or(s);
+                self.eb(start, cx, x)
+            }
+            BoolN::Without(c, x) => {
+                let c = self.ec(s, cx, c);
+                self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
+            }
             BoolN::Gen(e) => matches!(self.eval(s, cx, e), super::run::Val::Bool(true)),
         }
     }
@@ -1889,6 +2587,14 @@ impl<const W: usize> Game<W> {
             NumN::Height(x) => {
                 let c = self.ec(s, cx, x);
                 if c == NONE { 0 } else { s.height[c as usize] as i64 }
+            }
+            NumN::AtStart(x) => {
+                let start = cx.turn_start.unwrap_or(s);
+                self.en(start, cx, x)
+            }
+            NumN::Groups(x) => {
+                let b = self.es(s, cx, x);
+                self.count_groups(b)
             }
             NumN::Gen(e) => match self.eval(s, cx, e) {
                 super::run::Val::Num(v) => v,

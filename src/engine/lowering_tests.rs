@@ -111,7 +111,12 @@ fn compiled_conditions_agree_with_the_interpreter() {
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
                 let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
-                for (k, s) in positions(g, 11, n_games, plies, every).iter().enumerate() {
+                let mut all = positions(g, 11, n_games, plies, every);
+                if slow {
+                    // Positions of the play phase too (the first 60 turns are the setup).
+                    all.extend(random_positions(g, 11, 200, 70));
+                }
+                for (k, s) in all.iter().enumerate() {
                     for (rid, rule) in g.prog.rules.iter().enumerate() {
                         let Some(compiled) = &g.code.rules[rid].conds else { continue };
                         if !rule.lazy_ok || rule.conds.is_empty() {
@@ -144,14 +149,12 @@ fn compiled_conditions_agree_with_the_interpreter() {
 #[test]
 fn random_playouts_stay_consistent() {
     for path in games() {
-        if path.to_string_lossy().contains("sackson") {
-            continue;
-        }
+        let slow = path.to_string_lossy().contains("sackson");
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
                 let mut rng = Rng::new(3);
                 let mut list = MoveList::new();
-                for _ in 0..5 {
+                for _ in 0..if slow { 2 } else { 5 } {
                     let mut s = g.start();
                     for _ in 0..3000 {
                         if s.outcome != Outcome::Ongoing {
@@ -164,6 +167,189 @@ fn random_playouts_stay_consistent() {
                         let parts = list.get(i).to_vec();
                         g.play(&mut s, &parts);
                         assert_eq!(s.hash, g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// Draws `per` times the number of legal turns with `random_move` and checks that
+/// every draw is a legal turn and that the counts fit the uniform distribution
+/// (Pearson's statistic under a generous bound). Returns the number of legal turns.
+fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64, label: &str) -> usize {
+    let mut list = MoveList::new();
+    g.legal_moves(s, &mut list);
+    let legal: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
+    if legal.is_empty() {
+        return 0;
+    }
+    let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
+    let mut rng = Rng::new(seed);
+    for _ in 0..per * legal.len() {
+        let i = g.random_move(s, &mut rng, &mut list).unwrap_or_else(|| panic!("{label}: no random move"));
+        let turn = list.get(i).to_vec();
+        assert!(legal.contains(&turn), "{label}: random_move drew {turn:?}, not a legal move");
+        *counts.entry(turn).or_default() += 1;
+    }
+    let e = per as f64;
+    let stat: f64 = legal.iter().map(|t| (counts.get(t).copied().unwrap_or(0) as f64 - e).powi(2) / e).sum();
+    let df = (legal.len() - 1) as f64;
+    let bound = df + 8.0 * (2.0 * df).sqrt() + 12.0;
+    assert!(stat < bound, "{label}: chi-square {stat:.1} over {} moves (bound {bound:.1})", legal.len());
+    legal.len()
+}
+
+/// Turns of two parts (a first move, then optionally a second with another figure)
+/// are drawn uniformly by random play, which does not list them (see
+/// `engine::follow`): on positions of Sackson's AGON small enough to list, with two
+/// figures (every first move may be followed), with a figure of one piece (which
+/// cannot move: most slots are misses, so the exact listing takes over), and with
+/// captures and joins within reach.
+#[test]
+fn random_move_is_uniform_over_two_part_turns() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/sackson-agon.game");
+    let positions = [
+        // Two white figures of three and two pieces.
+        "turn white\nphase play\ncell c3 white man\ncell c4 white man\ncell c5 white man\n\
+         cell h3 white man\ncell h4 white man\ncell p18 red man\ncell p19 red man\ncell p20 red man\n",
+        // A figure of four and a lone piece.
+        "turn white\nphase play\ncell c3 white man\ncell c4 white man\ncell c5 white man\ncell c6 white man\n\
+         cell k10 white man\ncell p18 red man\ncell p19 red man\n",
+        // Red pieces next to the cells white's figures reach; two white figures that
+        // a move may join.
+        "turn white\nphase play\ncell e5 white man\ncell e6 white man\ncell e7 white man\n\
+         cell h5 white man\ncell h6 white man\ncell f9 red man\ncell g9 red man\ncell d3 red man\n",
+    ];
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let model = crate::check_source(&text).model.expect("the game checks");
+    let values = options::resolve(&model, None, &[]).expect("options resolve");
+    let any = build(&model, &values).expect("the game builds");
+    with_game!(&any, g => {
+        assert!(g.code.follows.iter().any(|f| f.is_some()), "the second move is drawn by slots");
+        for (k, text) in positions.iter().enumerate() {
+            let s = super::position::read(g, text).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            let n = check_uniform(g, &s, 40, 500 + k as u64, &format!("sackson position {k}"));
+            assert!(n > 1, "position {k} has {n} legal turns");
+        }
+    });
+}
+
+/// Positions along seeded random games drawn by `random_move` (fast enough for the
+/// long games of Sackson's AGON), every `every` plies.
+fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every: usize) -> Vec<State<W>> {
+    let mut rng = Rng::new(seed);
+    let mut list = MoveList::new();
+    let mut s = g.start();
+    let mut out = Vec::new();
+    for ply in 0..plies {
+        if s.outcome != Outcome::Ongoing {
+            break;
+        }
+        if ply % every == 0 {
+            out.push(s.clone());
+        }
+        let Some(i) = g.random_move(&s, &mut rng, &mut list) else {
+            g.settle(&mut s);
+            break;
+        };
+        let parts = list.get(i).to_vec();
+        g.play(&mut s, &parts);
+    }
+    out
+}
+
+/// The destinations of a move rule from `from` by the general interpreter alone:
+/// every cell the move reaches (a step or jump along the rule's directions, any other
+/// cell for a relocation, any cell for a placement) that is in its destination set and
+/// passes every condition.
+fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from: u16) -> Vec<u16> {
+    use crate::check::hir::Action;
+    let rule = &g.prog.rules[rid];
+    let mut cx = Ctx::new(Some(s));
+    cx.mv = MoveVars { from, rule: rid as u32, ..MoveVars::default() };
+    let dirs = rule.along.as_ref().map_or(0, |a| match g.eval(s, &mut cx, a) {
+        Val::Dirs(m) => m,
+        Val::Dir(d) => 1 << d,
+        _ => 0,
+    });
+    let over = rule.over.as_ref().map(|o| g.set_of(g.eval(s, &mut cx, o)));
+    let mut out = Vec::new();
+    for to in 0..g.n as u16 {
+        let mut middle = super::program::NONE;
+        let reached = match rule.action {
+            Action::Place => true,
+            Action::Relocate => to != from,
+            Action::Step => (0..g.ndirs).any(|d| dirs >> d & 1 == 1 && g.step[from as usize * g.ndirs + d] == to),
+            _ => (0..g.ndirs).any(|d| {
+                let mid = g.step[from as usize * g.ndirs + d];
+                let ok = dirs >> d & 1 == 1
+                    && mid != super::program::NONE
+                    && over.is_some_and(|o| o.has(mid))
+                    && g.step[mid as usize * g.ndirs + d] == to;
+                if ok {
+                    middle = mid;
+                }
+                ok
+            }),
+        };
+        if !reached {
+            continue;
+        }
+        cx.mv = MoveVars { from, to, middle, rule: rid as u32, ..MoveVars::default() };
+        let in_dest = rule.to.as_ref().is_some_and(|t| g.set_of(g.eval(s, &mut cx, t)).has(to));
+        if in_dest && rule.conds.iter().all(|c| matches!(g.eval(s, &mut cx, c), Val::Bool(true))) {
+            out.push(to);
+        }
+    }
+    out
+}
+
+/// The destination sets that mask generation computes per piece (conditions turned
+/// into sets of destinations: neighbour counts, `at_turn_start`, `without`, tables...,
+/// and the conditions left checked move by move) agree with the general interpreter,
+/// for every piece of every masked rule, in positions along random games.
+#[test]
+fn masks_agree_with_the_interpreter() {
+    use crate::check::hir::Action;
+    for path in games() {
+        let slow = path.to_string_lossy().contains("sackson");
+        for (label, any) in configurations(&path) {
+            with_game!(&any, g => {
+                let positions = if slow { random_positions(g, 21, 240, 60) } else { positions(g, 13, 2, 300, 30) };
+                for (k, s) in positions.iter().enumerate() {
+                    for (rid, rule) in g.prog.rules.iter().enumerate() {
+                        let cr = &g.code.rules[rid];
+                        let Some(m) = &cr.mask else { continue };
+                        if !rule.lazy_ok {
+                            continue;
+                        }
+                        let mut cx = Ctx::new(Some(s));
+                        cx.mv.rule = rid as u32;
+                        let Some(sets) = g.rule_sets(s, &mut cx, rid as u32, cr, m) else { continue };
+                        let froms: Vec<u16> = match rule.action {
+                            Action::Place => vec![super::program::NONE],
+                            _ => sets.pieces.iter().collect(),
+                        };
+                        for from in froms {
+                            cx.mv = MoveVars { from, rule: rid as u32, ..MoveVars::default() };
+                            let mask = if rule.action == Action::Place {
+                                let mut d = sets.gen_dest & m.static_ok[0];
+                                for c in &m.per_from {
+                                    d &= (c.0)(g, s, &mut cx);
+                                }
+                                d
+                            } else {
+                                let dirs = match sets.dirs {
+                                    Some(d) => d,
+                                    None => cr.along.as_ref().map_or(0, |a| g.edirs(s, &mut cx, a)),
+                                };
+                                g.piece_mask(s, &mut cx, cr, m, rule.action, from, sets.gen_dest, sets.over, dirs)
+                            };
+                            let got: Vec<u16> = g.exact_targets(s, &mut cx, rid as u32, rule.action, from, mask).iter().collect();
+                            let want = reference_targets(g, s, rid, from);
+                            assert_eq!(got, want, "{label}, position {k}, rule {rid}, from {from}");
+                        }
                     }
                 }
             });

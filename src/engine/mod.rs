@@ -9,6 +9,7 @@ pub mod bits;
 pub mod closure;
 pub mod code;
 pub mod compile;
+pub mod follow;
 #[cfg(test)]
 mod lowering_tests;
 pub mod mcts;

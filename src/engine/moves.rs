@@ -50,6 +50,30 @@ pub struct MoveList {
     box_words: Vec<u64>,
     /// Slots of the pieces added since the last box.
     box_open: u32,
+    /// Candidate moves of one rule (start cell, destination, direction), for random
+    /// play by a plan: a buffer reused from position to position.
+    cands: Vec<(u16, u16, u8)>,
+    /// First parts of turns that may go on, for random play: one rule, one start
+    /// cell, a set of destinations (`W` words each in `fwords`); each first part
+    /// stands for `weight` slots (see `Game::random_move`).
+    follows: Vec<FollowGroup>,
+    fwords: Vec<u64>,
+    /// Candidate second parts: rule, start cell and how many destinations, in runs
+    /// (one run per first rule and turn).
+    seconds: Vec<(u32, u16, u32)>,
+}
+
+/// First parts of one rule from one cell, each standing for `weight` slots: the part
+/// alone, then each candidate second part of `seconds[first..end]`.
+#[derive(Clone, Copy, Debug)]
+struct FollowGroup {
+    rule: u32,
+    from: u16,
+    extra: u16,
+    count: u32,
+    weight: u32,
+    first: u32,
+    end: u32,
 }
 
 /// A box: its rule and directions, its pieces (`box_pieces[first..first + n]`) and
@@ -109,29 +133,127 @@ impl MoveList {
         self.box_pieces.clear();
         self.box_words.clear();
         self.box_open = 0;
+        self.clear_follows();
+    }
+
+    /// Removes the first parts of turns that may go on and their candidate second
+    /// parts.
+    pub(crate) fn clear_follows(&mut self) {
+        self.follows.clear();
+        self.fwords.clear();
+        self.seconds.clear();
+    }
+
+    /// Adds a candidate second part: `rule` from `from`, with `count` destinations.
+    pub(crate) fn push_second(&mut self, rule: u32, from: u16, count: u32) {
+        self.seconds.push((rule, from, count));
+    }
+
+    /// How many candidate second parts have been added.
+    pub(crate) fn seconds_len(&self) -> u32 {
+        self.seconds.len() as u32
+    }
+
+    /// The `j`-th candidate second part of the run `first..end`: its rule, start cell
+    /// and the index of its destination.
+    pub(crate) fn second_nth(&self, first: u32, end: u32, mut j: u32) -> (u32, u16, u32) {
+        for &(rule, from, n) in &self.seconds[first as usize..end as usize] {
+            if j < n {
+                return (rule, from, j);
+            }
+            j -= n;
+        }
+        unreachable!("a second part past the end")
+    }
+
+    /// Adds first parts: `rule` from `from` to each cell of `set` (not empty), each
+    /// standing for `weight` slots, with the candidate second parts `first..end`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push_follow<const W: usize>(
+        &mut self,
+        rule: u32,
+        from: u16,
+        extra: u16,
+        set: &Bits<W>,
+        weight: u32,
+        first: u32,
+        end: u32,
+    ) {
+        self.fwords.extend_from_slice(&set.0);
+        self.follows.push(FollowGroup { rule, from, extra, count: set.count(), weight, first, end });
+    }
+
+    /// How many slots the first parts of turns that may go on hold.
+    pub(crate) fn follow_total(&self) -> usize {
+        self.follows.iter().map(|f| f.count as usize * f.weight as usize).sum()
+    }
+
+    /// Slot `k` of them (`k < follow_total()`): (group, destination, slot of the part).
+    pub(crate) fn follow_slot(&self, mut k: u64, w: usize) -> (usize, u16, u32) {
+        for (i, f) in self.follows.iter().enumerate() {
+            let size = f.count as u64 * f.weight as u64;
+            if k >= size {
+                k -= size;
+                continue;
+            }
+            let (mut n, j) = ((k / f.weight as u64) as u32, (k % f.weight as u64) as u32);
+            for (x, &word) in self.fwords[i * w..(i + 1) * w].iter().enumerate() {
+                let c = word.count_ones();
+                if n < c {
+                    return (i, (x * 64) as u16 + select(word, n) as u16, j);
+                }
+                n -= c;
+            }
+        }
+        unreachable!("a follow slot past the end")
+    }
+
+    /// Group `i` of first parts: rule, start cell, extra value and candidate run.
+    pub(crate) fn follow_info(&self, i: usize) -> (u32, u16, u16, u32, u32) {
+        let f = self.follows[i];
+        (f.rule, f.from, f.extra, f.first, f.end)
+    }
+
+    /// How many groups of first parts.
+    pub(crate) fn follow_count(&self) -> usize {
+        self.follows.len()
+    }
+
+    /// Group `i`'s destinations.
+    pub(crate) fn follow_dest<const W: usize>(&self, i: usize) -> Bits<W> {
+        let mut b = Bits::<W>::EMPTY;
+        b.0.copy_from_slice(&self.fwords[i * W..i * W + W]);
+        b
+    }
+
+    /// The candidate buffer, at least `len` long (its contents are unspecified).
+    #[inline]
+    pub(crate) fn candidates(&mut self, len: usize) -> &mut [(u16, u16, u8)] {
+        if self.cands.len() < len {
+            self.cands.resize(len, (0, 0, 0));
+        }
+        &mut self.cands
+    }
+
+    /// Candidate `i`.
+    #[inline]
+    pub(crate) fn candidate(&self, i: usize) -> (u16, u16, u8) {
+        self.cands[i]
+    }
+
+    /// Puts candidate `j` in the place of candidate `i`.
+    #[inline]
+    pub(crate) fn swap_candidates(&mut self, i: usize, j: usize) {
+        self.cands[i] = self.cands[j];
     }
 
     /// Adds a piece to the box being built: `from`, with `slots` slots.
     #[inline]
     pub(crate) fn box_piece(&mut self, from: u16, slots: u16) {
-        if slots > 0 {
-            self.box_pieces.push((from, slots));
-            self.box_open += slots as u32;
-        }
-    }
-
-    /// Slot `k` of the pieces added since the last box (`k` below their slots): the
-    /// piece and the slot of the piece.
-    #[inline]
-    pub(crate) fn open_slot(&self, mut k: u32) -> (u16, u32) {
-        let first = self.boxes.last().map_or(0, |b| (b.first + b.n) as usize);
-        for &(from, n) in &self.box_pieces[first..] {
-            if k < n as u32 {
-                return (from, k);
-            }
-            k -= n as u32;
-        }
-        unreachable!("a slot past the end")
+        // Pieces without a slot are kept too (they are never drawn): no branch to
+        // mispredict.
+        self.box_pieces.push((from, slots));
+        self.box_open += slots as u32;
     }
 
     /// Ends the box being built (its pieces added since the last box): `rule` along
@@ -313,6 +435,14 @@ impl MoveList {
     /// Every turn.
     pub fn iter(&self) -> impl Iterator<Item = &[Part]> {
         (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Adds a turn of one part.
+    #[inline]
+    pub fn push_one(&mut self, part: Part) {
+        let start = self.parts.len() as u32;
+        self.parts.push(part);
+        self.spans.push((start, start + 1, true));
     }
 
     /// Adds a turn: `prefix` followed by `last`.

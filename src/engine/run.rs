@@ -1,6 +1,8 @@
 //! Running a compiled program: evaluating expressions, applying effects, generating
 //! the legal turns (a depth-first search over the parts of a turn) and playing them.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
@@ -115,12 +117,103 @@ pub struct Ctx<'s, const W: usize> {
     pub mv: MoveVars<W>,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
+    /// What few evaluations need (scratch positions, temporaries, the turn's cache),
+    /// made when first needed so that a context costs nothing to make and drop.
+    pub extra: Option<Box<CtxExtra<W>>>,
+}
+
+/// The parts of a [`Ctx`] that few evaluations need.
+#[derive(Default)]
+pub struct CtxExtra<const W: usize> {
+    /// Sets computed once and read several times by one compiled condition
+    /// ([`super::code::SetN::Let`]).
+    pub temps: Vec<Bits<W>>,
+    /// Positions to reuse (for `without` and for the parts of a turn), so that
+    /// evaluating and generating allocate no position once these exist.
+    pub scratch: Vec<State<W>>,
+    /// Sets that depend only on the turn's start and `from`, computed this turn
+    /// ([`super::code::SetN::Cached`]), by [`cache_key`].
+    pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
+}
+
+/// The key of a set kept for the turn: its number and the start cell.
+#[inline]
+pub fn cache_key(id: u32, from: u16) -> u64 {
+    (id as u64) << 16 | from as u64
+}
+
+/// A hasher for the keys of [`Ctx::cache`] (small integers): one multiplication.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ *b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
-        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start }
+        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start, extra: None }
+    }
+
+    /// The parts few evaluations need, made now if they were not.
+    #[inline]
+    pub fn extra(&mut self) -> &mut CtxExtra<W> {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// A copy of `s` to change (from the scratch positions when there is one).
+    pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
+        match self.extra().scratch.pop() {
+            Some(mut t) => {
+                t.clone_from(s);
+                t
+            }
+            None => s.clone(),
+        }
+    }
+
+    /// Gives a position back to the scratch positions.
+    pub fn give_back(&mut self, s: State<W>) {
+        self.extra().scratch.push(s);
+    }
+
+    /// Writes temporary set `k`.
+    #[inline]
+    pub fn set_temp(&mut self, k: u32, b: Bits<W>) {
+        let temps = &mut self.extra().temps;
+        let i = k as usize;
+        if temps.len() <= i {
+            temps.resize(i + 1, Bits::EMPTY);
+        }
+        temps[i] = b;
+    }
+
+    /// Reads temporary set `k`.
+    #[inline]
+    pub fn temp(&self, k: u32) -> Bits<W> {
+        self.extra.as_ref().and_then(|x| x.temps.get(k as usize).copied()).unwrap_or_default()
+    }
+
+    /// The set kept for the turn under `key`, if it was computed.
+    #[inline]
+    pub fn cached(&self, key: u64) -> Option<Bits<W>> {
+        self.extra.as_ref().and_then(|x| x.cache.get(&key).copied())
+    }
+
+    /// Keeps a set for the turn under `key`.
+    pub fn keep(&mut self, key: u64, b: Bits<W>) {
+        self.extra().cache.insert(key, b);
     }
 }
 
@@ -174,12 +267,31 @@ pub const BOX_MISSES: u32 = 12;
 /// the general path (see [`Game::random_move`]).
 pub const PLAN_MISSES: u32 = 12;
 
+/// (Piece, direction) slots drawn that are not legal moves before random play by a
+/// plan lists its candidates (see `Game::random_by_plan`).
+pub const DIRECTION_MISSES: u32 = 16;
+
 /// A continuation collected from a `then` block: statements to generate after it.
-struct Pending<'g, const W: usize> {
-    stmt: &'g CS<W>,
-    slots: Vec<Val<W>>,
+pub(crate) struct Pending<'g, const W: usize> {
+    /// The statement.
+    pub stmt: &'g CS<W>,
+    /// The locals when it was met.
+    pub slots: Vec<Val<W>>,
     rule: u32,
     optional: bool,
+}
+
+/// What generating a masked rule computes once, before its pieces (see
+/// `Game::gen_masked`).
+pub(crate) struct RuleSets<const W: usize> {
+    /// The destinations as far as they do not depend on the piece.
+    pub gen_dest: Bits<W>,
+    /// The pieces that move (none for a placement).
+    pub pieces: Bits<W>,
+    /// The cells that may be jumped, when they do not depend on the piece.
+    pub over: Option<Bits<W>>,
+    /// The directions, when they do not depend on the piece.
+    pub dirs: Option<u32>,
 }
 
 impl<const W: usize> Game<W> {
@@ -845,9 +957,11 @@ impl<const W: usize> Game<W> {
                 if c == NONE || s.height[c as usize] == 0 {
                     return self.eval(s, cx, &args[1]);
                 }
-                let mut lifted = s.clone();
+                let mut lifted = cx.scratch_copy(s);
                 self.take(&mut lifted, c);
-                self.eval(&lifted, cx, &args[1])
+                let v = self.eval(&lifted, cx, &args[1]);
+                cx.give_back(lifted);
+                v
             }
             _ => {
                 let mut vals: [Val<W>; 3] = [Val::Bool(false), Val::Bool(false), Val::Bool(false)];
@@ -1450,7 +1564,10 @@ impl<const W: usize> Game<W> {
         // Random play: a rule that can neither refuse nor continue lists its moves
         // unchecked; their conditions are checked when drawn (`random_move`).
         let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
-        if let Some(m) = &cr.mask {
+        if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+            // Random play over turns of two parts (see `super::follow`).
+            self.gen_follow(s, cx, rid, cr, out);
+        } else if let Some(m) = &cr.mask {
             self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
         } else {
             self.gen_plain(s, cx, rid, cr, only_from, lazy, prefix, out);
@@ -1528,7 +1645,7 @@ impl<const W: usize> Game<W> {
         {
             for from in pieces.iter() {
                 let reach = m.static_ok[from as usize] & gen_dest;
-                out.box_piece(from, reach.count_sparse() as u16);
+                out.box_piece(from, reach.count() as u16);
             }
             out.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
             return;
@@ -1577,11 +1694,38 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The sets generating a masked rule computes before its pieces.
+    pub(crate) fn rule_sets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+    ) -> Option<RuleSets<W>> {
+        let action = self.prog.rules[rid as usize].action;
+        let to_set = cr.to.as_ref()?;
+        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        for c in &m.per_gen {
+            gen_dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match (&cr.subject, action) {
+            (Some(e), a) if a != Action::Place => (e.0)(self, s, cx) & s.occupied,
+            _ => Bits::EMPTY,
+        };
+        let over = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
+            (Some(o), true) => Some((o.0)(self, s, cx)),
+            _ => None,
+        };
+        let dirs = if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
+        Some(RuleSets { gen_dest, pieces, over, dirs })
+    }
+
     /// The destinations of one piece that pass every condition of the mask (with
     /// `cx.mv.from` set).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn piece_mask(
+    pub(crate) fn piece_mask(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -1654,7 +1798,7 @@ impl<const W: usize> Game<W> {
         let (rid, dirs) = list.box_rule(bi);
         let action = self.prog.rules[rid as usize].action;
         let m = self.code.rules[rid as usize].mask.as_ref()?;
-        let to = (m.static_ok[from as usize] & list.box_dest::<W>(bi)).nth_sparse(k)?;
+        let to = (m.static_ok[from as usize] & list.box_dest::<W>(bi)).nth(k)?;
         let mut middle = NONE;
         if action == Action::Jump || !m.along_const {
             // The direction that reaches `to` (there is one: destinations are unique
@@ -1745,7 +1889,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The owner of a placed piece.
-    fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
+    pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
         match &self.prog.rules[rid as usize].owner {
             Some(e) => {
                 let side = self.eval(s, cx, e).side();
@@ -2047,47 +2191,73 @@ impl<const W: usize> Game<W> {
             (Some(o), Action::Jump) => (o.0)(self, s, &mut cx),
             _ => Bits::EMPTY,
         };
-        // Each piece weighs its static destinations in the destination set.
-        let mut total = 0u32;
-        for from in pieces.iter() {
-            let k = (m.static_ok[from as usize] & dest).count_sparse();
-            list.box_piece(from, k as u16);
-            total += k;
-        }
-        if total == 0 {
-            list.clear_boxes();
+        let jump = action == Action::Jump;
+        let nd = self.ndirs;
+        // First by rejection: a (piece, direction) slot drawn uniformly is at most one
+        // move of the rule and every move is one slot, so the first slot that is a legal
+        // move is uniform over the legal moves. Most positions need a draw or two; after
+        // [`DIRECTION_MISSES`] misses the candidates are listed (below), which is
+        // uniform too, and so is the mixture.
+        let np = pieces.count() as usize;
+        if np == 0 {
             return None;
         }
-        for _ in 0..PLAN_MISSES {
-            let (from, k) = list.open_slot(rng.below(total as usize) as u32);
-            let to = (m.static_ok[from as usize] & dest).nth_sparse(k)?;
-            let mut middle = NONE;
-            if action == Action::Jump || !m.along_const {
-                let d = (0..self.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
-                if dirs >> d & 1 == 0 {
-                    continue;
-                }
-                if action == Action::Jump {
-                    middle = self.step[from as usize * self.ndirs + d];
-                    if !over.has(middle) {
-                        continue;
-                    }
-                }
-            }
-            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-            if !m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+        for _ in 0..DIRECTION_MISSES {
+            let r = rng.below(np * nd);
+            let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
+            let at = from as usize * nd + d;
+            let to = m.targets[at];
+            if to == NONE || !dest.has(to) || dirs >> d & 1 == 0 {
                 continue;
             }
-            cx.mv.to = to;
-            cx.mv.middle = middle;
-            if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
-                list.clear_boxes();
-                let i = list.len();
-                list.push(&[], Part::new(rid, from, to, middle, 0));
-                return Some(i);
+            let middle = if jump { self.step[at] } else { NONE };
+            if jump && !over.has(middle) {
+                continue;
+            }
+            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+                cx.mv.to = to;
+                cx.mv.middle = middle;
+                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
+                    let i = list.len();
+                    list.push_one(Part::new(rid, from, to, middle, 0));
+                    return Some(i);
+                }
             }
         }
-        list.clear_boxes();
+        // Every (piece, direction) whose static destination is in the destination set
+        // and whose jumped cell may be jumped: each move of the rule once (destinations
+        // are unique per start cell), written without a branch per candidate.
+        let buf = list.candidates(self.n * nd);
+        let mut k = 0;
+        for from in pieces.iter() {
+            let row = &m.targets[from as usize * nd..from as usize * nd + nd];
+            for (d, &to) in row.iter().enumerate() {
+                buf[k] = (from, to, d as u8);
+                let over_ok = !jump || over.has(self.step[from as usize * nd + d]);
+                k += usize::from(dest.has(to) & (dirs >> d & 1 == 1) & over_ok);
+            }
+        }
+        // Draw one; a candidate that fails the other conditions is removed and another
+        // drawn: each draw is uniform over the candidates left, so the first legal one
+        // is uniform over the legal moves.
+        while k > 0 {
+            let i = rng.below(k);
+            let (from, to, d) = list.candidate(i);
+            let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
+            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
+                cx.mv.to = to;
+                cx.mv.middle = middle;
+                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
+                    let i = list.len();
+                    list.push_one(Part::new(rid, from, to, middle, 0));
+                    return Some(i);
+                }
+            }
+            k -= 1;
+            list.swap_candidates(i, k);
+        }
         None
     }
 
@@ -2104,9 +2274,32 @@ impl<const W: usize> Game<W> {
         self.gen_block(s, &mut cx, body, &mut prefix, list, None);
         let mut exact = list.len() + list.group_total();
         let mut boxed = list.box_total();
-        let mut misses = 0;
-        while exact + boxed > 0 {
-            let r = rng.below(exact + boxed);
+        let mut follows = list.follow_total();
+        let (mut misses, mut follow_misses) = (0, 0);
+        while exact + boxed + follows > 0 {
+            let r = rng.below(exact + boxed + follows);
+            if r >= exact + boxed {
+                // A first part and one of its slots (see `super::follow`).
+                let (gi, to, j) = list.follow_slot((r - exact - boxed) as u64, W);
+                let (rule, from, extra, first, end) = list.follow_info(gi);
+                let action = self.prog.rules[rule as usize].action;
+                let p1 = self.part_of(rule, action, from, to, extra);
+                if let Some((a, b)) = self.check_follow(s, &mut cx, list, p1, j, first, end) {
+                    let i = list.len();
+                    match b {
+                        Some(p2) => list.push(&[a], p2),
+                        None => list.push(&[], a),
+                    }
+                    return Some(i);
+                }
+                follow_misses += 1;
+                if follow_misses == super::follow::FOLLOW_MISSES {
+                    self.follows_to_turns(s, &mut cx, list);
+                    exact = list.len() + list.group_total();
+                    follows = 0;
+                }
+                continue;
+            }
             if r < list.len() {
                 if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0]) {
                     return Some(r);
@@ -2149,7 +2342,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
-    fn complete(
+    pub(crate) fn complete(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -2163,36 +2356,38 @@ impl<const W: usize> Game<W> {
             out.push(prefix, part);
             return;
         }
-        let mut next = s.clone();
+        let mut next = cx.scratch_copy(s);
         let mut pending = Vec::new();
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
         inner.mv.chosen = cx.mv.chosen.clone();
+        inner.extra = cx.extra.take();
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
         if r.refused {
-            return;
-        }
-        if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+            // Not a legal move: nothing is listed.
+        } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
             out.push(prefix, part);
-            return;
+        } else {
+            prefix.push(part);
+            let mark = out.len();
+            let mut any_optional = false;
+            for p in &pending {
+                inner.slots = p.slots.clone();
+                any_optional |= p.optional;
+                self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
+            }
+            prefix.pop();
+            if out.len() == mark || any_optional {
+                out.push(prefix, part);
+            }
         }
-        prefix.push(part);
-        let mark = out.len();
-        let mut any_optional = false;
-        for p in &pending {
-            inner.slots = p.slots.clone();
-            any_optional |= p.optional;
-            self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
-        }
-        prefix.pop();
-        if out.len() == mark || any_optional {
-            out.push(prefix, part);
-        }
+        cx.extra = inner.extra.take();
+        cx.give_back(next);
     }
 
     /// Applies one part: the piece moves (or is placed), then its `then` block runs,
     /// then `end`. Continuations are collected into `pending` when given.
-    fn apply_part<'g>(
+    pub(crate) fn apply_part<'g>(
         &'g self,
         s: &mut State<W>,
         cx: &mut Ctx<W>,
@@ -2323,9 +2518,10 @@ impl<const W: usize> Game<W> {
         }
         if s.outcome == Outcome::Ongoing {
             // `end`, as seen by the player who made the turn, in the phase it was made in.
+            // (The hash stays that of the next player and phase: `end` does not read it.)
             let (next_mover, next_phase) = (s.mover, s.phase);
-            self.set_mover(s, played_by);
-            self.set_phase(s, played_in);
+            s.mover = played_by;
+            s.phase = played_in;
             match &self.code.end_fx {
                 Some(f) => {
                     (f.0)(self, s, cx);
@@ -2334,8 +2530,8 @@ impl<const W: usize> Game<W> {
                     self.run_block(s, cx, &self.code.end, &mut None);
                 }
             }
-            self.set_phase(s, next_phase);
-            self.set_mover(s, next_mover);
+            s.phase = next_phase;
+            s.mover = next_mover;
         }
         if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
             s.outcome = Outcome::Draw;

@@ -84,6 +84,11 @@ pub struct Game<const W: usize> {
     pub opposite: Vec<u8>,
     /// The cells next to each cell (by the board's neighbour directions).
     pub neighbours: Vec<Bits<W>>,
+    /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
+    /// `neighbours[x]` (the same table on boards whose neighbours are symmetric).
+    pub rev_neighbours: Vec<Bits<W>>,
+    /// The most neighbours a cell has.
+    pub max_degree: usize,
     /// Stack capacity per cell.
     pub cap: usize,
     /// Counter offsets into the flat counter array, and dimension sizes.
@@ -95,7 +100,7 @@ pub struct Game<const W: usize> {
 }
 
 /// A position of a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State<const W: usize> {
     /// `pieces[cell * cap + level]`, level 0 at the bottom.
     pub pieces: Vec<Piece>,
@@ -144,6 +149,64 @@ pub struct State<const W: usize> {
     pub last_jumped: u16,
     /// Captures made this turn.
     pub turn_captures: u32,
+}
+
+impl<const W: usize> Clone for State<W> {
+    fn clone(&self) -> Self {
+        State {
+            pieces: self.pieces.clone(),
+            height: self.height.clone(),
+            side_bits: self.side_bits.clone(),
+            kind_bits: self.kind_bits.clone(),
+            flag_bits: self.flag_bits.clone(),
+            occupied: self.occupied,
+            counters: self.counters.clone(),
+            scores: self.scores.clone(),
+            mover: self.mover,
+            phase: self.phase,
+            turn_in_phase: self.turn_in_phase,
+            passes: self.passes,
+            turns_without_capture: self.turns_without_capture,
+            ply: self.ply,
+            colour_of: self.colour_of.clone(),
+            previous: self.previous,
+            outcome: self.outcome,
+            hash: self.hash,
+            history: self.history.clone(),
+            repeats: self.repeats,
+            jumped: self.jumped,
+            last_jumped: self.last_jumped,
+            turn_captures: self.turn_captures,
+        }
+    }
+
+    /// Copies a position into this one, reusing its memory: no allocation once the
+    /// vectors are as long as the source's (perft, scratch positions).
+    fn clone_from(&mut self, o: &Self) {
+        self.pieces.clone_from(&o.pieces);
+        self.height.clone_from(&o.height);
+        self.side_bits.clone_from(&o.side_bits);
+        self.kind_bits.clone_from(&o.kind_bits);
+        self.flag_bits.clone_from(&o.flag_bits);
+        self.occupied = o.occupied;
+        self.counters.clone_from(&o.counters);
+        self.scores.clone_from(&o.scores);
+        self.mover = o.mover;
+        self.phase = o.phase;
+        self.turn_in_phase = o.turn_in_phase;
+        self.passes = o.passes;
+        self.turns_without_capture = o.turns_without_capture;
+        self.ply = o.ply;
+        self.colour_of.clone_from(&o.colour_of);
+        self.previous = o.previous;
+        self.outcome = o.outcome;
+        self.hash = o.hash;
+        self.history.clone_from(&o.history);
+        self.repeats = o.repeats;
+        self.jumped = o.jumped;
+        self.last_jumped = o.last_jumped;
+        self.turn_captures = o.turn_captures;
+    }
 }
 
 #[inline]
@@ -202,6 +265,13 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
+        let mut rev_neighbours = vec![Bits::EMPTY; n];
+        for (c, nb) in neighbours.iter().enumerate() {
+            for x in nb.iter() {
+                rev_neighbours[x as usize].insert(c as u16);
+            }
+        }
+        let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
         let mut counter_base = Vec::new();
         let mut slots = 0;
         for dims in &prog.counters {
@@ -241,6 +311,8 @@ impl<const W: usize> Game<W> {
             step,
             opposite,
             neighbours,
+            rev_neighbours,
+            max_degree,
             cap,
             counter_base,
             counter_slots: slots,
@@ -248,7 +320,14 @@ impl<const W: usize> Game<W> {
             code: Code::default(),
         };
         let (code, new_sets) = {
-            let mut lw = Lower { g: &game, new_sets: Vec::new(), board_id, from_tables: Vec::new() };
+            let mut lw = Lower {
+                g: &game,
+                new_sets: Vec::new(),
+                board_id,
+                from_tables: Vec::new(),
+                temps: 0,
+                cached: Vec::new(),
+            };
             let p = &game.prog;
             let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
             let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false)).collect();
@@ -258,9 +337,26 @@ impl<const W: usize> Game<W> {
             let no_moves = lw.block(&p.no_moves, false);
             let after_turn = lw.block(&p.after_turn, false);
             let after_fx = if p.after_turn.is_empty() { None } else { lw.block_fx(&p.after_turn, false) };
-            let from_tables = std::mem::take(&mut lw.from_tables);
             let plans = phases.iter().map(|b| super::code::plan(&game, &rules, b)).collect();
-            let code = Code { plans, rules, phases, setup, end, end_fx, no_moves, after_turn, after_fx, from_tables };
+            let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
+            let seconds: Vec<u32> =
+                follows.iter().flatten().flat_map(|f: &super::follow::Follow<W>| f.next.iter().map(|n| n.0)).collect();
+            let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
+            let from_tables = std::mem::take(&mut lw.from_tables);
+            let code = Code {
+                plans,
+                rules,
+                phases,
+                setup,
+                end,
+                end_fx,
+                no_moves,
+                after_turn,
+                after_fx,
+                from_tables,
+                follows,
+                fixed,
+            };
             (code, lw.new_sets)
         };
         game.sets.extend(new_sets);
