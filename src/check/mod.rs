@@ -341,6 +341,16 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Phase(p) => {
+                    for r in &p.repeated {
+                        self.error(
+                            Diagnostic::error(Code::BadClause, format!("phase clause `{}` is given twice", r.word))
+                                .with_label(r.again, "given again here")
+                                .with_note(r.first, "first given here")
+                                .with_help(
+                                    "give each of `when`, `turns`, `by`, `starting` and `unnumbered` at most once",
+                                ),
+                        );
+                    }
                     let idx = self.model.phases.len() as u16;
                     if self.declare(&p.name, Decl::Phase(idx)) {
                         self.model.phases.push(model::Phase {

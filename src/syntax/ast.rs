@@ -200,6 +200,17 @@ pub struct Param {
     pub ty: Name,
 }
 
+/// A phase clause given a second time: `phase p turns 2, turns 3 { ... }`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepeatedClause {
+    /// The clause's keyword.
+    pub word: String,
+    /// Where it was first given.
+    pub first: Span,
+    /// Where it was given again.
+    pub again: Span,
+}
+
 /// A phase declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PhaseDecl {
@@ -215,6 +226,8 @@ pub struct PhaseDecl {
     pub starting: Option<Expr>,
     /// `unnumbered`: its turns get no move number.
     pub unnumbered: bool,
+    /// Clauses given more than once (the first one counts; the checker reports these).
+    pub repeated: Vec<RepeatedClause>,
     /// The move rules.
     pub body: Block,
 }

@@ -237,14 +237,23 @@ fn item(p: Pair<Rule>) -> R<Item> {
                 by: None,
                 starting: None,
                 unnumbered: false,
+                repeated: Vec::new(),
                 body: Block { stmts: Vec::new(), span: sp },
             };
+            let mut seen: Vec<(Rule, Span)> = Vec::new();
             while let Some(c) = next() {
                 let r = c.as_rule();
                 if r == Rule::block {
                     phase.body = block(c)?;
                     continue;
                 }
+                let here = span(&c);
+                if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == r) {
+                    let word = c.as_str().split_whitespace().next().unwrap_or("").to_string();
+                    phase.repeated.push(RepeatedClause { word, first, again: here });
+                    continue;
+                }
+                seen.push((r, here));
                 if r == Rule::phase_unnumbered {
                     phase.unnumbered = true;
                     continue;
