@@ -14,7 +14,7 @@ use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
 
-use super::program::{E, NONE, Op, Phase, Rule, S};
+use super::program::{E, NONE, Op, Phase, Rule, RuleSpans, S};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -25,6 +25,9 @@ pub struct Uses {
     pub turn_start: bool,
     /// `turns_without_capture`.
     pub turns_without_capture: bool,
+    /// Scores: `score[...]` read or written, or `finish` (which compares them). A game
+    /// without them shows no score.
+    pub scores: bool,
 }
 
 /// A compiled game, independent of the bitset width.
@@ -84,6 +87,9 @@ pub struct Program {
     pub options: Vec<Choice>,
     /// The options as `key=value` text, for records.
     pub option_text: Vec<(String, String)>,
+    /// The text of the game file (empty when the model was not made by
+    /// [`crate::check_source`]), which [`Rule::spans`] index.
+    pub source: std::sync::Arc<str>,
 }
 
 /// A value that can index a counter: a side or a symmetry, or a number.
@@ -222,6 +228,7 @@ pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
         uses,
         options: options.to_vec(),
         option_text,
+        source: model.source.clone(),
     })
 }
 
@@ -497,6 +504,7 @@ impl Compiler<'_> {
             H::Counter(c, idx) => {
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 if *c == u16::MAX {
+                    self.uses.scores = true;
                     E::Score(b(idx.into_iter().next().ok_or("score needs a side")?))
                 } else {
                     E::Counter(*c, idx)
@@ -701,6 +709,9 @@ impl Compiler<'_> {
                 };
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 let v = self.expr(v)?;
+                if *c == u16::MAX {
+                    self.uses.scores = true;
+                }
                 out.push(if matches!(s.kind, StmtKind::Set(..)) { S::Set(*c, idx, v) } else { S::Add(*c, idx, v) });
             }
             StmtKind::First(blocks) => {
@@ -721,6 +732,9 @@ impl Compiler<'_> {
             }
             StmtKind::Effect(Effect::Again, _) => out.push(S::Again),
             StmtKind::Effect(e, args) => {
+                if *e == Effect::Finish {
+                    self.uses.scores = true;
+                }
                 out.push(S::Effect(*e, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?))
             }
             StmtKind::Call(d, args, then) => {
@@ -752,10 +766,15 @@ impl Compiler<'_> {
         let to = r.to.as_ref().map(|e| self.expr(e)).transpose()?;
         let by = r.by.as_ref().map(|e| self.expr(e)).transpose()?;
         let mut conds = Vec::new();
+        let mut spans =
+            RuleSpans { subject: span_of(&r.subject), along: span_of(&r.along), over: span_of(&r.over), to: span_of(&r.to), ..RuleSpans::default() };
         for c in &r.conditions {
             match self.expr(c)? {
                 E::Bool(true) => {}
-                c => conds.push(c),
+                e => {
+                    conds.push(e);
+                    spans.conds.push(c.span);
+                }
             }
         }
         let mut then = match &r.then {
@@ -780,10 +799,16 @@ impl Compiler<'_> {
             needs_apply,
             to_uses_move,
             lazy_ok,
+            spans,
         };
         self.rules.push(rule);
         Ok(self.rules.len() as u32 - 1)
     }
+}
+
+/// Where an optional clause was written.
+fn span_of(e: &Option<hir::Expr>) -> Option<crate::syntax::Span> {
+    e.as_ref().map(|e| e.span)
 }
 
 /// Whether a statement may continue the turn or refuse the move.

@@ -86,7 +86,16 @@ impl Simplifier<'_> {
             {
                 *e = self.expr(e, &map);
             }
-            r.conds = r.conds.iter().map(|c| self.expr(c, &map)).filter(|c| !matches!(c, E::Bool(true))).collect();
+            // A condition that is now always true goes, with its span.
+            let conds: Vec<(E, Option<crate::syntax::Span>)> = r
+                .conds
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (self.expr(c, &map), r.spans.conds.get(i).copied()))
+                .filter(|(c, _)| !matches!(c, E::Bool(true)))
+                .collect();
+            r.spans.conds = conds.iter().filter_map(|(_, s)| *s).collect();
+            r.conds = conds.into_iter().map(|(c, _)| c).collect();
             r.then = self.block(&r.then, &map);
         }
         for b in blocks {
