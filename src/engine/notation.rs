@@ -196,7 +196,7 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
     let typed = match tokenize(prog, text) {
         Ok(t) if !t.is_empty() => t,
         Ok(_) | Err(TokError::Syntax) => return Err(cx.syntax()),
-        Err(TokError::NotOnBoard(l)) => return Err(format!("{l} is not a cell of this board")),
+        Err(TokError::NotOnBoard(l)) => return Err(format!("{} is not a cell of this board", board_case(prog, &l))),
     };
     if cells_of(&typed).is_none() {
         return Err(cx.words(&norm));
@@ -211,6 +211,12 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         return Err(format!("that could be {}: type one of them", some_moves(&named, 8)));
     }
     Err(cx.turn(&typed))
+}
+
+/// A typed label in the case of the board's labels (`F5` on a hexagon).
+fn board_case(prog: &Program, label: &str) -> String {
+    let upper = prog.geometry.cells().next().is_some_and(|c| prog.geometry.label(c).chars().any(|ch| ch.is_ascii_uppercase()));
+    if upper { label.to_uppercase() } else { label.to_string() }
 }
 
 /// What is at hand to say why a typed move is refused.
@@ -311,6 +317,10 @@ impl<const W: usize> Refusal<'_, W> {
         let prog = &g.prog;
         let Some(cells) = cells_of(typed) else { return self.syntax() };
         let n = list.len();
+        if legal.iter().all(|l| cells_of(l).is_none()) {
+            let all: Vec<&String> = notes.iter().collect();
+            return format!("no move of cells is legal now: the legal moves are {}", some_moves(&all, 8));
+        }
         let all_of = |a: Action| (0..n).all(|i| self.first_action(i) == a);
         let one_kind = (0..n).all(|i| self.first_action(i) == self.first_action(0));
         let from = cells[0];
