@@ -22,13 +22,7 @@ const FRONT_END_STACK: usize = 256 * 1024 * 1024;
 /// Parses and checks `.game` text: the front end in one call. Never panics.
 pub fn check_source(source: &str) -> check::Checked {
     let run = || match syntax::parse(source) {
-        Ok(file) => {
-            let mut checked = check::check(&file);
-            if let Some(model) = &mut checked.model {
-                model.source = std::sync::Arc::from(source);
-            }
-            checked
-        }
+        Ok(file) => check::check(&file),
         Err(diagnostics) => check::Checked { model: None, diagnostics },
     };
     std::thread::scope(|scope| {

@@ -47,9 +47,6 @@ pub struct Model {
     pub after_turn: Block,
     /// The names of locals, by [`LocalId`] (for messages).
     pub locals: Vec<String>,
-    /// The text of the game file, which the spans index (set by
-    /// [`crate::check_source`]; empty otherwise): refusal reasons quote the rules.
-    pub source: std::sync::Arc<str>,
 }
 
 impl Model {

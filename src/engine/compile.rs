@@ -14,7 +14,7 @@ use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
 
-use super::program::{E, NONE, Op, Phase, Rule, RuleSpans, S};
+use super::program::{E, NONE, Op, Phase, Rule, S};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -87,9 +87,6 @@ pub struct Program {
     pub options: Vec<Choice>,
     /// The options as `key=value` text, for records.
     pub option_text: Vec<(String, String)>,
-    /// The text of the game file (empty when the model was not made by
-    /// [`crate::check_source`]), which [`Rule::spans`] index.
-    pub source: std::sync::Arc<str>,
 }
 
 /// A value that can index a counter: a side or a symmetry, or a number.
@@ -228,7 +225,6 @@ pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
         uses,
         options: options.to_vec(),
         option_text,
-        source: model.source.clone(),
     })
 }
 
@@ -766,15 +762,10 @@ impl Compiler<'_> {
         let to = r.to.as_ref().map(|e| self.expr(e)).transpose()?;
         let by = r.by.as_ref().map(|e| self.expr(e)).transpose()?;
         let mut conds = Vec::new();
-        let mut spans =
-            RuleSpans { subject: span_of(&r.subject), along: span_of(&r.along), over: span_of(&r.over), to: span_of(&r.to), ..RuleSpans::default() };
         for c in &r.conditions {
             match self.expr(c)? {
                 E::Bool(true) => {}
-                e => {
-                    conds.push(e);
-                    spans.conds.push(c.span);
-                }
+                c => conds.push(c),
             }
         }
         let mut then = match &r.then {
@@ -799,16 +790,10 @@ impl Compiler<'_> {
             needs_apply,
             to_uses_move,
             lazy_ok,
-            spans,
         };
         self.rules.push(rule);
         Ok(self.rules.len() as u32 - 1)
     }
-}
-
-/// Where an optional clause was written.
-fn span_of(e: &Option<hir::Expr>) -> Option<crate::syntax::Span> {
-    e.as_ref().map(|e| e.span)
 }
 
 /// Whether a statement may continue the turn or refuse the move.

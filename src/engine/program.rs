@@ -3,7 +3,6 @@
 //! board's word width, so the same program serves every [`super::Game`] width.
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
-use crate::syntax::Span;
 
 /// "No cell" (off the board).
 pub const NONE: u16 = u16::MAX;
@@ -199,25 +198,6 @@ pub struct Rule {
     /// Whether the conditions can be checked later, from the part alone: they read
     /// no local bound outside them.
     pub lazy_ok: bool,
-    /// Where the clauses were written, for refusal reasons (see
-    /// [`super::notation`]).
-    pub spans: RuleSpans,
-}
-
-/// Where a move rule's clauses stand in the game file (byte ranges of
-/// [`super::compile::Program::source`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RuleSpans {
-    /// The `where` conditions, in step with [`Rule::conds`].
-    pub conds: Vec<Span>,
-    /// The pieces that move (`step own ...`).
-    pub subject: Option<Span>,
-    /// `along`.
-    pub along: Option<Span>,
-    /// `over`.
-    pub over: Option<Span>,
-    /// `to` or `at`.
-    pub to: Option<Span>,
 }
 
 /// A compiled phase.

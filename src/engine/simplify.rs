@@ -86,16 +86,7 @@ impl Simplifier<'_> {
             {
                 *e = self.expr(e, &map);
             }
-            // A condition that is now always true goes, with its span.
-            let conds: Vec<(E, Option<crate::syntax::Span>)> = r
-                .conds
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (self.expr(c, &map), r.spans.conds.get(i).copied()))
-                .filter(|(c, _)| !matches!(c, E::Bool(true)))
-                .collect();
-            r.spans.conds = conds.iter().filter_map(|(_, s)| *s).collect();
-            r.conds = conds.into_iter().map(|(c, _)| c).collect();
+            r.conds = r.conds.iter().map(|c| self.expr(c, &map)).filter(|c| !matches!(c, E::Bool(true))).collect();
             r.then = self.block(&r.then, &map);
         }
         for b in blocks {
