@@ -607,3 +607,19 @@ fn ctrl_c_saves_the_game() {
     assert!(run.stderr.contains("nothing to save"), "{}", run.stderr);
     assert!(!dir.path().join("rulesi-autosave-2.record").exists());
 }
+
+/// `--quiet` draws the board at the start and on `board`, not after every move.
+#[test]
+fn quiet_draws_the_board_on_request() {
+    let dir = TempDir::new("quiet");
+    let stax = game_path("stax");
+    let boards = |run: &Run| {
+        let files: Vec<&str> = "a b c d e f g h".split(' ').collect();
+        run.stdout.lines().filter(|l| l.split_whitespace().collect::<Vec<_>>() == files).count() / 2
+    };
+    let loud = rulesi(dir.path(), &["play", &stax], "c3-d4\nb6-a5\nquit\n");
+    assert_eq!(boards(&loud), 3, "{}", loud.stdout);
+    let quiet = rulesi(dir.path(), &["play", &stax, "--quiet"], "c3-d4\nb6-a5\nboard\nquit\n");
+    assert_eq!(boards(&quiet), 2, "{}", quiet.stdout);
+    assert!(quiet.stdout.contains("move 3 · red to play"), "{}", quiet.stdout);
+}

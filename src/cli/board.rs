@@ -24,8 +24,8 @@
 
 use rulesi::board::{CellId, HexUnit, Shape};
 use rulesi::check::hir::Action;
-use rulesi::engine::moves::Part;
 use rulesi::engine::compile::Program;
+use rulesi::engine::moves::Part;
 use rulesi::engine::state::{Piece, flags_of, kind_of, side_of};
 use rulesi::engine::{Game, Outcome, State};
 

@@ -216,7 +216,9 @@ impl Autosave {
             return format!("interrupted: the game is saved in {}", path.display());
         }
         match record::save_new(&self.text) {
-            Ok(name) => format!("interrupted: the game is saved in {name}; continue it with `rulesi play --load {name}`"),
+            Ok(name) => {
+                format!("interrupted: the game is saved in {name}; continue it with `rulesi play --load {name}`")
+            }
             Err(e) => format!("interrupted: the game could not be saved: {e}"),
         }
     }
@@ -385,7 +387,11 @@ impl<const W: usize> Session<'_, W> {
                     if chooser == s.mover {
                         self.out(&format!("{} plays {text}{note}{extra}", self.name(s.mover)));
                     } else {
-                        self.out(&format!("{} chooses {text}{note} for {}{extra}", self.name(chooser), self.name(s.mover)));
+                        self.out(&format!(
+                            "{} chooses {text}{note} for {}{extra}",
+                            self.name(chooser),
+                            self.name(s.mover)
+                        ));
                     }
                     self.line.play(self.g, &c.parts, text);
                     self.changed();
@@ -419,7 +425,7 @@ impl<const W: usize> Session<'_, W> {
 
     /// Reads and carries out commands until a move is played (or the input ends).
     fn human_turn(&mut self, s: &State<W>, list: &MoveList) -> Flow {
-        if !self.shown && !(self.quiet && self.drawn) {
+        if !(self.shown || (self.quiet && self.drawn)) {
             self.show_board();
         }
         let over = s.outcome != Outcome::Ongoing;

@@ -211,7 +211,10 @@ pub fn save_new(text: &str) -> Result<String, String> {
         let name = if n == 0 { AUTOSAVE.to_string() } else { format!("rulesi-autosave-{n}.record") };
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&name) {
             Ok(mut f) => {
-                return f.write_all(text.as_bytes()).map(|()| name.clone()).map_err(|e| format!("cannot write {name}: {e}"));
+                return f
+                    .write_all(text.as_bytes())
+                    .map(|()| name.clone())
+                    .map_err(|e| format!("cannot write {name}: {e}"));
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(format!("cannot create {name}: {e}")),

@@ -334,8 +334,16 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
             let m = *g.step.get(from as usize * g.ndirs + d)?;
             (m != NONE && g.step.get(m as usize * g.ndirs + d) == Some(&to)).then_some(m)
         });
-        if typed_jump && let Some(m) = jumped && g.top(s, m).is_none() {
-            return Err(format!("{}x{} would jump over {}, which is empty; {from_here}", label(from), label(to), label(m)));
+        if typed_jump
+            && let Some(m) = jumped
+            && g.top(s, m).is_none()
+        {
+            return Err(format!(
+                "{}x{} would jump over {}, which is empty; {from_here}",
+                label(from),
+                label(to),
+                label(m)
+            ));
         }
         return Err(format!("{} cannot be reached from {}; {from_here}", label(to), label(from)));
     }
@@ -371,8 +379,10 @@ fn later_part(typed: &[Tok], legal: &[Vec<Tok>], notes: &[String], label: &dyn F
         3 => "third".to_string(),
         n => format!("{n}th"),
     };
-    let next: Vec<&String> =
-        (0..legal.len()).filter(|&i| agrees(&legal_segments[i], k) && legal_segments[i].len() > k).map(|i| &notes[i]).collect();
+    let next: Vec<&String> = (0..legal.len())
+        .filter(|&i| agrees(&legal_segments[i], k) && legal_segments[i].len() > k)
+        .map(|i| &notes[i])
+        .collect();
     if next.is_empty() {
         return Some(format!("{before} is a whole turn: no {nth} move may follow it"));
     }
