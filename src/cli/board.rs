@@ -8,9 +8,11 @@
 //!   dark (or light) squares are blank.
 //! - Hexagons are drawn row by row (`y`, the number of the label, the highest at the
 //!   top), each row offset by half a cell from the next, so that the board is a
-//!   hexagon. Row numbers stand on the left (and on the right of the upper half); the
-//!   column letters stand below the bottom row and along the lower right edge, where
-//!   each column (a line of cells going up to the left) begins.
+//!   hexagon. Row numbers stand on both sides. A column (the cells of one letter) is a
+//!   line of cells going up to the left; its letter stands on a line of letters below
+//!   the board (the columns that begin on the bottom row) or above it (those that end
+//!   on the top row), where the column's line would continue, with a `\` between the
+//!   letter and the column's end cell, so that no label stands among the pieces.
 //! - A piece is its kind's letter. With colour, one colour per owner. Without colour
 //!   the owner must show in the letters: the game's own letter per side when it gives
 //!   one; otherwise, with two owners, the first's in upper case and the second's in
@@ -21,7 +23,9 @@
 //!   last move are in brackets (`[M3]`), or in reverse video with colour.
 
 use rulesi::board::{CellId, HexUnit, Shape};
+use rulesi::check::hir::Action;
 use rulesi::engine::compile::Program;
+use rulesi::engine::moves::Part;
 use rulesi::engine::state::{Piece, flags_of, kind_of, side_of};
 use rulesi::engine::{Game, Outcome, State};
 
@@ -127,6 +131,27 @@ impl View {
         } else {
             self.side_name(prog, player)
         }
+    }
+
+    /// What a move places that is not of the mover's own colour (a pie rule's
+    /// placements): ` (a white stone)`; empty otherwise.
+    pub fn placement_note<const W: usize>(&self, g: &Game<W>, before: &State<W>, parts: &[Part]) -> String {
+        let prog = &g.prog;
+        let own = before.colour_of.get(before.mover as usize).copied().unwrap_or(before.mover);
+        let placed: Vec<String> = parts
+            .iter()
+            .filter(|p| prog.rules.get(p.rule as usize).is_some_and(|r| r.action == Action::Place))
+            .filter(|p| p.extra as u8 != own)
+            .map(|p| {
+                let kind = prog.rules[p.rule as usize].kind as usize;
+                format!(
+                    "a {} {}",
+                    self.side_name(prog, p.extra as u8),
+                    prog.kinds.get(kind).map_or("piece", |k| k.as_str())
+                )
+            })
+            .collect();
+        if placed.is_empty() { String::new() } else { format!(" ({})", placed.join(", ")) }
     }
 
     /// The visible text of a piece (without stack height or flags).
@@ -241,9 +266,30 @@ impl View {
             }
             line.push_str(text);
         };
-        // The first cell of each column (where its letter goes below).
-        let starts: Vec<Option<(i32, i32)>> =
-            (0..width).map(|x| cells.iter().filter(|c| c.0 == x).min_by_key(|c| c.1).copied()).collect();
+        // Column letters stand on lines of their own, never among the pieces: below the
+        // board for the columns that begin on the bottom row, above it for those that
+        // end on the top row (in a hexagon, every column does one or the other), each
+        // where its line of cells would continue, a `\` between them showing the way.
+        // `step` is -1 below the board, +1 above it.
+        let letters_at = |edge_y: i32, step: i32| {
+            let (mut letters, mut slashes) = (String::new(), String::new());
+            for x in 0..width {
+                if geo.cell_at(x, edge_y).is_some() {
+                    let centre = col(pos(x, edge_y)) + h as usize - 1;
+                    let half = (h as usize).div_ceil(2);
+                    let (slash, letter) = if step < 0 {
+                        (centre + half, col(pos(x, edge_y - 1)) + h as usize - 1)
+                    } else {
+                        (centre - half, col(pos(x, edge_y + 1)) + h as usize - 1)
+                    };
+                    put(&mut slashes, slash, "\\");
+                    put(&mut letters, letter, &column_letters(g, x));
+                }
+            }
+            let (letters, slashes) = (letters.trim_end().to_string(), slashes.trim_end().to_string());
+            if step < 0 { [slashes, letters] } else { [letters, slashes] }
+        };
+        lines.extend(letters_at(height - 1, 1));
         for y in (0..height).rev() {
             let row: Vec<(i32, CellId)> = (0..width).filter_map(|x| geo.cell_at(x, y).map(|c| (x, c))).collect();
             let Some(&(x0, _)) = row.first() else { continue };
@@ -258,24 +304,10 @@ impl View {
                 put(&mut line, col(pos(x, y)) - over, &text);
             }
             let (xl, _) = *row.last().expect("a row has a cell");
-            let after = col(pos(xl, y) + 2) + (h as usize).saturating_sub(1);
-            // The column that begins on the next row up just right of this row's end is
-            // labelled here, below-right of its first cell; otherwise the row's number.
-            if starts.get(xl as usize + 1).copied().flatten() == Some((xl + 1, y + 1)) {
-                put(&mut line, after, &column_letters(g, xl + 1));
-            } else {
-                put(&mut line, after, &(y + 1).to_string());
-            }
+            put(&mut line, col(pos(xl, y) + 2) + (h as usize).saturating_sub(1), &(y + 1).to_string());
             lines.push(line.trim_end().to_string());
         }
-        // Letters below the bottom row.
-        let mut bottom = String::new();
-        for (x, start) in starts.iter().enumerate() {
-            if let Some((sx, 0)) = start {
-                put(&mut bottom, col(pos(*sx, -1)) + (h as usize).saturating_sub(1), &column_letters(g, x as i32));
-            }
-        }
-        lines.push(bottom.trim_end().to_string());
+        lines.extend(letters_at(0, -1));
         let mut out = lines.join("\n");
         out.push('\n');
         out
@@ -325,8 +357,12 @@ impl View {
         out
     }
 
-    /// The scores of the owner sides, when one is not zero or the game is over.
+    /// The scores of the owner sides, for a game that keeps scores (see
+    /// [`rulesi::engine::compile::Uses::scores`]), once one is not zero or the game is over.
     fn scores<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> Option<String> {
+        if !g.prog.uses.scores {
+            return None;
+        }
         let any = self.owners.iter().any(|&o| s.scores.get(o as usize).is_some_and(|v| *v != 0));
         if !any && s.outcome == Outcome::Ongoing {
             return None;
@@ -455,7 +491,7 @@ fn strip_len(s: &str) -> usize {
 }
 
 /// The cells a move starts and ends on, for highlighting.
-pub fn move_cells(parts: &[rulesi::engine::moves::Part]) -> Vec<u16> {
+pub fn move_cells(parts: &[Part]) -> Vec<u16> {
     let mut cells = Vec::new();
     for p in parts {
         for c in [p.from, p.to] {

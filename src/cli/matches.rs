@@ -151,7 +151,7 @@ pub fn run(args: Args) -> ExitCode {
         let mut by_kind: Vec<(Who, Tally)> = Vec::new();
         let (mut total_plies, mut finished, mut finished_plies) = (0u64, 0u32, 0u64);
         let started = Instant::now();
-        println!(
+        say!(
             "{}: {} games, the computer thinking {} per move, games cut at {} turns",
             prog.title, args.games, args.think, args.max_plies
         );
@@ -170,7 +170,7 @@ pub fn run(args: Args) -> ExitCode {
                 Some(_) => "draw".to_string(),
                 None => "unfinished".to_string(),
             };
-            println!("game {}: {}: {how} after {plies} turns (pieces: {pieces})", i + 1, names.join(", "));
+            say!("game {}: {}: {how} after {plies} turns (pieces: {pieces})", i + 1, names.join(", "));
             let _ = std::io::stdout().flush();
             for p in 0..n {
                 by_seat[p].add(result, p as u8);
@@ -184,17 +184,17 @@ pub fn run(args: Args) -> ExitCode {
                 by_kind[k].1.add(result, p as u8);
             }
         }
-        println!("results after {} games ({:.1} s):", args.games, started.elapsed().as_secs_f64());
+        say!("results after {} games ({:.1} s):", args.games, started.elapsed().as_secs_f64());
         for (p, t) in by_seat.iter().enumerate() {
-            println!("  {}: {}", prog.sides[p], t.line());
+            say!("  {}: {}", prog.sides[p], t.line());
         }
         if args.swap || by_kind.len() > 1 {
             for (w, t) in &by_kind {
-                println!("  {}: {}", w.word(), t.line());
+                say!("  {}: {}", w.word(), t.line());
             }
         }
         let avg = |plies: u64, games: u32| if games == 0 { 0.0 } else { plies as f64 / games as f64 };
-        println!(
+        say!(
             "average length: {:.1} turns ({:.1} over the {finished} finished games)",
             avg(total_plies, args.games),
             avg(finished_plies, finished)

@@ -3,6 +3,22 @@
 //! Each subcommand lives in its own module with an `Args` struct (its flags, derived
 //! with clap) and a `run(Args) -> ExitCode` function. To add one: write the module,
 //! add a variant to [`Command`] and an arm to [`run`].
+//!
+//! Commands that talk to people print with [`say!`] and [`say_raw!`] rather than
+//! `println!`: when standard output is closed (`rulesi replay r.record | head`) they
+//! end the program quietly instead of panicking.
+
+/// `println!` for people's output: ends the program (status 141, as a closed pipe
+/// does) when standard output is closed.
+macro_rules! say {
+    () => { $crate::cli::emit(format_args!(""), true) };
+    ($($t:tt)*) => { $crate::cli::emit(format_args!($($t)*), true) };
+}
+
+/// `print!` for people's output (flushed: prompts), like [`say!`].
+macro_rules! say_raw {
+    ($($t:tt)*) => { $crate::cli::emit(format_args!($($t)*), false) };
+}
 
 mod bench;
 mod board;
@@ -88,6 +104,17 @@ impl ColorChoice {
 /// Whether the `NO_COLOR` environment variable is set to a non-empty value.
 fn no_color_set() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Writes to standard output (with a newline, or flushed without one); a closed
+/// output ends the program: nobody is reading any more.
+pub fn emit(args: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| if newline { out.write_all(b"\n") } else { out.flush() });
+    if written.is_err() {
+        std::process::exit(141);
+    }
 }
 
 /// Whether stderr is a terminal (for Unicode box drawing).

@@ -8,7 +8,7 @@
 //! ends with the input: this is how it is tested.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -27,13 +27,10 @@ use rulesi::with_game;
 use super::ColorChoice;
 use super::board::{View, move_cells};
 use super::load::{GameArgs, load};
-use super::record::{self, Line, Record};
+use super::record::{self, AUTOSAVE, Line, Record};
 
 /// The most moves `moves` lists.
 const MOVES_SHOWN: usize = 300;
-
-/// Where `play` saves a game interrupted with Ctrl-C.
-pub const AUTOSAVE: &str = "rulesi-autosave.record";
 
 /// Arguments of `play`.
 #[derive(Debug, ClapArgs)]
@@ -62,6 +59,10 @@ pub struct Args {
     /// The random seed for the computer and random players (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// Draw the board only at the start, at the end of the game and on `board`, not
+    /// after every move (for long scripted games).
+    #[arg(long)]
+    quiet: bool,
     /// Continue a saved game (a record written by `save`).
     #[arg(long, value_name = "RECORD")]
     load: Option<PathBuf>,
@@ -182,12 +183,45 @@ struct Session<'g, const W: usize> {
     ruleset: Option<String>,
     /// Whether the board has been drawn since the last change.
     shown: bool,
+    /// `--quiet`: the board only at the start, at the end and on request.
+    quiet: bool,
+    /// Whether the board has been drawn at all.
+    drawn: bool,
     /// Whether the end of the game has been announced.
     announced: bool,
     /// The status line last printed.
     last_status: String,
-    autosave: Option<Arc<Mutex<String>>>,
+    autosave: Arc<Mutex<Autosave>>,
     input: Box<dyn BufRead>,
+}
+
+/// What Ctrl-C saves: the game's record (empty before the first move), and the file
+/// it was last saved to (or loaded from) with the text it had then.
+#[derive(Default)]
+struct Autosave {
+    text: String,
+    saved: Option<(PathBuf, String)>,
+}
+
+impl Autosave {
+    /// Saves an interrupted game, unless it is already saved as it stands, and says
+    /// where it is.
+    fn interrupted(&self) -> String {
+        if self.text.is_empty() {
+            return "interrupted (no move was played: nothing to save)".to_string();
+        }
+        if let Some((path, text)) = &self.saved
+            && *text == self.text
+        {
+            return format!("interrupted: the game is saved in {}", path.display());
+        }
+        match record::save_new(&self.text) {
+            Ok(name) => {
+                format!("interrupted: the game is saved in {name}; continue it with `rulesi play --load {name}`")
+            }
+            Err(e) => format!("interrupted: the game could not be saved: {e}"),
+        }
+    }
 }
 
 /// What the loop does next.
@@ -198,26 +232,40 @@ enum Flow {
 
 impl<const W: usize> Session<'_, W> {
     fn out(&self, text: &str) {
-        println!("{text}");
+        say!("{text}");
     }
 
     fn name(&self, player: u8) -> String {
         self.view.player_name(self.g, self.line.current(), player)
     }
 
-    fn record_text(&self) -> String {
-        record::write(&self.game_path, self.ruleset.as_deref(), &self.g.prog.option_text, &self.line.texts())
+    /// The record of the game, to be saved at `path`.
+    fn record_text(&self, path: &Path) -> String {
+        let game = record::game_path_for(path, &self.game_path);
+        record::write(&game, self.ruleset.as_deref(), &self.g.prog.option_text, &self.line.texts())
     }
 
     /// Keeps the Ctrl-C autosave up to date.
     fn changed(&mut self) {
         self.shown = false;
         self.announced = false;
-        if let Some(a) = &self.autosave {
-            let text = if self.line.moves.is_empty() { String::new() } else { self.record_text() };
-            if let Ok(mut t) = a.lock() {
-                *t = text;
+        let text = if self.line.moves.is_empty() { String::new() } else { self.record_text(Path::new(AUTOSAVE)) };
+        if let Ok(mut a) = self.autosave.lock() {
+            a.text = text;
+        }
+    }
+
+    /// `save FILE`.
+    fn save(&mut self, path: &Path) {
+        let text = self.record_text(path);
+        match record::save(path, &text) {
+            Ok(()) => {
+                self.out(&format!("saved {} to {}", count(self.line.moves.len(), "move"), path.display()));
+                if let Ok(mut a) = self.autosave.lock() {
+                    a.saved = Some((path.to_path_buf(), self.record_text(Path::new(AUTOSAVE))));
+                }
             }
+            Err(e) => self.out(&e),
         }
     }
 
@@ -228,15 +276,17 @@ impl<const W: usize> Session<'_, W> {
     fn show_board(&mut self) {
         let s = self.line.current();
         let board = self.view.board(self.g, s, &self.last_cells());
-        print!("\n{board}");
+        say_raw!("\n{board}");
         if let Some(m) = self.line.moves.last() {
-            let mover = self.line.states[self.line.states.len() - 2].mover;
-            println!("last move: {} {}", self.name(mover), m.text);
+            let before = &self.line.states[self.line.states.len() - 2];
+            let note = self.view.placement_note(self.g, before, &m.parts);
+            say!("last move: {} {}{note}", self.name(before.mover), m.text);
         }
         let status = self.view.status(self.g, s);
-        println!("{status}");
+        say!("{status}");
         self.last_status = status;
         self.shown = true;
+        self.drawn = true;
     }
 
     fn any_human(&self) -> bool {
@@ -245,18 +295,18 @@ impl<const W: usize> Session<'_, W> {
 
     /// Reads a line; `None` at the end of the input.
     fn read(&mut self, prompt: &str) -> Option<String> {
-        print!("{prompt}");
+        say_raw!("{prompt}");
         let _ = std::io::stdout().flush();
         let mut buf = Vec::new();
         match self.input.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => {
-                println!();
+                say!();
                 None
             }
             Ok(_) => {
                 let text = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
                 if !self.interactive {
-                    println!("{text}");
+                    say!("{text}");
                 }
                 Some(text)
             }
@@ -269,11 +319,12 @@ impl<const W: usize> Session<'_, W> {
     }
 
     fn run(&mut self) -> ExitCode {
-        if !self.interactive || self.any_human() {
-            self.out(&format!("{} · {}", self.g.prog.title, self.view.legend(&self.g.prog)));
-            let who: Vec<String> =
-                (0..self.g.prog.players).map(|p| format!("{} {}", self.g.prog.sides[p], self.who[p].word())).collect();
-            self.out(&format!("players: {}; type `help` for the commands", who.join(", ")));
+        self.out(&format!("{} · {}", self.g.prog.title, self.view.legend(&self.g.prog)));
+        let who: Vec<String> =
+            (0..self.g.prog.players).map(|p| format!("{} {}", self.g.prog.sides[p], self.who[p].word())).collect();
+        self.out(&format!("players: {}; type `help` for the commands", who.join(", ")));
+        if !self.any_human() {
+            self.show_board();
         }
         let mut list = MoveList::new();
         loop {
@@ -332,14 +383,19 @@ impl<const W: usize> Session<'_, W> {
                         Some((n, v)) => format!(" (computer: {n} playouts, expects {:.0}%)", v * 100.0),
                         None => format!(" ({})", who.word()),
                     };
+                    let note = self.view.placement_note(self.g, &s, &c.parts);
                     if chooser == s.mover {
-                        self.out(&format!("{} plays {text}{extra}", self.name(s.mover)));
+                        self.out(&format!("{} plays {text}{note}{extra}", self.name(s.mover)));
                     } else {
-                        self.out(&format!("{} chooses {text} for {}{extra}", self.name(chooser), self.name(s.mover)));
+                        self.out(&format!(
+                            "{} chooses {text}{note} for {}{extra}",
+                            self.name(chooser),
+                            self.name(s.mover)
+                        ));
                     }
                     self.line.play(self.g, &c.parts, text);
                     self.changed();
-                    if !self.any_human() {
+                    if !self.any_human() && !self.quiet {
                         self.show_board();
                     }
                 }
@@ -354,7 +410,7 @@ impl<const W: usize> Session<'_, W> {
             g.legal_moves(s, &mut list);
             let mut report = |p: &mcts::Progress| {
                 let best = p.best.filter(|&i| i < list.len()).map(|i| move_text(g, s, list.get(i))).unwrap_or_default();
-                println!(
+                say!(
                     "  thinking: {:.0} s, {} playouts, best so far {best} ({:.0}%)",
                     p.elapsed.as_secs_f64(),
                     p.iterations,
@@ -369,7 +425,7 @@ impl<const W: usize> Session<'_, W> {
 
     /// Reads and carries out commands until a move is played (or the input ends).
     fn human_turn(&mut self, s: &State<W>, list: &MoveList) -> Flow {
-        if !self.shown {
+        if !(self.shown || (self.quiet && self.drawn)) {
             self.show_board();
         }
         let over = s.outcome != Outcome::Ongoing;
@@ -410,7 +466,7 @@ impl<const W: usize> Session<'_, W> {
                         } else {
                             String::new()
                         };
-                        self.out(&format!("{} legal moves: {}{more}", notes.len(), shown.join(" ")));
+                        self.out(&format!("{}: {}{more}", count(notes.len(), "legal move"), shown.join(" ")));
                     }
                 } else {
                     match prog.geometry.parse_label(rest) {
@@ -428,7 +484,7 @@ impl<const W: usize> Session<'_, W> {
                                 self.out(&format!("no legal move starts at {l}"));
                             } else {
                                 let v: Vec<&str> = here.iter().map(|s| s.as_str()).collect();
-                                self.out(&format!("{} legal moves from {l}: {}", v.len(), v.join(" ")));
+                                self.out(&format!("{} from {l}: {}", count(v.len(), "legal move"), v.join(" ")));
                             }
                         }
                     }
@@ -456,10 +512,7 @@ impl<const W: usize> Session<'_, W> {
                 if rest.is_empty() {
                     self.out("save where? e.g. `save game.record`");
                 } else {
-                    match std::fs::write(rest, self.record_text()) {
-                        Ok(()) => self.out(&format!("saved {} moves to {rest}", self.line.moves.len())),
-                        Err(e) => self.out(&format!("cannot save to {rest}: {e}")),
-                    }
+                    self.save(Path::new(rest));
                 }
             }
             "resign" => {
@@ -510,6 +563,11 @@ impl<const W: usize> Session<'_, W> {
         self.out(&format!("took back {}", taken.join(", ")));
         self.changed();
     }
+}
+
+/// `1 legal move`, `3 legal moves`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 /// Whether `--color` and the environment ask for colour on standard output.
@@ -568,27 +626,22 @@ pub fn run(args: Args) -> ExitCode {
             None => (Line::new(g), None),
         };
         if let (Some(r), Some(path)) = (&record, &args.load) {
-            println!("loaded {} of the {} moves of {}", line.moves.len(), r.moves.len(), path.display());
+            say!("loaded {} of the {} moves of {}", line.moves.len(), r.moves.len(), path.display());
             if let Some(e) = &bad {
                 eprintln!("error: {}: {e}", path.display());
                 eprintln!("the game continues from the move before it");
             }
         }
-        let autosave = if interactive { Some(Arc::new(Mutex::new(String::new()))) } else { None };
-        if let Some(a) = &autosave {
-            let shared = Arc::clone(a);
+        // Ctrl-C saves the game in a new file (never over another) and says where.
+        let autosave = Arc::new(Mutex::new(Autosave::default()));
+        {
+            let shared = Arc::clone(&autosave);
             let _ = ctrlc::set_handler(move || {
-                let text = shared.lock().map(|t| t.clone()).unwrap_or_default();
-                if text.is_empty() {
-                    eprintln!("\ninterrupted");
-                } else {
-                    match std::fs::write(AUTOSAVE, text) {
-                        Ok(()) => eprintln!(
-                            "\ninterrupted: the game is saved in {AUTOSAVE}; continue it with `rulesi play --load {AUTOSAVE}`"
-                        ),
-                        Err(e) => eprintln!("\ninterrupted: cannot save the game to {AUTOSAVE}: {e}"),
-                    }
-                }
+                let message = match shared.lock() {
+                    Ok(a) => a.interrupted(),
+                    Err(_) => "interrupted".to_string(),
+                };
+                eprintln!("\n{message}");
                 std::process::exit(130);
             });
         }
@@ -603,12 +656,21 @@ pub fn run(args: Args) -> ExitCode {
             game_path: game_args.file.clone(),
             ruleset: game_args.ruleset.clone(),
             shown: false,
+            quiet: args.quiet,
+            drawn: false,
             announced: false,
             last_status: String::new(),
             autosave,
             input: Box::new(std::io::BufReader::new(std::io::stdin())),
         };
         session.changed();
+        if let (Some(path), None) = (&args.load, &bad) {
+            // A game loaded whole and not changed since need not be saved again.
+            let text = session.record_text(Path::new(AUTOSAVE));
+            if let Ok(mut a) = session.autosave.lock() {
+                a.saved = Some((path.clone(), text));
+            }
+        }
         session.run()
     })
 }

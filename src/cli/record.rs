@@ -163,6 +163,69 @@ impl Record {
     }
 }
 
+/// The game file as a record saved at `record` names it: as given when it is absolute
+/// or the record goes to the current directory; otherwise as an absolute path, so that
+/// the record finds its game wherever it is read from.
+pub fn game_path_for(record: &Path, game: &Path) -> PathBuf {
+    if game.is_absolute() {
+        return game.to_path_buf();
+    }
+    let dir = match record.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let here = std::fs::canonicalize(".").ok();
+    if here.is_some() && std::fs::canonicalize(dir).ok() == here {
+        return game.to_path_buf();
+    }
+    std::fs::canonicalize(game).or_else(|_| std::path::absolute(game)).unwrap_or_else(|_| game.to_path_buf())
+}
+
+/// Whether `text` is a record (its first line that is not a comment is [`HEADER`]):
+/// `save` overwrites a record, never another file.
+pub fn is_record(text: &str) -> bool {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')) == Some(HEADER)
+}
+
+/// Saves a record's text to a file that does not exist, or that holds a record
+/// (an earlier save); refuses to overwrite any other file.
+pub fn save(path: &Path, text: &str) -> Result<(), String> {
+    if path.exists() {
+        let old = std::fs::read(path).map_err(|e| format!("cannot save to {}: {e}", path.display()))?;
+        if !is_record(&String::from_utf8_lossy(&old)) {
+            return Err(format!(
+                "{} exists and is not a rulesi record: not overwritten (choose another name)",
+                path.display()
+            ));
+        }
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot save to {}: {e}", path.display()))
+}
+
+/// Writes the record of an interrupted game to a new file in the current directory,
+/// `rulesi-autosave.record` or, when that exists, the first free
+/// `rulesi-autosave-N.record`: no file is ever overwritten. Returns its name.
+pub fn save_new(text: &str) -> Result<String, String> {
+    use std::io::Write;
+    for n in 0..1000 {
+        let name = if n == 0 { AUTOSAVE.to_string() } else { format!("rulesi-autosave-{n}.record") };
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&name) {
+            Ok(mut f) => {
+                return f
+                    .write_all(text.as_bytes())
+                    .map(|()| name.clone())
+                    .map_err(|e| format!("cannot write {name}: {e}"));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {name}: {e}")),
+        }
+    }
+    Err("rulesi-autosave.record to rulesi-autosave-999.record all exist".to_string())
+}
+
+/// Where `play` saves a game interrupted with Ctrl-C (see [`save_new`]).
+pub const AUTOSAVE: &str = "rulesi-autosave.record";
+
 /// Writes a record of a game.
 pub fn write(game: &Path, ruleset: Option<&str>, options: &[(String, String)], moves: &[String]) -> String {
     let mut out = String::new();

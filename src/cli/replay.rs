@@ -56,13 +56,13 @@ pub fn run(args: Args) -> ExitCode {
     with_game!(&loaded.game, g => {
         let view = View::new(&g.prog, colour);
         let (mut line, bad) = Line::from_record(g, &record.moves);
-        println!("{} · {}", g.prog.title, view.legend(&g.prog));
-        print!("\n{}", view.board(g, &line.states[0], &[]));
-        println!("{}", view.status(g, &line.states[0]));
+        say!("{} · {}", g.prog.title, view.legend(&g.prog));
+        say_raw!("\n{}", view.board(g, &line.states[0], &[]));
+        say!("{}", view.status(g, &line.states[0]));
         let mut input = std::io::BufReader::new(std::io::stdin());
         for (i, m) in line.moves.iter().enumerate() {
             if interactive {
-                print!("[Enter: next move, q: stop] ");
+                say_raw!("[Enter: next move, q: stop] ");
                 let _ = std::io::stdout().flush();
                 let mut buf = String::new();
                 match input.read_line(&mut buf) {
@@ -73,17 +73,18 @@ pub fn run(args: Args) -> ExitCode {
             }
             let before = &line.states[i];
             let after = &line.states[i + 1];
-            println!("\n{}. {} {}", i + 1, view.player_name(g, before, before.mover), m.text);
-            print!("{}", view.board(g, after, &move_cells(&m.parts)));
-            println!("{}", view.status(g, after));
+            let note = view.placement_note(g, before, &m.parts);
+            say!("\n{}. {} {}{note}", i + 1, view.player_name(g, before, before.mover), m.text);
+            say_raw!("{}", view.board(g, after, &move_cells(&m.parts)));
+            say!("{}", view.status(g, after));
         }
         if bad.is_none() && line.settle(g) {
             let s = line.current();
-            println!("{} has no legal move: {}.", view.player_name(g, s, s.mover), view.result(g, s));
+            say!("{} has no legal move: {}.", view.player_name(g, s, s.mover), view.result(g, s));
         }
         let s = line.current();
         if s.outcome != Outcome::Ongoing {
-            println!("Game over: {}.", view.result(g, s));
+            say!("Game over: {}.", view.result(g, s));
         }
         match bad {
             Some(e) => {

@@ -25,6 +25,9 @@ pub struct Uses {
     pub turn_start: bool,
     /// `turns_without_capture`.
     pub turns_without_capture: bool,
+    /// Scores: `score[...]` read or written, or `finish` (which compares them). A game
+    /// without them shows no score.
+    pub scores: bool,
 }
 
 /// A compiled game, independent of the bitset width.
@@ -497,6 +500,7 @@ impl Compiler<'_> {
             H::Counter(c, idx) => {
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 if *c == u16::MAX {
+                    self.uses.scores = true;
                     E::Score(b(idx.into_iter().next().ok_or("score needs a side")?))
                 } else {
                     E::Counter(*c, idx)
@@ -701,6 +705,9 @@ impl Compiler<'_> {
                 };
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 let v = self.expr(v)?;
+                if *c == u16::MAX {
+                    self.uses.scores = true;
+                }
                 out.push(if matches!(s.kind, StmtKind::Set(..)) { S::Set(*c, idx, v) } else { S::Add(*c, idx, v) });
             }
             StmtKind::First(blocks) => {
@@ -721,6 +728,9 @@ impl Compiler<'_> {
             }
             StmtKind::Effect(Effect::Again, _) => out.push(S::Again),
             StmtKind::Effect(e, args) => {
+                if *e == Effect::Finish {
+                    self.uses.scores = true;
+                }
                 out.push(S::Effect(*e, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?))
             }
             StmtKind::Call(d, args, then) => {

@@ -203,7 +203,7 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         Ok(t) if !t.is_empty() => t,
         Ok(_) => return Err(syntax()),
         Err(TokError::Syntax) => return Err(syntax()),
-        Err(TokError::NotOnBoard(l)) => return Err(format!("{l} is not a cell of this board")),
+        Err(TokError::NotOnBoard(l)) => return Err(format!("{} is not a cell of this board", board_case(prog, &l))),
     };
     let legal: Vec<Vec<Tok>> = notes.iter().map(|n| tokenize(prog, n).unwrap_or_default()).collect();
     let all_of = |a: Action| (0..list.len()).all(|i| first_action(i) == a);
@@ -234,12 +234,23 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         let named: Vec<&String> = loose.iter().map(|&i| &notes[i]).collect();
         return Err(format!("that could be {}: type one of them", some_moves(&named, 8)));
     }
+    if let Some(why) = later_part(&typed, &legal, notes.as_slice(), &label) {
+        return Err(why);
+    }
     let from = cells[0];
     let here: Vec<usize> = (0..list.len()).filter(|&i| list.get(i)[0].from == from).collect();
     if cells.len() > 1 && (0..list.len()).all(|i| list.get(i)[0].from == NONE) {
         return Err(format!("no move goes from one cell to another now; the legal moves are like {}", example()));
     }
-    let here_notes: Vec<&String> = here.iter().map(|&i| &notes[i]).collect();
+    // The first moves of the legal turns from here, each once.
+    let mut firsts: Vec<String> = Vec::new();
+    for &i in &here {
+        let first = notes[i].split(',').next().unwrap_or("").to_string();
+        if !firsts.contains(&first) {
+            firsts.push(first);
+        }
+    }
+    let here_notes: Vec<&String> = firsts.iter().collect();
     let typed_jump = typed.contains(&Tok::Sep('x'));
     let own = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
     let top = g.top(s, from);
@@ -264,6 +275,13 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         let what = if jumps { "the capture continues" } else { "the move continues" };
         return Err(format!("{what}: {}", some_moves(&named, 6)));
     }
+    // A chain that goes on after a whole move.
+    if cells.len() > 2
+        && typed.len() >= 3
+        && let Some(i) = (0..list.len()).find(|&i| toks_match(&typed[..3], &legal[i], true))
+    {
+        return Err(format!("{} is a whole turn: it does not go on to {}", notes[i], label(cells[2])));
+    }
     let kind_hint = || {
         if one_kind {
             format!(": every legal move now is a {} (e.g. {})", action_noun(first_action(0)), notes[0])
@@ -287,6 +305,10 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
                 format!("you cannot place on {} now", label(from))
             });
         }
+        if legal.iter().all(|l| cells_of(l).is_none()) {
+            let all: Vec<&String> = notes.iter().collect();
+            return Err(format!("no move of cells is legal now: the legal moves are {}", some_moves(&all, 8)));
+        }
         return Err(format!("a move goes from one cell to another, such as {}", example()));
     }
     if here.is_empty() {
@@ -295,15 +317,87 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
     let to = cells[1];
     let reaches = here.iter().any(|&i| cells_of(&legal[i]).is_some_and(|c| c.get(1) == Some(&to)));
     if !reaches {
-        return Err(format!(
-            "{} cannot be reached from {}; from {} you can play {}",
-            label(to),
-            label(from),
-            label(from),
-            some_moves(&here_notes, 8)
-        ));
+        let from_here = format!("from {} you can play {}", label(from), some_moves(&here_notes, 8));
+        // Every move from here is a step, and a step goes to a neighbour.
+        let steps = here.iter().all(|&i| first_action(i) == Action::Step);
+        let neighbour = (0..g.ndirs).any(|d| g.step.get(from as usize * g.ndirs + d) == Some(&to));
+        if steps && !typed_jump && !neighbour {
+            return Err(format!("{} is not a neighbour of {}; {from_here}", label(to), label(from)));
+        }
+        // No legal move ends on a piece.
+        let onto_pieces = list.iter().any(|m| m.iter().any(|p| p.to != NONE && g.top(s, p.to).is_some()));
+        if g.top(s, to).is_some() && !onto_pieces {
+            return Err(format!("{} is occupied; {from_here}", label(to)));
+        }
+        // A jump over nothing.
+        let jumped = (0..g.ndirs).find_map(|d| {
+            let m = *g.step.get(from as usize * g.ndirs + d)?;
+            (m != NONE && g.step.get(m as usize * g.ndirs + d) == Some(&to)).then_some(m)
+        });
+        if typed_jump
+            && let Some(m) = jumped
+            && g.top(s, m).is_none()
+        {
+            return Err(format!(
+                "{}x{} would jump over {}, which is empty; {from_here}",
+                label(from),
+                label(to),
+                label(m)
+            ));
+        }
+        return Err(format!("{} cannot be reached from {}; {from_here}", label(to), label(from)));
     }
     Err(format!("that is not a legal move; from {} you can play {}", label(from), some_moves(&here_notes, 8)))
+}
+
+/// A turn of several moves (parts joined by `,`) whose first moves begin a legal turn,
+/// explained from the first move that goes wrong; `None` for a turn of one move or one
+/// whose first move is already wrong.
+fn later_part(typed: &[Tok], legal: &[Vec<Tok>], notes: &[String], label: &dyn Fn(u16) -> String) -> Option<String> {
+    let split = |toks: &[Tok]| -> Vec<Vec<Tok>> { toks.split(|t| *t == Tok::Sep(',')).map(|p| p.to_vec()).collect() };
+    let segments = split(typed);
+    if segments.len() < 2 {
+        return None;
+    }
+    let legal_segments: Vec<Vec<Vec<Tok>>> = legal.iter().map(|l| split(l)).collect();
+    let agrees = |l: &[Vec<Tok>], k: usize| l.len() >= k && (0..k).all(|j| toks_match(&segments[j], &l[j], true));
+    // How many typed moves begin a legal turn.
+    let k = (1..segments.len()).rev().find(|&k| legal_segments.iter().any(|l| agrees(l, k)))?;
+    let text = |toks: &[Tok]| -> String {
+        toks.iter()
+            .map(|t| match t {
+                Tok::Cell(c) => label(*c),
+                Tok::Sep(c) => c.to_string(),
+                Tok::Word(w) => w.clone(),
+            })
+            .collect()
+    };
+    let before: Vec<String> = segments[..k].iter().map(|t| text(t)).collect();
+    let before = before.join(",");
+    let nth = match k + 1 {
+        2 => "second".to_string(),
+        3 => "third".to_string(),
+        n => format!("{n}th"),
+    };
+    let next: Vec<&String> = (0..legal.len())
+        .filter(|&i| agrees(&legal_segments[i], k) && legal_segments[i].len() > k)
+        .map(|i| &notes[i])
+        .collect();
+    if next.is_empty() {
+        return Some(format!("{before} is a whole turn: no {nth} move may follow it"));
+    }
+    Some(format!(
+        "after {before}, {} is not a legal {nth} move; the turns that go on are like {}",
+        text(&segments[k]),
+        some_moves(&next, 6)
+    ))
+}
+
+/// A typed label in the case of the board's labels (`F5` on a hexagon).
+fn board_case(prog: &Program, label: &str) -> String {
+    let upper =
+        prog.geometry.cells().next().is_some_and(|c| prog.geometry.label(c).chars().any(|ch| ch.is_ascii_uppercase()));
+    if upper { label.to_uppercase() } else { label.to_string() }
 }
 
 #[cfg(test)]
