@@ -519,7 +519,7 @@ impl<const W: usize> Session<'_, W> {
                 if over {
                     self.out("the game is over");
                 } else {
-                    self.out(&format!("{} resigns.", self.name(s.mover)));
+                    self.out(&format!("{} resigns.", self.name(self.line.resigner(self.g))));
                     self.line.resign(self.g);
                     self.changed();
                 }

@@ -12,7 +12,7 @@
 //! moves                           the moves follow, one per line
 //! a3-b4                           a move in the game's notation (as `moves` lists them)
 //! b6-c5
-//! resign                          the player to move resigned (only as the last line)
+//! resign                          the player choosing the next move resigned (only as the last line)
 //! ```
 //!
 //! Before `moves`, each line starts with its keyword. `save` writes every option's
@@ -309,13 +309,24 @@ impl<const W: usize> Line<W> {
         self.moves.push(Played { parts: parts.to_vec(), text });
     }
 
-    /// The player to move resigns: with two players the other wins, otherwise it is a
-    /// draw.
+    /// The player who would choose the next move resigns (the player to move, or the
+    /// one a move rule's `by` names, see [`Game::chooser`]): with two players the other
+    /// wins, otherwise it is a draw.
     pub fn resign(&mut self, g: &Game<W>) {
+        let who = self.resigner(g);
         let mut next = self.current().clone();
-        next.outcome = if g.prog.players == 2 { Outcome::Win(1 - next.mover.min(1)) } else { Outcome::Draw };
+        next.outcome = if g.prog.players == 2 { Outcome::Win(1 - who.min(1)) } else { Outcome::Draw };
         self.states.push(next);
         self.moves.push(Played { parts: Vec::new(), text: "resign".to_string() });
+    }
+
+    /// The player who resigns if `resign` is typed now: the one who chooses the next
+    /// move.
+    pub fn resigner(&self, g: &Game<W>) -> u8 {
+        let s = self.current();
+        let mut list = MoveList::new();
+        g.legal_moves(s, &mut list);
+        if list.is_empty() { s.mover } else { g.chooser(s, &list) }
     }
 
     /// Takes back the last move. Returns it.
@@ -382,6 +393,27 @@ mod tests {
         assert_eq!(r.ruleset.as_deref(), Some("std"));
         assert_eq!(r.options, opts);
         assert_eq!(r.moves, vec![(7, "a3-b4".to_string()), (8, "b6-c5".to_string())]);
+    }
+
+    /// `resign` is typed by the player who chooses the next move, who may not be the
+    /// player to move (a move rule's `by`): that player loses.
+    #[test]
+    fn the_chooser_resigns() {
+        let text = "game \"Chosen\"\nplayers white, black\nboard square 3 by 3\npiece stone \"o\"\n\
+                    phase play {\n  place stone at empty by opponent\n}\n";
+        let model = rulesi::check_source(text).model.expect("the game checks");
+        let values = rulesi::engine::options::resolve(&model, None, &[]).expect("no options");
+        let any = rulesi::engine::build(&model, &values).expect("the game builds");
+        rulesi::with_game!(&any, g => {
+            let mut line = Line::new(g);
+            assert_eq!(line.current().mover, 0, "white is to move");
+            assert_eq!(line.resigner(g), 1, "black chooses white's placement");
+            line.resign(g);
+            assert_eq!(line.current().outcome, Outcome::Win(0), "black resigned: white wins");
+            let (again, err) = Line::from_record(g, &[(1, "resign".to_string())]);
+            assert!(err.is_none());
+            assert_eq!(again.current().outcome, Outcome::Win(0), "a record's resignation means the same");
+        });
     }
 
     #[test]
