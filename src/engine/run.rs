@@ -2214,15 +2214,10 @@ impl<const W: usize> Game<W> {
             if jump && !over.has(middle) {
                 continue;
             }
-            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
-                cx.mv.to = to;
-                cx.mv.middle = middle;
-                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
-                    let i = list.len();
-                    list.push_one(Part::new(rid, from, to, middle, 0));
-                    return Some(i);
-                }
+            if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, middle) {
+                let i = list.len();
+                list.push_one(part);
+                return Some(i);
             }
         }
         // Every (piece, direction) whose static destination is in the destination set
@@ -2245,20 +2240,38 @@ impl<const W: usize> Game<W> {
             let i = rng.below(k);
             let (from, to, d) = list.candidate(i);
             let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
-            cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-            if m.per_from_member.iter().all(|c| (c.0)(self, s, &mut cx, to)) {
-                cx.mv.to = to;
-                cx.mv.middle = middle;
-                if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, &mut cx)) {
-                    let i = list.len();
-                    list.push_one(Part::new(rid, from, to, middle, 0));
-                    return Some(i);
-                }
+            if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, middle) {
+                let i = list.len();
+                list.push_one(part);
+                return Some(i);
             }
             k -= 1;
             list.swap_candidates(i, k);
         }
         None
+    }
+
+    /// A candidate of a masked rule whose static conditions hold: the part, when the
+    /// conditions that read `from` and the residual hold too.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn masked_candidate(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        m: &Mask<W>,
+        rid: u32,
+        from: u16,
+        to: u16,
+        middle: u16,
+    ) -> Option<Part> {
+        cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+        if !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
+            return None;
+        }
+        cx.mv.to = to;
+        cx.mv.middle = middle;
+        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then(|| Part::new(rid, from, to, middle, 0))
     }
 
     /// Random play, the general way (see [`Game::random_move`]).
