@@ -72,9 +72,9 @@ struct Run {
     code: i32,
 }
 
-/// Runs `rulesi ARGS` in `dir` with `input` on standard input.
-fn rulesi(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesi"))
+/// Starts `rulesi ARGS` in `dir` with its standard streams piped.
+fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_rulesi"))
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
@@ -82,7 +82,12 @@ fn rulesi(dir: &Path, args: &[&str], input: &str) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run the rulesi binary");
+        .expect("run the rulesi binary")
+}
+
+/// Runs `rulesi ARGS` in `dir` with `input` on standard input.
+fn rulesi(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = spawn(dir, args);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(input.as_bytes()).expect("write the script");
     drop(stdin);
@@ -536,14 +541,7 @@ end {
 fn interrupt(dir: &Path, args: &[&str], input: &str, wait_for: &str) -> Run {
     use std::io::Read;
     use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesi"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the rulesi binary");
+    let mut child = spawn(dir, args);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(input.as_bytes()).expect("write the script");
     let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
