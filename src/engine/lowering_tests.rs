@@ -63,39 +63,29 @@ fn positions<const W: usize>(g: &Game<W>, seed: u64, games: usize, plies: usize,
     out
 }
 
+/// Whether the game has turns of two parts, drawn by slots ([`super::follow`]):
+/// listing their turns takes about the square of the moves, so the tests that list
+/// them look at fewer positions and fewer cells.
+fn two_part<const W: usize>(g: &Game<W>) -> bool {
+    g.code.follows.iter().any(Option::is_some)
+}
+
 /// `random_move` draws only legal turns, each about equally often.
 #[test]
 fn random_move_is_uniform_over_legal_moves() {
     for path in games() {
-        let slow = path.to_string_lossy().contains("sackson");
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
+                let slow = two_part(g);
                 let (n_games, plies, every) = if slow { (1, 30, 10) } else { (3, 400, 40) };
                 for (k, s) in positions(g, 7, n_games, plies, every).iter().enumerate() {
                     let mut list = MoveList::new();
                     g.legal_moves(s, &mut list);
-                    let legal: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
-                    if legal.is_empty() || legal.len() > 400 {
+                    if list.is_empty() || list.len() > 400 {
                         continue;
                     }
                     let per = if slow { 20 } else { 120 };
-                    let draws = per * legal.len();
-                    let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
-                    let mut rng = Rng::new(1000 + k as u64);
-                    for _ in 0..draws {
-                        let i = g.random_move(s, &mut rng, &mut list).unwrap_or_else(|| panic!("{label}: no random move"));
-                        let turn = list.get(i).to_vec();
-                        assert!(legal.contains(&turn), "{label}, position {k}: random_move drew {turn:?}, not a legal move");
-                        *counts.entry(turn).or_default() += 1;
-                    }
-                    // Pearson's statistic against the uniform distribution, with a
-                    // generous bound (its mean is the degrees of freedom).
-                    let e = per as f64;
-                    let stat: f64 =
-                        legal.iter().map(|t| (counts.get(t).copied().unwrap_or(0) as f64 - e).powi(2) / e).sum();
-                    let df = (legal.len() - 1) as f64;
-                    let bound = df + 8.0 * (2.0 * df).sqrt() + 12.0;
-                    assert!(stat < bound, "{label}, position {k}: chi-square {stat:.1} over {} moves (bound {bound:.1})", legal.len());
+                    check_uniform(g, s, per, 1000 + k as u64, &format!("{label}, position {k}"));
                 }
             });
         }
@@ -107,13 +97,14 @@ fn random_move_is_uniform_over_legal_moves() {
 #[test]
 fn compiled_conditions_agree_with_the_interpreter() {
     for path in games() {
-        let slow = path.to_string_lossy().contains("sackson");
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
+                let slow = two_part(g);
                 let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
                 let mut all = positions(g, 11, n_games, plies, every);
                 if slow {
-                    // Positions of the play phase too (the first 60 turns are the setup).
+                    // Positions further into the game too, drawn by random play
+                    // (listing every turn there is slow).
                     all.extend(random_positions(g, 11, 200, 70));
                 }
                 for (k, s) in all.iter().enumerate() {
@@ -149,9 +140,9 @@ fn compiled_conditions_agree_with_the_interpreter() {
 #[test]
 fn random_playouts_stay_consistent() {
     for path in games() {
-        let slow = path.to_string_lossy().contains("sackson");
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
+                let slow = two_part(g);
                 let mut rng = Rng::new(3);
                 let mut list = MoveList::new();
                 for _ in 0..if slow { 2 } else { 5 } {
@@ -200,43 +191,8 @@ fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u6
     legal.len()
 }
 
-/// Turns of two parts (a first move, then optionally a second with another figure)
-/// are drawn uniformly by random play, which does not list them (see
-/// `engine::follow`): on positions of Sackson's AGON small enough to list, with two
-/// figures (every first move may be followed), with a figure of one piece (which
-/// cannot move: most slots are misses, so the exact listing takes over), and with
-/// captures and joins within reach.
-#[test]
-fn random_move_is_uniform_over_two_part_turns() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/sackson-agon.game");
-    let positions = [
-        // Two white figures of three and two pieces.
-        "turn white\nphase play\ncell c3 white man\ncell c4 white man\ncell c5 white man\n\
-         cell h3 white man\ncell h4 white man\ncell p18 red man\ncell p19 red man\ncell p20 red man\n",
-        // A figure of four and a lone piece.
-        "turn white\nphase play\ncell c3 white man\ncell c4 white man\ncell c5 white man\ncell c6 white man\n\
-         cell k10 white man\ncell p18 red man\ncell p19 red man\n",
-        // Red pieces next to the cells white's figures reach; two white figures that
-        // a move may join.
-        "turn white\nphase play\ncell e5 white man\ncell e6 white man\ncell e7 white man\n\
-         cell h5 white man\ncell h6 white man\ncell f9 red man\ncell g9 red man\ncell d3 red man\n",
-    ];
-    let text = std::fs::read_to_string(&path).expect("readable");
-    let model = crate::check_source(&text).model.expect("the game checks");
-    let values = options::resolve(&model, None, &[]).expect("options resolve");
-    let any = build(&model, &values).expect("the game builds");
-    with_game!(&any, g => {
-        assert!(g.code.follows.iter().any(|f| f.is_some()), "the second move is drawn by slots");
-        for (k, text) in positions.iter().enumerate() {
-            let s = super::position::read(g, text).unwrap_or_else(|e| panic!("position {k}: {e}"));
-            let n = check_uniform(g, &s, 40, 500 + k as u64, &format!("sackson position {k}"));
-            assert!(n > 1, "position {k} has {n} legal turns");
-        }
-    });
-}
-
-/// Positions along seeded random games drawn by `random_move` (fast enough for the
-/// long games of Sackson's AGON), every `every` plies.
+/// Positions along seeded random games drawn by `random_move` (fast enough for long
+/// games of two-part turns), every `every` plies.
 fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every: usize) -> Vec<State<W>> {
     let mut rng = Rng::new(seed);
     let mut list = MoveList::new();
@@ -313,9 +269,9 @@ fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from
 fn masks_agree_with_the_interpreter() {
     use crate::check::hir::Action;
     for path in games() {
-        let slow = path.to_string_lossy().contains("sackson");
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
+                let slow = two_part(g);
                 let positions = if slow { random_positions(g, 21, 240, 60) } else { positions(g, 13, 2, 300, 30) };
                 for (k, s) in positions.iter().enumerate() {
                     for (rid, rule) in g.prog.rules.iter().enumerate() {
