@@ -635,18 +635,7 @@ impl Checker<'_> {
             ),
             H::Region(_, i) | H::Directions(_, i) => i.as_ref().is_some_and(|i| self.dynamic_in(i, known)),
             H::Counter(..) | H::Field(..) => true,
-            H::Call(b, args) => {
-                matches!(
-                    b,
-                    Builtin::Group
-                        | Builtin::Groups
-                        | Builtin::OwnedBy
-                        | Builtin::AtTurnStart
-                        | Builtin::Without
-                        | Builtin::Height
-                        | Builtin::Owner
-                ) || any(args)
-            }
+            H::Call(b, args) => b.reads_position() || any(args),
             H::Def(d, args) => self.defs.get(*d as usize).is_none_or(|i| i.dynamic) || any(args),
             H::Unary(_, x) => self.dynamic_in(x, known),
             H::Binary(_, a, b) => self.dynamic_in(a, known) || self.dynamic_in(b, known),

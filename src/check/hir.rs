@@ -276,6 +276,23 @@ pub enum Builtin {
     Max,
 }
 
+impl Builtin {
+    /// Whether the result depends on the position (the pieces on the board),
+    /// not only on the arguments.
+    pub fn reads_position(self) -> bool {
+        matches!(
+            self,
+            Builtin::Group
+                | Builtin::Groups
+                | Builtin::OwnedBy
+                | Builtin::AtTurnStart
+                | Builtin::Without
+                | Builtin::Height
+                | Builtin::Owner
+        )
+    }
+}
+
 /// A block of statements.
 pub type Block = Vec<Stmt>;
 

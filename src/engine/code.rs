@@ -23,7 +23,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
 
 use super::bits::Bits;
 use super::closure::{self, FB, FS, FX};
-use super::program::{E, NONE, Op, S};
+use super::program::{E, NONE, Op, S, children};
 use super::run::{Ctx, MoveVars};
 use super::state::{Game, State};
 
@@ -566,34 +566,6 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             _ => state,
         },
         E::KindCells(_) | E::FlagCells(_) | E::Previous(_) => state,
-        E::Counter(_, items) => items.iter().fold(state, |d, i| d.or(deps_in(i, bound))),
-        E::List(items) => items.iter().fold(none, |d, i| d.or(deps_in(i, bound))),
-        E::Call(b, items) => {
-            let own = match b {
-                Builtin::Group
-                | Builtin::Groups
-                | Builtin::OwnedBy
-                | Builtin::AtTurnStart
-                | Builtin::Without
-                | Builtin::Height
-                | Builtin::Owner => state,
-                _ => none,
-            };
-            items.iter().fold(own, |d, i| d.or(deps_in(i, bound)))
-        }
-        E::Score(x) => state.or(deps_in(x, bound)),
-        E::NumTable(_, x)
-        | E::BoolTable(_, x)
-        | E::SetTable(_, x)
-        | E::CellTable(_, x)
-        | E::Not(x)
-        | E::Complement(x)
-        | E::Neg(x)
-        | E::Opposite(x)
-        | E::CellToSet(x)
-        | E::DirToDirs(x) => deps_in(x, bound),
-        E::Bin(_, a, b) => deps_in(a, bound).or(deps_in(b, bound)),
-        E::If(a, b, c) => deps_in(a, bound).or(deps_in(b, bound)).or(deps_in(c, bound)),
         E::Bind(binds, body) => {
             let mut d = none;
             let n = bound.len();
@@ -610,6 +582,16 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             bound.push(*slot);
             d = d.or(deps_in(body, bound));
             bound.pop();
+            d
+        }
+        _ => {
+            let own = match e {
+                E::Counter(..) | E::Score(_) => state,
+                E::Call(b, _) if b.reads_position() => state,
+                _ => none,
+            };
+            let mut d = own;
+            children(e, &mut |x| d = d.or(deps_in(x, bound)));
             d
         }
     }
@@ -1907,42 +1889,6 @@ fn subst(e: &E, slot: u32, v: &E) -> E {
     }
 }
 
-/// Calls `f` with each direct operand of an expression.
-pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
-    match e {
-        E::List(xs) | E::Counter(_, xs) | E::Call(_, xs) => xs.iter().for_each(f),
-        E::Score(x)
-        | E::NumTable(_, x)
-        | E::BoolTable(_, x)
-        | E::SetTable(_, x)
-        | E::CellTable(_, x)
-        | E::Not(x)
-        | E::Complement(x)
-        | E::Neg(x)
-        | E::Opposite(x)
-        | E::CellToSet(x)
-        | E::DirToDirs(x) => f(x),
-        E::Bin(_, a, b) => {
-            f(a);
-            f(b);
-        }
-        E::If(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        E::Bind(binds, body) => {
-            binds.iter().for_each(|(_, x)| f(x));
-            f(body);
-        }
-        E::Comp { source, body, .. } => {
-            f(source);
-            f(body);
-        }
-        _ => {}
-    }
-}
-
 /// An expression with each direct operand replaced by `f` of it.
 fn rebuild(e: &E, f: &mut dyn FnMut(&E) -> E) -> E {
     let mut b = |x: &E| Box::new(f(x));
@@ -2388,21 +2334,7 @@ impl<const W: usize> Game<W> {
             return Bits::EMPTY;
         }
         match self.top(s, c) {
-            Some(p) => {
-                let same = s.side_bits[super::state::side_of(p) as usize];
-                let mut comp = Bits::single(c);
-                let mut frontier = comp;
-                while !frontier.is_empty() {
-                    let mut next = Bits::EMPTY;
-                    for x in frontier.iter() {
-                        next |= self.neighbours[x as usize];
-                    }
-                    next &= same - comp;
-                    comp |= next;
-                    frontier = next;
-                }
-                comp
-            }
+            Some(p) => self.component(c, s.side_bits[super::state::side_of(p) as usize]),
             None => Bits::EMPTY,
         }
     }
@@ -2412,18 +2344,7 @@ impl<const W: usize> Game<W> {
         let mut rest = set;
         let mut n = 0;
         while let Some(seed) = rest.first() {
-            let mut comp = Bits::single(seed);
-            let mut frontier = comp;
-            while !frontier.is_empty() {
-                let mut next = Bits::EMPTY;
-                for x in frontier.iter() {
-                    next |= self.neighbours[x as usize];
-                }
-                next &= set - comp;
-                comp |= next;
-                frontier = next;
-            }
-            rest = rest - comp;
+            rest = rest - self.component(seed, set);
             n += 1;
         }
         n

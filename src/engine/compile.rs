@@ -14,7 +14,7 @@ use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
 
-use super::program::{E, NONE, Op, Phase, Rule, S};
+use super::program::{E, NONE, Op, Phase, Rule, S, children};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -330,17 +330,7 @@ impl Compiler<'_> {
             H::Region(_, i) | H::Directions(_, i) => i.as_ref().is_none_or(|i| self.is_static(i, bound)),
             H::Counter(..) | H::Field(..) => false,
             H::Call(b, args) => {
-                !matches!(
-                    b,
-                    Builtin::Group
-                        | Builtin::Groups
-                        | Builtin::OwnedBy
-                        | Builtin::AtTurnStart
-                        | Builtin::Without
-                        | Builtin::Height
-                        | Builtin::Owner
-                        | Builtin::OpponentOf
-                ) && args.iter().all(|a| self.is_static(a, bound))
+                !(b.reads_position() || *b == Builtin::OpponentOf) && args.iter().all(|a| self.is_static(a, bound))
             }
             H::Def(d, args) => self.def_is_static(*d) && args.iter().all(|a| self.is_static(a, bound)),
             H::Unary(_, x) => self.is_static(x, bound),
@@ -832,21 +822,11 @@ fn free_locals(e: &E, bound: &mut Vec<u32>) -> bool {
             bound.pop();
             ok
         }
-        E::List(items) | E::Counter(_, items) | E::Call(_, items) => items.iter().all(|i| free_locals(i, bound)),
-        E::Score(x)
-        | E::NumTable(_, x)
-        | E::BoolTable(_, x)
-        | E::SetTable(_, x)
-        | E::CellTable(_, x)
-        | E::Not(x)
-        | E::Complement(x)
-        | E::Neg(x)
-        | E::Opposite(x)
-        | E::CellToSet(x)
-        | E::DirToDirs(x) => free_locals(x, bound),
-        E::Bin(_, a, b) => free_locals(a, bound) && free_locals(b, bound),
-        E::If(a, b, c) => free_locals(a, bound) && free_locals(b, bound) && free_locals(c, bound),
-        _ => true,
+        _ => {
+            let mut ok = true;
+            children(e, &mut |c| ok &= free_locals(c, bound));
+            ok
+        }
     }
 }
 
@@ -863,36 +843,5 @@ fn uses_move(e: &E) -> bool {
 
 fn visit(e: &E, f: &mut dyn FnMut(&E)) {
     f(e);
-    match e {
-        E::List(items) | E::Counter(_, items) | E::Call(_, items) => items.iter().for_each(|i| visit(i, f)),
-        E::Score(x)
-        | E::NumTable(_, x)
-        | E::BoolTable(_, x)
-        | E::SetTable(_, x)
-        | E::CellTable(_, x)
-        | E::Not(x)
-        | E::Complement(x)
-        | E::Neg(x)
-        | E::Opposite(x)
-        | E::CellToSet(x)
-        | E::DirToDirs(x) => visit(x, f),
-        E::Bin(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        E::If(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        E::Bind(binds, body) => {
-            binds.iter().for_each(|(_, x)| visit(x, f));
-            visit(body, f);
-        }
-        E::Comp { source, body, .. } => {
-            visit(source, f);
-            visit(body, f);
-        }
-        _ => {}
-    }
+    children(e, &mut |c| visit(c, f));
 }

@@ -82,10 +82,8 @@ fn fixed_in(e: &E, bound: &mut Vec<u32>) -> bool {
         ),
         E::Local(i) => bound.contains(i),
         E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Counter(..) | E::Score(_) => false,
-        E::Call(
-            Builtin::Group | Builtin::Groups | Builtin::OwnedBy | Builtin::Without | Builtin::Height | Builtin::Owner,
-            _,
-        ) => false,
+        // The position at the start of the turn is fixed during the turn.
+        E::Call(b, _) if b.reads_position() && *b != Builtin::AtTurnStart => false,
         E::Bind(binds, body) => {
             let n = bound.len();
             let mut ok = true;
@@ -106,7 +104,7 @@ fn fixed_in(e: &E, bound: &mut Vec<u32>) -> bool {
         }
         _ => {
             let mut ok = true;
-            super::code::children(e, &mut |c| ok &= fixed_in(c, bound));
+            super::program::children(e, &mut |c| ok &= fixed_in(c, bound));
             ok
         }
     }
@@ -341,16 +339,7 @@ impl<const W: usize> Game<W> {
 
     /// The part of rule `rid` from `from` to `to` (with the jumped cell of a jump).
     pub(super) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
-        let mut middle = NONE;
-        if action == Action::Jump {
-            for d in 0..self.ndirs {
-                let one = self.step[from as usize * self.ndirs + d];
-                if one != NONE && self.step[one as usize * self.ndirs + d] == to {
-                    middle = one;
-                    break;
-                }
-            }
-        }
+        let middle = if action == Action::Jump { self.jumped_cell(from, to) } else { NONE };
         Part::new(rid, from, to, middle, extra)
     }
 

@@ -330,14 +330,8 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
             return Err(format!("{} is occupied; {from_here}", label(to)));
         }
         // A jump over nothing.
-        let jumped = (0..g.ndirs).find_map(|d| {
-            let m = *g.step.get(from as usize * g.ndirs + d)?;
-            (m != NONE && g.step.get(m as usize * g.ndirs + d) == Some(&to)).then_some(m)
-        });
-        if typed_jump
-            && let Some(m) = jumped
-            && g.top(s, m).is_none()
-        {
+        let m = g.jumped_cell(from, to);
+        if typed_jump && m != NONE && g.top(s, m).is_none() {
             return Err(format!(
                 "{}x{} would jump over {}, which is empty; {from_here}",
                 label(from),

@@ -218,3 +218,39 @@ pub struct Phase {
     /// The move rules.
     pub body: Vec<S>,
 }
+
+/// Calls `f` with each direct operand of an expression.
+pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
+    match e {
+        E::List(xs) | E::Counter(_, xs) | E::Call(_, xs) => xs.iter().for_each(f),
+        E::Score(x)
+        | E::NumTable(_, x)
+        | E::BoolTable(_, x)
+        | E::SetTable(_, x)
+        | E::CellTable(_, x)
+        | E::Not(x)
+        | E::Complement(x)
+        | E::Neg(x)
+        | E::Opposite(x)
+        | E::CellToSet(x)
+        | E::DirToDirs(x) => f(x),
+        E::Bin(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        E::If(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        E::Bind(binds, body) => {
+            binds.iter().for_each(|(_, x)| f(x));
+            f(body);
+        }
+        E::Comp { source, body, .. } => {
+            f(source);
+            f(body);
+        }
+        _ => {}
+    }
+}

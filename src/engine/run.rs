@@ -920,22 +920,40 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
+    /// [`NONE`] when no direction leads there in two steps.
+    pub fn jumped_cell(&self, from: u16, to: u16) -> u16 {
+        (0..self.ndirs)
+            .find_map(|d| {
+                let one = *self.step.get(from as usize * self.ndirs + d)?;
+                (one != NONE && self.step.get(one as usize * self.ndirs + d) == Some(&to)).then_some(one)
+            })
+            .unwrap_or(NONE)
+    }
+
+    /// The connected part of `within` that holds `seed` (by the board's neighbours;
+    /// `seed` itself is always in it).
+    pub fn component(&self, seed: u16, within: Bits<W>) -> Bits<W> {
+        let mut comp = Bits::single(seed);
+        let mut frontier = comp;
+        while !frontier.is_empty() {
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                next |= self.neighbours[c as usize];
+            }
+            next &= within - comp;
+            comp |= next;
+            frontier = next;
+        }
+        comp
+    }
+
     /// The connected parts of a set of cells (by the board's neighbours).
     pub fn components(&self, set: Bits<W>) -> Vec<Bits<W>> {
         let mut rest = set;
         let mut out = Vec::new();
         while let Some(seed) = rest.first() {
-            let mut comp = Bits::single(seed);
-            let mut frontier = comp;
-            while !frontier.is_empty() {
-                let mut next = Bits::EMPTY;
-                for c in frontier.iter() {
-                    next |= self.neighbours[c as usize];
-                }
-                next &= set - comp;
-                comp |= next;
-                frontier = next;
-            }
+            let comp = self.component(seed, set);
             rest = rest - comp;
             out.push(comp);
         }
@@ -1037,7 +1055,7 @@ impl<const W: usize> Game<W> {
                 match self.top(s, c.min(self.n as u16 - 1)).filter(|_| c != NONE) {
                     Some(p) => {
                         let same = s.side_bits[side_of(p) as usize];
-                        let comp = self.components_from(c, same);
+                        let comp = self.component(c, same);
                         Val::Cells(comp)
                     }
                     None => Val::Cells(Bits::EMPTY),
@@ -1119,21 +1137,6 @@ impl<const W: usize> Game<W> {
             Builtin::Max => Val::Num(next().num().max(next().num())),
             Builtin::AtTurnStart | Builtin::Without => unreachable!("handled before"),
         }
-    }
-
-    fn components_from(&self, seed: u16, set: Bits<W>) -> Bits<W> {
-        let mut comp = Bits::single(seed);
-        let mut frontier = comp;
-        while !frontier.is_empty() {
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next |= self.neighbours[c as usize];
-            }
-            next &= set - comp;
-            comp |= next;
-            frontier = next;
-        }
-        comp
     }
 
     // -----------------------------------------------------------------------
@@ -2074,26 +2077,12 @@ impl<const W: usize> Game<W> {
     /// Checks the conditions a rule's mask leaves (see [`Mask`]) on one candidate of a
     /// group; the part when they hold.
     fn check_masked(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, from: u16, to: u16, extra: u16) -> Option<Part> {
-        let action = self.prog.rules[rid as usize].action;
-        let mut middle = NONE;
-        if action == Action::Jump {
-            // Targets are unique per start cell (checked when the game is built), so
-            // the direction that reaches `to` is the one.
-            for d in 0..self.ndirs {
-                let one = self.step[from as usize * self.ndirs + d];
-                if one != NONE && self.step[one as usize * self.ndirs + d] == to {
-                    middle = one;
-                    break;
-                }
-            }
-        }
-        cx.mv = MoveVars { from, to, middle, rule: rid, ..MoveVars::default() };
+        // Targets are unique per start cell (checked when the game is built), so the
+        // direction that reaches `to` gives the jumped cell.
+        let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
+        cx.mv = MoveVars { from, to, middle: part.middle, rule: rid, ..MoveVars::default() };
         let m = self.code.rules[rid as usize].mask.as_ref()?;
-        if m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
-            Some(Part::new(rid, from, to, middle, extra))
-        } else {
-            None
-        }
+        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then_some(part)
     }
 
     /// A uniformly random legal turn: its index in `list`, or `None` when the player to
