@@ -2191,6 +2191,38 @@ impl<const W: usize> Game<W> {
         if np == 0 {
             return None;
         }
+        // Steps along constant directions: each destination bit of a piece is one
+        // candidate (`static_ok` holds exactly the targets), so the candidates are
+        // counted with a popcount per piece and one is drawn exactly. A drawn candidate
+        // that fails the other conditions hands over to the steps below, which draw
+        // afresh: the first draw is uniform over the candidates and the second over the
+        // legal moves, so the mixture is uniform over the legal moves.
+        if m.along_const && action == Action::Step {
+            let buf = list.candidates(np);
+            let (mut k, mut total) = (0, 0u32);
+            pieces.for_each(|from| {
+                let c = (m.static_ok[from as usize] & dest).count();
+                buf[k] = (from, c as u16, 0);
+                total += c;
+                k += 1;
+            });
+            if total == 0 {
+                return None;
+            }
+            let mut r = rng.below(total as usize) as u32;
+            for &(from, c, _) in &buf[..k] {
+                if r < c as u32 {
+                    let to = (m.static_ok[from as usize] & dest).nth(r)?;
+                    if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, NONE) {
+                        let i = list.len();
+                        list.push_one(part);
+                        return Some(i);
+                    }
+                    break;
+                }
+                r -= c as u32;
+            }
+        }
         for _ in 0..DIRECTION_MISSES {
             let r = rng.below(np * nd);
             let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
