@@ -271,6 +271,10 @@ pub const PLAN_MISSES: u32 = 12;
 /// plan lists its candidates (see `Game::random_by_plan`).
 pub const DIRECTION_MISSES: u32 = 16;
 
+/// How many drawn candidates may fail the other conditions before random play by a
+/// plan stops drawing steps exactly (see [`Game::random_move`]).
+const EXACT_MISSES: usize = 16;
+
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {
     /// The statement.
@@ -2193,10 +2197,10 @@ impl<const W: usize> Game<W> {
         }
         // Steps along constant directions: each destination bit of a piece is one
         // candidate (`static_ok` holds exactly the targets), so the candidates are
-        // counted with a popcount per piece and one is drawn exactly. A drawn candidate
-        // that fails the other conditions hands over to the steps below, which draw
-        // afresh: the first draw is uniform over the candidates and the second over the
-        // legal moves, so the mixture is uniform over the legal moves.
+        // counted with a popcount per piece and drawn exactly, without replacement:
+        // each draw is uniform over the candidates left, so the first legal one is
+        // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
+        // draw afresh (uniform too, and so is the mixture).
         if m.along_const && action == Action::Step {
             let buf = list.candidates(np);
             let (mut k, mut total) = (0, 0u32);
@@ -2206,21 +2210,35 @@ impl<const W: usize> Game<W> {
                 total += c;
                 k += 1;
             });
+            let mut dead = [(NONE, NONE); EXACT_MISSES];
+            let mut misses = 0;
+            while total > 0 && misses < EXACT_MISSES {
+                let mut r = rng.below(total as usize) as u32;
+                let mut j = 0;
+                while r >= buf[j].1 as u32 {
+                    r -= buf[j].1 as u32;
+                    j += 1;
+                }
+                let from = buf[j].0;
+                let mut t = m.static_ok[from as usize] & dest;
+                for &(f, x) in &dead[..misses] {
+                    if f == from {
+                        t.remove(x);
+                    }
+                }
+                let to = t.nth(r)?;
+                if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, NONE) {
+                    let i = list.len();
+                    list.push_one(part);
+                    return Some(i);
+                }
+                dead[misses] = (from, to);
+                misses += 1;
+                buf[j].1 -= 1;
+                total -= 1;
+            }
             if total == 0 {
                 return None;
-            }
-            let mut r = rng.below(total as usize) as u32;
-            for &(from, c, _) in &buf[..k] {
-                if r < c as u32 {
-                    let to = (m.static_ok[from as usize] & dest).nth(r)?;
-                    if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, NONE) {
-                        let i = list.len();
-                        list.push_one(part);
-                        return Some(i);
-                    }
-                    break;
-                }
-                r -= c as u32;
             }
         }
         for _ in 0..DIRECTION_MISSES {
