@@ -26,8 +26,10 @@ use super::program::NONE;
 use super::run::{Ctx, Val};
 use super::state::{Game, Piece, State};
 
-/// A shared closure (cloned with the game; printed as `<fn>`).
-pub struct F<T: ?Sized>(pub Arc<T>);
+/// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
+/// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
+/// computes it from the alignment in the vtable at every call.
+pub struct F<T: ?Sized>(pub Arc<Box<T>>);
 
 impl<T: ?Sized> Clone for F<T> {
     fn clone(&self) -> Self {
@@ -75,25 +77,25 @@ pub type FM<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16
 pub type FX<const W: usize> = F<dyn Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync>;
 
 fn fb<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync + 'static) -> FB<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 fn fnum<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> i64 + Send + Sync + 'static) -> FN<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 fn fc<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u16 + Send + Sync + 'static) -> FC<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 fn fs<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W> + Send + Sync + 'static) -> FS<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 fn fm<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync + 'static) -> FM<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 /// Makes a statement closure.
 pub fn fx<const W: usize>(
     f: impl Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync + 'static,
 ) -> FX<W> {
-    F(Arc::new(f))
+    F(Arc::new(Box::new(f)))
 }
 
 // ---------------------------------------------------------------------------

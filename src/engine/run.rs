@@ -161,6 +161,15 @@ impl Hasher for KeyHasher {
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
+    /// Drops the context; one that allocated nothing is simply forgotten (its drop
+    /// glue is not inlined, and random play makes two contexts a turn).
+    #[inline(always)]
+    pub fn finish(self) {
+        if self.slots.capacity() == 0 && self.extra.is_none() {
+            std::mem::forget(self);
+        }
+    }
+
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
         Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start, extra: None }
@@ -2125,10 +2134,14 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return None;
         }
-        if let Some(Some(plan)) = self.code.plans.get(s.phase as usize)
-            && let Some(i) = self.random_by_plan(s, rng, list, plan)
-        {
-            return Some(i);
+        if let Some(Some(plan)) = self.code.plans.get(s.phase as usize) {
+            let start = if self.prog.uses.turn_start { Some(s) } else { None };
+            let mut cx = Ctx::new(start);
+            let drawn = self.random_by_plan(s, &mut cx, rng, list, plan);
+            cx.finish();
+            if drawn.is_some() {
+                return drawn;
+            }
         }
         self.random_general(s, rng, list)
     }
@@ -2143,12 +2156,11 @@ impl<const W: usize> Game<W> {
     fn random_by_plan(
         &self,
         s: &State<W>,
+        cx: &mut Ctx<W>,
         rng: &mut super::search::Rng,
         list: &mut MoveList,
         plan: &Plan<W>,
     ) -> Option<usize> {
-        let start = if self.prog.uses.turn_start { Some(s) } else { None };
-        let mut cx = Ctx::new(start);
         let mut p = plan;
         let rid = loop {
             match p {
@@ -2157,7 +2169,7 @@ impl<const W: usize> Game<W> {
                 Plan::If(branches, otherwise) => {
                     let mut next = None;
                     for (c, q) in branches {
-                        if (c.0)(self, s, &mut cx) {
+                        if (c.0)(self, s, cx) {
                             next = Some(q);
                             break;
                         }
@@ -2174,14 +2186,14 @@ impl<const W: usize> Game<W> {
         let m = cr.mask.as_ref()?;
         let action = self.prog.rules[rid as usize].action;
         cx.mv.rule = rid;
-        let mut dest = (cr.to.as_ref()?.0)(self, s, &mut cx);
+        let mut dest = (cr.to.as_ref()?.0)(self, s, cx);
         for c in &m.per_gen {
-            dest &= (c.0)(self, s, &mut cx);
+            dest &= (c.0)(self, s, cx);
         }
-        let pieces = (cr.subject.as_ref()?.0)(self, s, &mut cx) & s.occupied;
-        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, &mut cx, a));
+        let pieces = (cr.subject.as_ref()?.0)(self, s, cx) & s.occupied;
+        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
         let over = match (&cr.over, action) {
-            (Some(o), Action::Jump) => (o.0)(self, s, &mut cx),
+            (Some(o), Action::Jump) => (o.0)(self, s, cx),
             _ => Bits::EMPTY,
         };
         let jump = action == Action::Jump;
@@ -2227,7 +2239,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 let to = t.nth(r)?;
-                if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, NONE) {
+                if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
                     let i = list.len();
                     list.push_one(part);
                     return Some(i);
@@ -2253,7 +2265,7 @@ impl<const W: usize> Game<W> {
             if jump && !over.has(middle) {
                 continue;
             }
-            if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, middle) {
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
                 let i = list.len();
                 list.push_one(part);
                 return Some(i);
@@ -2279,7 +2291,7 @@ impl<const W: usize> Game<W> {
             let i = rng.below(k);
             let (from, to, d) = list.candidate(i);
             let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
-            if let Some(part) = self.masked_candidate(s, &mut cx, m, rid, from, to, middle) {
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
                 let i = list.len();
                 list.push_one(part);
                 return Some(i);
@@ -2514,6 +2526,7 @@ impl<const W: usize> Game<W> {
             }
         }
         self.end_turn(s, &mut cx, parts);
+        cx.finish();
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
