@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::moves::{MoveList, Part};
 use super::search::{Ending, Rng, random_game};
-use super::state::{Game, Outcome, State};
+use super::state::{Game, Outcome, State, side_of};
 
 /// How long to think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,6 +84,16 @@ pub struct Config {
     /// The most move parts the tree's move lists may hold (memory for games with
     /// very many moves); past it leaves are no longer expanded.
     pub max_parts: usize,
+    /// A node with more legal moves than this is *wide*: its children are added
+    /// progressively, and its descendants draw their moves instead of listing them.
+    pub widen_above: usize,
+    /// A wide node with `n` visits may have `widening * (n + 1)^widening_exponent`
+    /// children.
+    pub widening: f64,
+    /// See [`Config::widening`].
+    pub widening_exponent: f64,
+    /// The most root moves ordered by their first impression in a wide root.
+    pub ordered_moves: usize,
 }
 
 impl Default for Config {
@@ -95,6 +105,10 @@ impl Default for Config {
             seed: 1,
             max_nodes: 2_000_000,
             max_parts: 20_000_000,
+            widen_above: 256,
+            widening: 2.0,
+            widening_exponent: 0.5,
+            ordered_moves: 20_000,
         }
     }
 }
@@ -142,15 +156,34 @@ impl Analysis {
 
 const NO_CHILD: u32 = u32::MAX;
 
+/// How a node finds its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Not yet looked at.
+    Unexpanded,
+    /// Every legal move listed ([`Game::legal_moves`]).
+    Listed,
+    /// Moves drawn one at a time ([`Game::random_move`]) as the node may grow.
+    Sampled,
+}
+
 struct Node {
-    /// The legal moves (filled when the node is expanded).
+    /// The legal moves (listed), or the moves drawn so far (sampled).
     moves: MoveList,
     /// The child reached by each move, or [`NO_CHILD`].
     children: Vec<u32>,
-    /// Moves with no child yet.
+    /// Listed moves with no child yet (the next is taken from the end when the
+    /// node is wide, at random otherwise).
     untried: Vec<u32>,
-    /// Whether the moves have been generated.
-    expanded: bool,
+    /// How the moves are found.
+    listing: Listing,
+    /// Whether the node's children are added progressively (a wide node).
+    wide: bool,
+    /// Whether the node, when first looked at, draws its moves instead of listing them
+    /// (its parent was wide).
+    sample: bool,
+    /// Children made so far.
+    made: u32,
     /// How the game ended here, if it did.
     terminal: Option<Outcome>,
     /// The player who moved into this node (whose point of view `total` takes).
@@ -160,12 +193,15 @@ struct Node {
 }
 
 impl Node {
-    fn new(by: u8, terminal: Option<Outcome>) -> Node {
+    fn new(by: u8, terminal: Option<Outcome>, sample: bool) -> Node {
         Node {
             moves: MoveList::new(),
             children: Vec::new(),
             untried: Vec::new(),
-            expanded: false,
+            listing: Listing::Unexpanded,
+            wide: false,
+            sample,
+            made: 0,
             terminal,
             by,
             visits: 0,
@@ -187,6 +223,105 @@ fn terminal_of<const W: usize>(s: &State<W>) -> Option<Outcome> {
     if s.outcome == Outcome::Ongoing { None } else { Some(s.outcome) }
 }
 
+/// The general evaluation of an unfinished position, per player, 0 to 1 (see the
+/// module's header): with `a` the player's measure and `b` the best of the other
+/// players' measures, `0.5 + 0.5 (a - b) / (|a| + |b|)` (0.5 when both are 0). The
+/// measure is the score when the game keeps scores and they differ, otherwise the
+/// number of pieces the player owns on the board (every level of a stack).
+pub fn evaluate<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut Vec<f64>) {
+    let prog = &g.prog;
+    let n = prog.players;
+    let mut measure = vec![0i64; n];
+    let owners = || -> Vec<usize> {
+        if prog.has_colours { (prog.players..prog.sides.len()).collect() } else { (0..prog.players).collect() }
+    };
+    let scored = prog.uses.scores && {
+        let own = owners();
+        own.iter().any(|&x| s.scores.get(x).copied().unwrap_or(0) != s.scores.get(own[0]).copied().unwrap_or(0))
+    };
+    if scored {
+        for x in owners() {
+            let p = g.player_of(s, x as u8) as usize;
+            if p < n {
+                measure[p] += s.scores.get(x).copied().unwrap_or(0);
+            }
+        }
+    } else {
+        let mut by_side = vec![0i64; prog.sides.len()];
+        for c in 0..g.n {
+            for l in 0..s.height[c] as usize {
+                let side = side_of(s.pieces[c * g.cap + l]) as usize;
+                if side < by_side.len() {
+                    by_side[side] += 1;
+                }
+            }
+        }
+        for (x, &k) in by_side.iter().enumerate() {
+            if k != 0 {
+                let p = g.player_of(s, x as u8) as usize;
+                if p < n {
+                    measure[p] += k;
+                }
+            }
+        }
+    }
+    out.clear();
+    for p in 0..n {
+        let a = measure[p];
+        let b = (0..n).filter(|&q| q != p).map(|q| measure[q]).max().unwrap_or(a);
+        let d = (a.abs() + b.abs()) as f64;
+        out.push(if d == 0.0 { 0.5 } else { 0.5 + 0.5 * (a - b) as f64 / d });
+    }
+}
+
+/// How many children a wide node with `visits` visits may have.
+fn allowed(cfg: &Config, visits: u32) -> u32 {
+    (cfg.widening * ((visits + 1) as f64).powf(cfg.widening_exponent)).ceil().max(1.0) as u32
+}
+
+/// Orders a wide root's untried moves so that the best first impression is tried
+/// first: each move is played and the position evaluated ([`evaluate`], a finished
+/// game counting its result) for the player who chooses it. At most
+/// [`Config::ordered_moves`] moves (a random subset) are ordered; the rest follow at random.
+fn order_by_impression<const W: usize>(
+    g: &Game<W>,
+    root: &State<W>,
+    node: &mut Node,
+    cfg: &Config,
+    rng: &mut Rng,
+) {
+    // A random order first: ties and the unordered rest stay random.
+    let u = &mut node.untried;
+    for i in (1..u.len()).rev() {
+        let j = rng.below(i + 1);
+        u.swap(i, j);
+    }
+    let k = u.len().min(cfg.ordered_moves);
+    let mut scored: Vec<(f64, u32)> = Vec::with_capacity(k);
+    let mut s = root.clone();
+    let mut values = Vec::new();
+    for &i in &u[u.len() - k..] {
+        let parts = node.moves.get(i as usize);
+        let by = g.chooser_of(root, parts);
+        s.clone_from(root);
+        g.play(&mut s, parts);
+        let v = match terminal_of(&s) {
+            Some(o) => reward(Some(o), by),
+            None => {
+                evaluate(g, &s, &mut values);
+                values.get(by as usize).copied().unwrap_or(0.5)
+            }
+        };
+        scored.push((v, i));
+    }
+    // Stable: equal impressions keep their random order; the best ends up last.
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let rest = u.len() - k;
+    for (slot, (_, i)) in u[rest..].iter_mut().zip(scored) {
+        *slot = i;
+    }
+}
+
 /// Searches from `root` for the move of the player to move. `progress`, when given,
 /// is called about once a second.
 pub fn search<const W: usize>(
@@ -197,7 +332,7 @@ pub fn search<const W: usize>(
 ) -> Analysis {
     let start = Instant::now();
     let mut rng = Rng::new(cfg.seed);
-    let mut nodes = vec![Node::new(root.mover, terminal_of(root))];
+    let mut nodes = vec![Node::new(root.mover, terminal_of(root), false)];
     let mut root_moves = MoveList::new();
     g.legal_moves(root, &mut root_moves);
     let mut done =
@@ -210,9 +345,23 @@ pub fn search<const W: usize>(
         done.stats = vec![(0, 0.5)];
         return done;
     }
+    {
+        // The root's moves are listed already.
+        let node = &mut nodes[0];
+        node.moves = done.moves.clone();
+        node.listing = Listing::Listed;
+        let n = node.moves.len();
+        node.children = vec![NO_CHILD; n];
+        node.untried = (0..n as u32).rev().collect();
+        node.wide = n > cfg.widen_above;
+        if node.wide {
+            order_by_impression(g, root, node, cfg, &mut rng);
+        }
+    }
     let mut state = root.clone();
     let mut list = MoveList::new();
     let mut path: Vec<u32> = Vec::new();
+    let mut values: Vec<f64> = Vec::new();
     let mut iterations = 0u64;
     let mut parts = 0usize;
     let mut next_report = Duration::from_secs(1);
@@ -231,36 +380,81 @@ pub fn search<const W: usize>(
             if nodes[at].terminal.is_some() {
                 break;
             }
-            if !nodes[at].expanded {
+            if nodes[at].listing == Listing::Unexpanded {
                 if parts > cfg.max_parts {
                     break;
                 }
                 let node = &mut nodes[at];
-                g.legal_moves(&state, &mut node.moves);
-                node.expanded = true;
-                parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
-                if node.moves.is_empty() {
-                    g.settle(&mut state);
-                    node.terminal = Some(state.outcome);
-                    break;
+                if node.sample {
+                    node.listing = Listing::Sampled;
+                    node.wide = true;
+                } else {
+                    g.legal_moves(&state, &mut node.moves);
+                    node.listing = Listing::Listed;
+                    parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
+                    if node.moves.is_empty() {
+                        g.settle(&mut state);
+                        node.terminal = Some(state.outcome);
+                        break;
+                    }
+                    let n = node.moves.len();
+                    node.children = vec![NO_CHILD; n];
+                    node.untried = (0..n as u32).rev().collect();
+                    node.wide = n > cfg.widen_above;
                 }
-                let n = node.moves.len();
-                node.children = vec![NO_CHILD; n];
-                node.untried = (0..n as u32).rev().collect();
             }
-            if !nodes[at].untried.is_empty() && nodes.len() < cfg.max_nodes {
-                let node = &mut nodes[at];
-                let k = rng.below(node.untried.len());
-                let i = node.untried.swap_remove(k) as usize;
+            let grow = {
+                let node = &nodes[at];
+                nodes.len() < cfg.max_nodes
+                    && (!node.wide || node.made < allowed(cfg, node.visits))
+                    && (node.listing == Listing::Sampled || !node.untried.is_empty())
+            };
+            if grow {
+                let wide = nodes[at].wide;
+                let i = if nodes[at].listing == Listing::Sampled {
+                    // Draw a turn; a turn drawn before leads to its child.
+                    let Some(k) = g.random_move(&state, &mut rng, &mut list) else {
+                        if nodes[at].made == 0 {
+                            g.settle(&mut state);
+                            nodes[at].terminal = Some(state.outcome);
+                        }
+                        break;
+                    };
+                    let drawn = list.get(k);
+                    let node = &mut nodes[at];
+                    let seen = node.moves.iter().position(|m| m == drawn);
+                    match seen {
+                        Some(j) => {
+                            let c = node.children[j];
+                            g.play(&mut state, drawn);
+                            at = c as usize;
+                            path.push(c);
+                            continue;
+                        }
+                        None => {
+                            let Some((last, prefix)) = drawn.split_last() else { break };
+                            parts += drawn.len();
+                            node.moves.push(prefix, *last);
+                            node.children.push(NO_CHILD);
+                            node.moves.len() - 1
+                        }
+                    }
+                } else {
+                    let node = &mut nodes[at];
+                    let k = if wide && at == 0 { node.untried.len() - 1 } else { rng.below(node.untried.len()) };
+                    node.untried.swap_remove(k) as usize
+                };
+                let node = &nodes[at];
                 let by = g.chooser_of(&state, node.moves.get(i));
-                g.play(&mut state, node.moves.get(i));
+                g.play(&mut state, nodes[at].moves.get(i));
                 let child = nodes.len() as u32;
                 nodes[at].children[i] = child;
-                nodes.push(Node::new(by, terminal_of(&state)));
+                nodes[at].made += 1;
+                nodes.push(Node::new(by, terminal_of(&state), wide));
                 path.push(child);
                 break;
             }
-            // Every move tried: descend to the best child by UCT.
+            // Every move allowed tried: descend to the best child by UCT.
             let node = &nodes[at];
             let ln = (node.visits.max(1) as f64).ln();
             let mut best = usize::MAX;
@@ -293,11 +487,17 @@ pub fn search<const W: usize>(
                 Ending::Unfinished => None,
             },
         };
+        if outcome.is_none() {
+            evaluate(g, &state, &mut values);
+        }
         // Backpropagation.
         for &n in &path {
             let node = &mut nodes[n as usize];
             node.visits += 1;
-            node.total += reward(outcome, node.by);
+            node.total += match outcome {
+                Some(_) => reward(outcome, node.by),
+                None => values.get(node.by as usize).copied().unwrap_or(0.5),
+            };
         }
         iterations += 1;
         if let Some(report) = progress.as_mut()
