@@ -94,6 +94,10 @@ pub struct Config {
     pub widening_exponent: f64,
     /// The most root moves ordered by their first impression in a wide root.
     pub ordered_moves: usize,
+    /// With a time budget, the playouts wanted in it: when random turns are so slow
+    /// that playouts of [`Config::playout_plies`] turns would not fit, playouts are
+    /// cut shorter (measured as the search goes).
+    pub target_playouts: u32,
 }
 
 impl Default for Config {
@@ -109,6 +113,7 @@ impl Default for Config {
             widening: 2.0,
             widening_exponent: 0.5,
             ordered_moves: 20_000,
+            target_playouts: 500,
         }
     }
 }
@@ -365,6 +370,8 @@ pub fn search<const W: usize>(
     let mut iterations = 0u64;
     let mut parts = 0usize;
     let mut next_report = Duration::from_secs(1);
+    let mut cut = cfg.playout_plies;
+    let (mut playout_time, mut playout_turns) = (Duration::ZERO, 0u64);
     loop {
         match cfg.budget {
             Budget::Iterations(n) if iterations >= n => break,
@@ -482,10 +489,24 @@ pub fn search<const W: usize>(
         let leaf = *path.last().expect("the path holds the root");
         let outcome = match nodes[leaf as usize].terminal {
             Some(o) => Some(o),
-            None => match random_game(g, &mut state, &mut rng, cfg.playout_plies, &mut list).0 {
-                Ending::Finished(o) => Some(o),
-                Ending::Unfinished => None,
-            },
+            None => {
+                let began = Instant::now();
+                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut list);
+                if let Budget::Time(t) = cfg.budget {
+                    // Adapt the cut to the measured time per random turn.
+                    playout_time += began.elapsed();
+                    playout_turns += plies as u64;
+                    if playout_turns > 0 {
+                        let per_turn = playout_time.as_secs_f64() / playout_turns as f64;
+                        let fits = t.as_secs_f64() / (cfg.target_playouts.max(1) as f64 * per_turn);
+                        cut = fits.clamp(1.0, cfg.playout_plies.max(1) as f64) as u32;
+                    }
+                }
+                match ending {
+                    Ending::Finished(o) => Some(o),
+                    Ending::Unfinished => None,
+                }
+            }
         };
         if outcome.is_none() {
             evaluate(g, &state, &mut values);
