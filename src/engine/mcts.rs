@@ -1,17 +1,43 @@
 //! The computer player: Monte Carlo tree search (UCT) over uniformly random playouts.
 //!
 //! Knows no game: it reads only the legal moves ([`Game::legal_moves`]), random moves
-//! ([`Game::random_move`]) and outcomes. Each node of the tree is a position; its
+//! ([`Game::random_move`]), outcomes, and two general measures of a position (pieces
+//! and scores). Each node of the tree is a position; its
 //! statistics are kept from the point of view of the player who chose the move into
 //! it ([`Game::chooser_of`]: the player to move, or the one a `by` clause names), so
-//! at every node the player who chooses picks the child best for itself. A
-//! playout is a uniformly random game from a new leaf, cut at
-//! [`Config::playout_plies`] turns: an unfinished playout counts as a draw. Rewards are
+//! at every node the player who chooses picks the child best for itself. Rewards are
 //! 1 for a win, 0 for a loss and 0.5 for a draw, for any number of players.
 //!
+//! **Playouts.** A playout is a uniformly random game from a new leaf, cut at
+//! [`Config::playout_plies`] turns. With a time budget the cut also adapts to the
+//! game's speed: the search measures the time per random turn and cuts playouts so
+//! that about [`Config::target_playouts`] of them fit in the time (a game whose random
+//! turns are slow gets short playouts; fast games keep the full cut).
+//!
+//! **The evaluation of a cut playout** (a general heuristic of the computer player,
+//! not a rule of any game; [`evaluate`]): an unfinished playout is not a flat draw but
+//! is scored by a material count. With `a` the player's measure and `b` the best
+//! measure among the other players, the reward is `0.5 + 0.5 (a - b) / (|a| + |b|)`
+//! (0.5 when both are 0): for two players, the player's share. The measure is the
+//! score when the game keeps scores and they differ, otherwise the number of pieces
+//! the player owns on the board (every level of a stack; a colour counts for the
+//! player who plays it). Equal material is worth a draw, as before.
+//!
+//! **Progressive widening.** A node with more than [`Config::widen_above`] legal moves
+//! is *wide*: with `n` visits it may have at most
+//! `widening * (n + 1)^widening_exponent` children, so the search looks deeper at a
+//! few moves instead of trying each once. A wide root, whose moves are listed anyway,
+//! tries them best first impression first: each move (up to
+//! [`Config::ordered_moves`] of them) is played and the position evaluated as above
+//! (a finished game by its result). Below a wide node, positions do not list their
+//! moves (listing many whole turns is costly): they draw turns with
+//! [`Game::random_move`] (uniform over the legal turns) as they may grow; a turn drawn
+//! again leads to its existing child. Nodes with few moves list them all and try each,
+//! as plain UCT.
+//!
 //! The tree keeps only moves and statistics, not positions: each iteration replays
-//! the moves from the root (copy-make). With a budget in iterations the search is
-//! deterministic for a given seed.
+//! the moves from the root (copy-make). With a budget in iterations the cut does not
+//! adapt and the search is deterministic for a given seed.
 
 use std::time::{Duration, Instant};
 
@@ -72,8 +98,8 @@ impl std::fmt::Display for Budget {
 pub struct Config {
     /// How long to think.
     pub budget: Budget,
-    /// The longest playout, in turns; a playout cut there counts as a draw (the
-    /// program's limit, not a rule of the game).
+    /// The longest playout, in turns; a playout cut there is scored by [`evaluate`]
+    /// (the program's limit, not a rule of the game).
     pub playout_plies: u32,
     /// The UCT exploration constant.
     pub exploration: f64,
