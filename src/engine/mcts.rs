@@ -711,6 +711,61 @@ no moves { draw }
     }
 
     #[test]
+    fn evaluation_by_material() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            // cross: a1, b2; nought: c1 — cross owns 2 of the 3 pieces.
+            let s = play_line(g, &["a1", "c1", "b2"]);
+            let mut v = Vec::new();
+            evaluate(g, &s, &mut v);
+            assert_eq!(v.len(), 2);
+            assert!((v[0] - 2.0 / 3.0).abs() < 1e-9, "cross: {}", v[0]);
+            assert!((v[1] - 1.0 / 3.0).abs() < 1e-9, "nought: {}", v[1]);
+            // The empty board: nothing to tell the players apart.
+            evaluate(g, &g.start(), &mut v);
+            assert_eq!(v, vec![0.5, 0.5]);
+        });
+    }
+
+    /// Every node wide (more than 2 moves): the root's children added progressively
+    /// in order of first impression, the nodes below drawing their moves at random.
+    fn wide(budget: u64, seed: u64) -> Config {
+        Config { budget: Budget::Iterations(budget), seed, widen_above: 2, ..Config::default() }
+    }
+
+    #[test]
+    fn widening_finds_the_win_and_the_block() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = play_line(g, &["a1", "c1", "b2", "a3"]);
+            let a = search(g, &s, &wide(2000, 7), None);
+            assert_eq!(best_text(g, &s, &a), "c3");
+            assert!(a.value() > 0.9, "a won position: {}", a.value());
+            let s = play_line(g, &["a1", "b2", "b1"]);
+            let a = search(g, &s, &wide(5000, 3), None);
+            assert_eq!(best_text(g, &s, &a), "c1");
+        });
+    }
+
+    #[test]
+    fn widening_limits_the_root_and_is_deterministic() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = g.start();
+            let a = search(g, &s, &wide(48, 11), None);
+            let b = search(g, &s, &wide(48, 11), None);
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.best, b.best);
+            // 48 visits allow ceil(2 * 49^0.5) = 14 children: all 9 moves. The 4th
+            // iteration finds 3 visits, which allow ceil(2 * 4^0.5) = 4 children (the
+            // 1st to 3rd allowed 2, 3, 4): each iteration adds one.
+            assert_eq!(a.stats.iter().filter(|s| s.0 > 0).count(), 9);
+            let c = search(g, &s, &wide(4, 11), None);
+            assert_eq!(c.stats.iter().filter(|s| s.0 > 0).count(), 4);
+        });
+    }
+
+    #[test]
     fn time_budget_reports_progress() {
         let any = game(TICTACTOE);
         with_game!(&any, g => {
