@@ -40,12 +40,8 @@ fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, see
             return Some(s.outcome);
         }
         let parts = if Some(s.mover) == computer {
-            let cfg = Config {
-                budget: Budget::Iterations(200),
-                playout_plies: 4,
-                seed: rng.next_u64(),
-                ..Config::default()
-            };
+            let cfg =
+                Config { budget: Budget::Iterations(200), playout_plies: 4, seed: rng.next_u64(), ..Config::default() };
             mcts::search(g, &s, &cfg, None).best_move().map(|m| m.to_vec())
         } else {
             g.random_move(&s, &mut rng, &mut list).map(|i| list.get(i).to_vec())

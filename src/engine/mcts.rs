@@ -314,13 +314,7 @@ fn allowed(cfg: &Config, visits: u32) -> u32 {
 /// first: each move is played and the position evaluated ([`evaluate`], a finished
 /// game counting its result) for the player who chooses it. At most
 /// [`Config::ordered_moves`] moves (a random subset) are ordered; the rest follow at random.
-fn order_by_impression<const W: usize>(
-    g: &Game<W>,
-    root: &State<W>,
-    node: &mut Node,
-    cfg: &Config,
-    rng: &mut Rng,
-) {
+fn order_by_impression<const W: usize>(g: &Game<W>, root: &State<W>, node: &mut Node, cfg: &Config, rng: &mut Rng) {
     // A random order first: ties and the unordered rest stay random.
     let u = &mut node.untried;
     for i in (1..u.len()).rev() {
