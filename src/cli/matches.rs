@@ -39,7 +39,9 @@ pub struct Args {
     /// iterations (`2000`, deterministic with --seed).
     #[arg(long, default_value = "1000", value_parser = Budget::parse)]
     think: Budget,
-    /// The longest random playout of the computer's search, in turns.
+    /// The longest random playout of the computer's search, in turns (an unfinished
+    /// playout is scored by the pieces, or scores, each player has; with a time budget
+    /// slow games get shorter playouts).
     #[arg(long, default_value_t = 400)]
     playout_plies: u32,
     /// The random seed of the first game (game i uses seed + i).

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long, default_value = "2s", value_parser = Budget::parse)]
     think: Budget,
     /// The longest random playout of the computer's search, in turns (an unfinished
-    /// playout counts as a draw).
+    /// playout is scored by the pieces, or scores, each player has; with a time budget
+    /// slow games get shorter playouts).
     #[arg(long, default_value_t = 400)]
     playout_plies: u32,
     /// The random seed for the computer and random players (default: from the clock).

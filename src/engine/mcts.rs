@@ -1,23 +1,49 @@
 //! The computer player: Monte Carlo tree search (UCT) over uniformly random playouts.
 //!
 //! Knows no game: it reads only the legal moves ([`Game::legal_moves`]), random moves
-//! ([`Game::random_move`]) and outcomes. Each node of the tree is a position; its
+//! ([`Game::random_move`]), outcomes, and two general measures of a position (pieces
+//! and scores). Each node of the tree is a position; its
 //! statistics are kept from the point of view of the player who chose the move into
 //! it ([`Game::chooser_of`]: the player to move, or the one a `by` clause names), so
-//! at every node the player who chooses picks the child best for itself. A
-//! playout is a uniformly random game from a new leaf, cut at
-//! [`Config::playout_plies`] turns: an unfinished playout counts as a draw. Rewards are
+//! at every node the player who chooses picks the child best for itself. Rewards are
 //! 1 for a win, 0 for a loss and 0.5 for a draw, for any number of players.
 //!
+//! **Playouts.** A playout is a uniformly random game from a new leaf, cut at
+//! [`Config::playout_plies`] turns. With a time budget the cut also adapts to the
+//! game's speed: the search measures the time per random turn and cuts playouts so
+//! that about [`Config::target_playouts`] of them fit in the time (a game whose random
+//! turns are slow gets short playouts; fast games keep the full cut).
+//!
+//! **The evaluation of a cut playout** (a general heuristic of the computer player,
+//! not a rule of any game; [`evaluate`]): an unfinished playout is not a flat draw but
+//! is scored by a material count. With `a` the player's measure and `b` the best
+//! measure among the other players, the reward is `0.5 + 0.5 (a - b) / (|a| + |b|)`
+//! (0.5 when both are 0): for two players, the player's share. The measure is the
+//! score when the game keeps scores and they differ, otherwise the number of pieces
+//! the player owns on the board (every level of a stack; a colour counts for the
+//! player who plays it). Equal material is worth a draw, as before.
+//!
+//! **Progressive widening.** A node with more than [`Config::widen_above`] legal moves
+//! is *wide*: with `n` visits it may have at most
+//! `widening * (n + 1)^widening_exponent` children, so the search looks deeper at a
+//! few moves instead of trying each once. A wide root, whose moves are listed anyway,
+//! tries them best first impression first: each move (up to
+//! [`Config::ordered_moves`] of them) is played and the position evaluated as above
+//! (a finished game by its result). Below a wide node, positions do not list their
+//! moves (listing many whole turns is costly): they draw turns with
+//! [`Game::random_move`] (uniform over the legal turns) as they may grow; a turn drawn
+//! again leads to its existing child. Nodes with few moves list them all and try each,
+//! as plain UCT.
+//!
 //! The tree keeps only moves and statistics, not positions: each iteration replays
-//! the moves from the root (copy-make). With a budget in iterations the search is
-//! deterministic for a given seed.
+//! the moves from the root (copy-make). With a budget in iterations the cut does not
+//! adapt and the search is deterministic for a given seed.
 
 use std::time::{Duration, Instant};
 
 use super::moves::{MoveList, Part};
 use super::search::{Ending, Rng, random_game};
-use super::state::{Game, Outcome, State};
+use super::state::{Game, Outcome, State, side_of};
 
 /// How long to think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,8 +98,8 @@ impl std::fmt::Display for Budget {
 pub struct Config {
     /// How long to think.
     pub budget: Budget,
-    /// The longest playout, in turns; a playout cut there counts as a draw (the
-    /// program's limit, not a rule of the game).
+    /// The longest playout, in turns; a playout cut there is scored by [`evaluate`]
+    /// (the program's limit, not a rule of the game).
     pub playout_plies: u32,
     /// The UCT exploration constant.
     pub exploration: f64,
@@ -84,6 +110,20 @@ pub struct Config {
     /// The most move parts the tree's move lists may hold (memory for games with
     /// very many moves); past it leaves are no longer expanded.
     pub max_parts: usize,
+    /// A node with more legal moves than this is *wide*: its children are added
+    /// progressively, and its descendants draw their moves instead of listing them.
+    pub widen_above: usize,
+    /// A wide node with `n` visits may have `widening * (n + 1)^widening_exponent`
+    /// children.
+    pub widening: f64,
+    /// See [`Config::widening`].
+    pub widening_exponent: f64,
+    /// The most root moves ordered by their first impression in a wide root.
+    pub ordered_moves: usize,
+    /// With a time budget, the playouts wanted in it: when random turns are so slow
+    /// that playouts of [`Config::playout_plies`] turns would not fit, playouts are
+    /// cut shorter (measured as the search goes).
+    pub target_playouts: u32,
 }
 
 impl Default for Config {
@@ -95,6 +135,11 @@ impl Default for Config {
             seed: 1,
             max_nodes: 2_000_000,
             max_parts: 20_000_000,
+            widen_above: 256,
+            widening: 2.0,
+            widening_exponent: 0.5,
+            ordered_moves: 20_000,
+            target_playouts: 500,
         }
     }
 }
@@ -142,15 +187,34 @@ impl Analysis {
 
 const NO_CHILD: u32 = u32::MAX;
 
+/// How a node finds its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Not yet looked at.
+    Unexpanded,
+    /// Every legal move listed ([`Game::legal_moves`]).
+    Listed,
+    /// Moves drawn one at a time ([`Game::random_move`]) as the node may grow.
+    Sampled,
+}
+
 struct Node {
-    /// The legal moves (filled when the node is expanded).
+    /// The legal moves (listed), or the moves drawn so far (sampled).
     moves: MoveList,
     /// The child reached by each move, or [`NO_CHILD`].
     children: Vec<u32>,
-    /// Moves with no child yet.
+    /// Listed moves with no child yet (the next is taken from the end when the
+    /// node is wide, at random otherwise).
     untried: Vec<u32>,
-    /// Whether the moves have been generated.
-    expanded: bool,
+    /// How the moves are found.
+    listing: Listing,
+    /// Whether the node's children are added progressively (a wide node).
+    wide: bool,
+    /// Whether the node, when first looked at, draws its moves instead of listing them
+    /// (its parent was wide).
+    sample: bool,
+    /// Children made so far.
+    made: u32,
     /// How the game ended here, if it did.
     terminal: Option<Outcome>,
     /// The player who moved into this node (whose point of view `total` takes).
@@ -160,12 +224,15 @@ struct Node {
 }
 
 impl Node {
-    fn new(by: u8, terminal: Option<Outcome>) -> Node {
+    fn new(by: u8, terminal: Option<Outcome>, sample: bool) -> Node {
         Node {
             moves: MoveList::new(),
             children: Vec::new(),
             untried: Vec::new(),
-            expanded: false,
+            listing: Listing::Unexpanded,
+            wide: false,
+            sample,
+            made: 0,
             terminal,
             by,
             visits: 0,
@@ -187,6 +254,99 @@ fn terminal_of<const W: usize>(s: &State<W>) -> Option<Outcome> {
     if s.outcome == Outcome::Ongoing { None } else { Some(s.outcome) }
 }
 
+/// The general evaluation of an unfinished position, per player, 0 to 1 (see the
+/// module's header): with `a` the player's measure and `b` the best of the other
+/// players' measures, `0.5 + 0.5 (a - b) / (|a| + |b|)` (0.5 when both are 0). The
+/// measure is the score when the game keeps scores and they differ, otherwise the
+/// number of pieces the player owns on the board (every level of a stack).
+pub fn evaluate<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut Vec<f64>) {
+    let prog = &g.prog;
+    let n = prog.players;
+    let mut measure = vec![0i64; n];
+    let owners = || -> Vec<usize> {
+        if prog.has_colours { (prog.players..prog.sides.len()).collect() } else { (0..prog.players).collect() }
+    };
+    let scored = prog.uses.scores && {
+        let own = owners();
+        own.iter().any(|&x| s.scores.get(x).copied().unwrap_or(0) != s.scores.get(own[0]).copied().unwrap_or(0))
+    };
+    if scored {
+        for x in owners() {
+            let p = g.player_of(s, x as u8) as usize;
+            if p < n {
+                measure[p] += s.scores.get(x).copied().unwrap_or(0);
+            }
+        }
+    } else {
+        let mut by_side = vec![0i64; prog.sides.len()];
+        for c in 0..g.n {
+            for l in 0..s.height[c] as usize {
+                let side = side_of(s.pieces[c * g.cap + l]) as usize;
+                if side < by_side.len() {
+                    by_side[side] += 1;
+                }
+            }
+        }
+        for (x, &k) in by_side.iter().enumerate() {
+            if k != 0 {
+                let p = g.player_of(s, x as u8) as usize;
+                if p < n {
+                    measure[p] += k;
+                }
+            }
+        }
+    }
+    out.clear();
+    for p in 0..n {
+        let a = measure[p];
+        let b = (0..n).filter(|&q| q != p).map(|q| measure[q]).max().unwrap_or(a);
+        let d = (a.abs() + b.abs()) as f64;
+        out.push(if d == 0.0 { 0.5 } else { 0.5 + 0.5 * (a - b) as f64 / d });
+    }
+}
+
+/// How many children a wide node with `visits` visits may have.
+fn allowed(cfg: &Config, visits: u32) -> u32 {
+    (cfg.widening * ((visits + 1) as f64).powf(cfg.widening_exponent)).ceil().max(1.0) as u32
+}
+
+/// Orders a wide root's untried moves so that the best first impression is tried
+/// first: each move is played and the position evaluated ([`evaluate`], a finished
+/// game counting its result) for the player who chooses it. At most
+/// [`Config::ordered_moves`] moves (a random subset) are ordered; the rest follow at random.
+fn order_by_impression<const W: usize>(g: &Game<W>, root: &State<W>, node: &mut Node, cfg: &Config, rng: &mut Rng) {
+    // A random order first: ties and the unordered rest stay random.
+    let u = &mut node.untried;
+    for i in (1..u.len()).rev() {
+        let j = rng.below(i + 1);
+        u.swap(i, j);
+    }
+    let k = u.len().min(cfg.ordered_moves);
+    let mut scored: Vec<(f64, u32)> = Vec::with_capacity(k);
+    let mut s = root.clone();
+    let mut values = Vec::new();
+    for &i in &u[u.len() - k..] {
+        let parts = node.moves.get(i as usize);
+        let by = g.chooser_of(root, parts);
+        s.clone_from(root);
+        g.play(&mut s, parts);
+        let v = match terminal_of(&s) {
+            Some(o) => reward(Some(o), by),
+            None => {
+                evaluate(g, &s, &mut values);
+                values.get(by as usize).copied().unwrap_or(0.5)
+            }
+        };
+        scored.push((v, i));
+    }
+    // Stable: equal impressions keep their random order; the best ends up last.
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let rest = u.len() - k;
+    for (slot, (_, i)) in u[rest..].iter_mut().zip(scored) {
+        *slot = i;
+    }
+}
+
 /// Searches from `root` for the move of the player to move. `progress`, when given,
 /// is called about once a second.
 pub fn search<const W: usize>(
@@ -197,7 +357,7 @@ pub fn search<const W: usize>(
 ) -> Analysis {
     let start = Instant::now();
     let mut rng = Rng::new(cfg.seed);
-    let mut nodes = vec![Node::new(root.mover, terminal_of(root))];
+    let mut nodes = vec![Node::new(root.mover, terminal_of(root), false)];
     let mut root_moves = MoveList::new();
     g.legal_moves(root, &mut root_moves);
     let mut done =
@@ -210,12 +370,28 @@ pub fn search<const W: usize>(
         done.stats = vec![(0, 0.5)];
         return done;
     }
+    {
+        // The root's moves are listed already.
+        let node = &mut nodes[0];
+        node.moves = done.moves.clone();
+        node.listing = Listing::Listed;
+        let n = node.moves.len();
+        node.children = vec![NO_CHILD; n];
+        node.untried = (0..n as u32).rev().collect();
+        node.wide = n > cfg.widen_above;
+        if node.wide {
+            order_by_impression(g, root, node, cfg, &mut rng);
+        }
+    }
     let mut state = root.clone();
     let mut list = MoveList::new();
     let mut path: Vec<u32> = Vec::new();
+    let mut values: Vec<f64> = Vec::new();
     let mut iterations = 0u64;
     let mut parts = 0usize;
     let mut next_report = Duration::from_secs(1);
+    let mut cut = cfg.playout_plies;
+    let (mut playout_time, mut playout_turns) = (Duration::ZERO, 0u64);
     loop {
         match cfg.budget {
             Budget::Iterations(n) if iterations >= n => break,
@@ -231,36 +407,81 @@ pub fn search<const W: usize>(
             if nodes[at].terminal.is_some() {
                 break;
             }
-            if !nodes[at].expanded {
+            if nodes[at].listing == Listing::Unexpanded {
                 if parts > cfg.max_parts {
                     break;
                 }
                 let node = &mut nodes[at];
-                g.legal_moves(&state, &mut node.moves);
-                node.expanded = true;
-                parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
-                if node.moves.is_empty() {
-                    g.settle(&mut state);
-                    node.terminal = Some(state.outcome);
-                    break;
+                if node.sample {
+                    node.listing = Listing::Sampled;
+                    node.wide = true;
+                } else {
+                    g.legal_moves(&state, &mut node.moves);
+                    node.listing = Listing::Listed;
+                    parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
+                    if node.moves.is_empty() {
+                        g.settle(&mut state);
+                        node.terminal = Some(state.outcome);
+                        break;
+                    }
+                    let n = node.moves.len();
+                    node.children = vec![NO_CHILD; n];
+                    node.untried = (0..n as u32).rev().collect();
+                    node.wide = n > cfg.widen_above;
                 }
-                let n = node.moves.len();
-                node.children = vec![NO_CHILD; n];
-                node.untried = (0..n as u32).rev().collect();
             }
-            if !nodes[at].untried.is_empty() && nodes.len() < cfg.max_nodes {
-                let node = &mut nodes[at];
-                let k = rng.below(node.untried.len());
-                let i = node.untried.swap_remove(k) as usize;
+            let grow = {
+                let node = &nodes[at];
+                nodes.len() < cfg.max_nodes
+                    && (!node.wide || node.made < allowed(cfg, node.visits))
+                    && (node.listing == Listing::Sampled || !node.untried.is_empty())
+            };
+            if grow {
+                let wide = nodes[at].wide;
+                let i = if nodes[at].listing == Listing::Sampled {
+                    // Draw a turn; a turn drawn before leads to its child.
+                    let Some(k) = g.random_move(&state, &mut rng, &mut list) else {
+                        if nodes[at].made == 0 {
+                            g.settle(&mut state);
+                            nodes[at].terminal = Some(state.outcome);
+                        }
+                        break;
+                    };
+                    let drawn = list.get(k);
+                    let node = &mut nodes[at];
+                    let seen = node.moves.iter().position(|m| m == drawn);
+                    match seen {
+                        Some(j) => {
+                            let c = node.children[j];
+                            g.play(&mut state, drawn);
+                            at = c as usize;
+                            path.push(c);
+                            continue;
+                        }
+                        None => {
+                            let Some((last, prefix)) = drawn.split_last() else { break };
+                            parts += drawn.len();
+                            node.moves.push(prefix, *last);
+                            node.children.push(NO_CHILD);
+                            node.moves.len() - 1
+                        }
+                    }
+                } else {
+                    let node = &mut nodes[at];
+                    let k = if wide && at == 0 { node.untried.len() - 1 } else { rng.below(node.untried.len()) };
+                    node.untried.swap_remove(k) as usize
+                };
+                let node = &nodes[at];
                 let by = g.chooser_of(&state, node.moves.get(i));
-                g.play(&mut state, node.moves.get(i));
+                g.play(&mut state, nodes[at].moves.get(i));
                 let child = nodes.len() as u32;
                 nodes[at].children[i] = child;
-                nodes.push(Node::new(by, terminal_of(&state)));
+                nodes[at].made += 1;
+                nodes.push(Node::new(by, terminal_of(&state), wide));
                 path.push(child);
                 break;
             }
-            // Every move tried: descend to the best child by UCT.
+            // Every move allowed tried: descend to the best child by UCT.
             let node = &nodes[at];
             let ln = (node.visits.max(1) as f64).ln();
             let mut best = usize::MAX;
@@ -288,16 +509,36 @@ pub fn search<const W: usize>(
         let leaf = *path.last().expect("the path holds the root");
         let outcome = match nodes[leaf as usize].terminal {
             Some(o) => Some(o),
-            None => match random_game(g, &mut state, &mut rng, cfg.playout_plies, &mut list).0 {
-                Ending::Finished(o) => Some(o),
-                Ending::Unfinished => None,
-            },
+            None => {
+                let began = Instant::now();
+                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut list);
+                if let Budget::Time(t) = cfg.budget {
+                    // Adapt the cut to the measured time per random turn.
+                    playout_time += began.elapsed();
+                    playout_turns += plies as u64;
+                    if playout_turns > 0 {
+                        let per_turn = playout_time.as_secs_f64() / playout_turns as f64;
+                        let fits = t.as_secs_f64() / (cfg.target_playouts.max(1) as f64 * per_turn);
+                        cut = fits.clamp(1.0, cfg.playout_plies.max(1) as f64) as u32;
+                    }
+                }
+                match ending {
+                    Ending::Finished(o) => Some(o),
+                    Ending::Unfinished => None,
+                }
+            }
         };
+        if outcome.is_none() {
+            evaluate(g, &state, &mut values);
+        }
         // Backpropagation.
         for &n in &path {
             let node = &mut nodes[n as usize];
             node.visits += 1;
-            node.total += reward(outcome, node.by);
+            node.total += match outcome {
+                Some(_) => reward(outcome, node.by),
+                None => values.get(node.by as usize).copied().unwrap_or(0.5),
+            };
         }
         iterations += 1;
         if let Some(report) = progress.as_mut()
@@ -460,6 +701,61 @@ no moves { draw }
             assert!(matches!(s.outcome, Outcome::Win(0)));
             let a = search(g, &s, &Config::default(), None);
             assert!(a.best.is_none());
+        });
+    }
+
+    #[test]
+    fn evaluation_by_material() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            // cross: a1, b2; nought: c1 — cross owns 2 of the 3 pieces.
+            let s = play_line(g, &["a1", "c1", "b2"]);
+            let mut v = Vec::new();
+            evaluate(g, &s, &mut v);
+            assert_eq!(v.len(), 2);
+            assert!((v[0] - 2.0 / 3.0).abs() < 1e-9, "cross: {}", v[0]);
+            assert!((v[1] - 1.0 / 3.0).abs() < 1e-9, "nought: {}", v[1]);
+            // The empty board: nothing to tell the players apart.
+            evaluate(g, &g.start(), &mut v);
+            assert_eq!(v, vec![0.5, 0.5]);
+        });
+    }
+
+    /// Every node wide (more than 2 moves): the root's children added progressively
+    /// in order of first impression, the nodes below drawing their moves at random.
+    fn wide(budget: u64, seed: u64) -> Config {
+        Config { budget: Budget::Iterations(budget), seed, widen_above: 2, ..Config::default() }
+    }
+
+    #[test]
+    fn widening_finds_the_win_and_the_block() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = play_line(g, &["a1", "c1", "b2", "a3"]);
+            let a = search(g, &s, &wide(2000, 7), None);
+            assert_eq!(best_text(g, &s, &a), "c3");
+            assert!(a.value() > 0.9, "a won position: {}", a.value());
+            let s = play_line(g, &["a1", "b2", "b1"]);
+            let a = search(g, &s, &wide(5000, 3), None);
+            assert_eq!(best_text(g, &s, &a), "c1");
+        });
+    }
+
+    #[test]
+    fn widening_limits_the_root_and_is_deterministic() {
+        let any = game(TICTACTOE);
+        with_game!(&any, g => {
+            let s = g.start();
+            let a = search(g, &s, &wide(48, 11), None);
+            let b = search(g, &s, &wide(48, 11), None);
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.best, b.best);
+            // 48 visits allow ceil(2 * 49^0.5) = 14 children: all 9 moves. The 4th
+            // iteration finds 3 visits, which allow ceil(2 * 4^0.5) = 4 children (the
+            // 1st to 3rd allowed 2, 3, 4): each iteration adds one.
+            assert_eq!(a.stats.iter().filter(|s| s.0 > 0).count(), 9);
+            let c = search(g, &s, &wide(4, 11), None);
+            assert_eq!(c.stats.iter().filter(|s| s.0 > 0).count(), 4);
         });
     }
 
