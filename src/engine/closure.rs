@@ -1102,7 +1102,16 @@ pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
         }
         // The cell's test first: often a constant set, cheaper than the condition.
         SetN::IfAll(k, a) => {
-            let (k, x) = (bool_f::<W>(k, false), member_f::<W>(a));
+            let k = bool_f::<W>(k, false);
+            if let Some(l) = lits_of(a)
+                && let [first] = l[..]
+            {
+                return with_lit_type!(first, x => {
+                    let xn = first.neg;
+                    fm(move |g, s, cx, c| x.has(g, s, c) != xn || ((c as usize) < g.n && (k.0)(g, s, cx)))
+                });
+            }
+            let x = member_f::<W>(a);
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.n && (k.0)(g, s, cx)))
         }
         SetN::IfThen(k, a) => {
@@ -1544,6 +1553,15 @@ pub fn guard_run_fx<const W: usize>(
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
             match first {
+                // Two tests (the most common guard: `enemy and not captured`), inline.
+                None if rest.len() == 1 => {
+                    let second = rest[0];
+                    with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
+                        first: Lit2 { a: EnemyL, an: false, b, bn: second.neg },
+                        first_neg: false,
+                        rest: Vec::new(),
+                    }))
+                }
                 None => run(base, table, cells, k, items, ByLits { first: EnemyL, first_neg: false, rest }),
                 Some(first) => {
                     with_lit_type!(first, a => run(base, table, cells, k, items, ByLits { first: a, first_neg: first.neg, rest }))
