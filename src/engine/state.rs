@@ -97,6 +97,13 @@ pub struct Game<const W: usize> {
     pub counter_slots: usize,
     /// The program lowered to typed code (see [`super::code`]).
     pub code: Code<W>,
+    /// The hash keys of the pieces (see [`Game::piece_key`]), by cell and level, then
+    /// piece; empty when the table would be large.
+    keys: Vec<u64>,
+    /// Bits of a piece's index in [`Game::keys`]: (side shift, kind shift, all).
+    key_bits: (u32, u32, u32),
+    /// The hash key of each player to move.
+    mover_keys: Vec<u64>,
 }
 
 /// A position of a game.
@@ -316,6 +323,9 @@ impl<const W: usize> Game<W> {
             cap,
             counter_base,
             counter_slots: slots,
+            keys: Vec::new(),
+            key_bits: (0, 0, 0),
+            mover_keys: (0..=u8::MAX).map(mover_key).collect(),
             prog,
             code: Code::default(),
         };
@@ -361,7 +371,49 @@ impl<const W: usize> Game<W> {
         };
         game.sets.extend(new_sets);
         game.code = code;
+        game.piece_keys();
         game
+    }
+
+    /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
+    fn piece_keys(&mut self) {
+        let bits = |k: usize| usize::BITS - k.saturating_sub(1).leading_zeros();
+        let (fb, kb, sb) = (self.prog.flags.len() as u32, bits(self.prog.kinds.len()), bits(self.prog.sides.len()));
+        let all = fb + kb + sb;
+        let size = (self.n * self.cap) << all;
+        if all > 16 || size > 1 << 17 {
+            return;
+        }
+        self.key_bits = (fb + kb, fb, all);
+        self.keys = vec![0; size];
+        for at in 0..self.n * self.cap {
+            for i in 0..1usize << all {
+                let p = ((i >> (fb + kb)) as u32) << 24
+                    | ((i >> fb & ((1 << kb) - 1)) as u32) << 16
+                    | (i & ((1 << fb) - 1)) as u32;
+                self.keys[at << all | i] = piece_key((at / self.cap) as u16, at % self.cap, p);
+            }
+        }
+    }
+
+    /// The hash key of a piece at a level of a cell (from the table when there is one).
+    #[inline]
+    pub fn piece_key(&self, cell: u16, level: usize, p: Piece) -> u64 {
+        let (sk, kk, all) = self.key_bits;
+        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
+        if self.keys.is_empty() || i >> all != 0 {
+            return piece_key(cell, level, p);
+        }
+        self.keys
+            .get((cell as usize * self.cap + level) << all | i)
+            .copied()
+            .unwrap_or_else(|| piece_key(cell, level, p))
+    }
+
+    /// The hash key of the player to move.
+    #[inline]
+    fn mover_key(&self, m: u8) -> u64 {
+        self.mover_keys[m as usize]
     }
 
     /// An empty position: no pieces, first phase, first player.
@@ -399,10 +451,10 @@ impl<const W: usize> Game<W> {
 
     /// The hash of a position computed from nothing, to check the incremental one.
     pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
-        let mut h = mover_key(s.mover) ^ phase_key(s.phase);
+        let mut h = self.mover_key(s.mover) ^ phase_key(s.phase);
         for c in 0..self.n {
             for l in 0..s.height[c] as usize {
-                h ^= piece_key(c as u16, l, s.pieces[c * self.cap + l]);
+                h ^= self.piece_key(c as u16, l, s.pieces[c * self.cap + l]);
             }
         }
         for (i, v) in s.counters.iter().enumerate() {
@@ -453,7 +505,7 @@ impl<const W: usize> Game<W> {
         }
         s.pieces[c as usize * self.cap + h] = p;
         s.height[c as usize] += 1;
-        s.hash ^= piece_key(c, h, p);
+        s.hash ^= self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
     }
 
@@ -463,7 +515,7 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, Some(top), false);
         let h = s.height[c as usize] as usize - 1;
         s.height[c as usize] -= 1;
-        s.hash ^= piece_key(c, h, top);
+        s.hash ^= self.piece_key(c, h, top);
         let below = self.top(s, c);
         self.set_top_bits(s, c, below, true);
         Some(top)
@@ -475,7 +527,7 @@ impl<const W: usize> Game<W> {
         let h = s.height[c as usize] as usize - 1;
         self.set_top_bits(s, c, Some(top), false);
         s.pieces[c as usize * self.cap + h] = p;
-        s.hash ^= piece_key(c, h, top) ^ piece_key(c, h, p);
+        s.hash ^= self.piece_key(c, h, top) ^ self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
     }
 
@@ -491,11 +543,11 @@ impl<const W: usize> Game<W> {
         let base = c as usize * self.cap;
         for l in (0..h).rev() {
             let q = s.pieces[base + l];
-            s.hash ^= piece_key(c, l, q) ^ piece_key(c, l + 1, q);
+            s.hash ^= self.piece_key(c, l, q) ^ self.piece_key(c, l + 1, q);
             s.pieces[base + l + 1] = q;
         }
         s.pieces[base] = p;
-        s.hash ^= piece_key(c, 0, p);
+        s.hash ^= self.piece_key(c, 0, p);
         s.height[c as usize] += 1;
     }
 
@@ -512,14 +564,14 @@ impl<const W: usize> Game<W> {
                 let q = s.pieces[t];
                 self.set_top_bits(s, to, Some(q), false);
                 s.height[t] = 0;
-                s.hash ^= piece_key(to, 0, q);
+                s.hash ^= self.piece_key(to, 0, q);
             }
             if s.height[f] > 0 {
                 let p = s.pieces[f];
                 s.height[f] = 0;
                 s.pieces[t] = p;
                 s.height[t] = 1;
-                s.hash ^= piece_key(from, 0, p) ^ piece_key(to, 0, p);
+                s.hash ^= self.piece_key(from, 0, p) ^ self.piece_key(to, 0, p);
                 // The same bits move from one cell to the other.
                 let mut moved = Bits::<W>::single(from);
                 moved.insert(to);
@@ -559,7 +611,7 @@ impl<const W: usize> Game<W> {
 
     /// Sets the player to move.
     pub fn set_mover(&self, s: &mut State<W>, m: u8) {
-        s.hash ^= mover_key(s.mover) ^ mover_key(m);
+        s.hash ^= self.mover_key(s.mover) ^ self.mover_key(m);
         s.mover = m;
     }
 
