@@ -1384,6 +1384,8 @@ pub enum Step<const W: usize> {
     If(Vec<FB<W>>, FX<W>),
     /// `if c { body }` with no other branch.
     If1(FB<W>, FX<W>),
+    /// `if c1 and c2 { body }` with no other branch.
+    If2(FB<W>, FB<W>, FX<W>),
     /// Any other statement.
     Do(FX<W>),
 }
@@ -1404,6 +1406,10 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
         .into_iter()
         .map(|st| match st {
             Step::If(mut conds, body) if conds.len() == 1 => Step::If1(conds.pop().expect("one"), body),
+            Step::If(mut conds, body) if conds.len() == 2 => {
+                let b = conds.pop().expect("two");
+                Step::If2(conds.pop().expect("two"), b, body)
+            }
             st => st,
         })
         .collect();
@@ -1412,6 +1418,12 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
             let r = match st {
                 Step::If1(c, body) => {
                     if !(c.0)(g, s, cx) {
+                        continue 'next;
+                    }
+                    (body.0)(g, s, cx)
+                }
+                Step::If2(a, b, body) => {
+                    if !(a.0)(g, s, cx) || !(b.0)(g, s, cx) {
                         continue 'next;
                     }
                     (body.0)(g, s, cx)
