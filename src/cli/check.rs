@@ -209,7 +209,7 @@ fn os_reason(e: &io::Error) -> String {
     }
 }
 
-/// The one-line summary: `games/agon.game: ok`, or
+/// The one-line summary: `games/example.game: ok`, or
 /// `checked 4 files: 1 error, 2 warnings`.
 fn summary(args: &Args, totals: &Totals, single: Option<&str>) -> String {
     let counts =

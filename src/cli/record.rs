@@ -6,7 +6,7 @@
 //! ```text
 //! # A comment: `#` at the start of a line. Blank lines are ignored.
 //! rulesi record 1                 the first line that is not a comment (format version)
-//! game games/stax.game            the game file, as it was given
+//! game games/example.game         the game file, as it was given
 //! ruleset NAME                    the ruleset, if one was chosen (optional)
 //! option first=red                an option's value (any number of lines)
 //! moves                           the moves follow, one per line
@@ -387,9 +387,9 @@ mod tests {
     fn round_trip() {
         let moves = vec!["a3-b4".to_string(), "b6-c5".to_string()];
         let opts = vec![("first".to_string(), "red".to_string())];
-        let text = write(Path::new("games/stax.game"), Some("std"), &opts, &moves);
+        let text = write(Path::new("games/example.game"), Some("std"), &opts, &moves);
         let r = Record::parse(&text).expect("a record");
-        assert_eq!(r.game, PathBuf::from("games/stax.game"));
+        assert_eq!(r.game, PathBuf::from("games/example.game"));
         assert_eq!(r.ruleset.as_deref(), Some("std"));
         assert_eq!(r.options, opts);
         assert_eq!(r.moves, vec![(7, "a3-b4".to_string()), (8, "b6-c5".to_string())]);

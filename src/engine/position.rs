@@ -16,7 +16,7 @@
 //! counter mirror_run[seat1,rotate_180] 2
 //! score black 5                       a side's score
 //! result win white                    or `result draw` (a finished game)
-//! cell F1 white queen captured        a piece: owner, kind, then its flags
+//! cell F1 white stone marked         a piece: owner, kind, then its flags
 //! cell c3 red minor, blue minor, red major    a stack, bottom to top
 //! ```
 //!

@@ -52,7 +52,7 @@ pub enum ItemKind {
     Colours(Vec<Name>),
     /// `board ...`.
     Board(BoardDecl),
-    /// `piece queen "Q"`.
+    /// `piece stone "S"`.
     Piece { name: Name, letters: Vec<Str> },
     /// `flag captured`.
     Flag(Name),

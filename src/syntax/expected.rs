@@ -354,7 +354,7 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "counter" => "a counter is written `counter name`, or `counter name[players]` for one per player",
         "option" => "an option is written `option name = value | value`, optionally followed by `default value`",
         "ruleset" => "a ruleset is written `ruleset name { option = value, ... }`",
-        "region" => "a region is written `region name = cells`, e.g. `region throne = { centre }`",
+        "region" => "a region is written `region name = cells`, e.g. `region middle = { centre }`",
         "directions" => "a direction set is written `directions name = { n, ne }`",
         "define" => "a definition is written `define name(c: cell) = expression` or `define name(c: cell) { rules }`",
         "phase" => {
