@@ -16,7 +16,6 @@ use clap::Args as ClapArgs;
 
 use rulesi::engine::mcts::{self, Budget};
 use rulesi::engine::search::Rng;
-use rulesi::engine::state::side_of;
 use rulesi::engine::{Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
@@ -80,19 +79,8 @@ impl Tally {
 
 /// The pieces each owner side has on the board: `white 12, black 9`.
 fn piece_counts<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
-    let prog = &g.prog;
-    let owners: Vec<usize> =
-        if prog.has_colours { (prog.players..prog.sides.len()).collect() } else { (0..prog.players).collect() };
-    let mut counts = vec![0usize; prog.sides.len()];
-    for c in 0..g.n {
-        for l in 0..s.height[c] as usize {
-            let side = side_of(s.pieces[c * g.cap + l]) as usize;
-            if side < counts.len() {
-                counts[side] += 1;
-            }
-        }
-    }
-    owners.iter().map(|&o| format!("{} {}", prog.sides[o], counts[o])).collect::<Vec<_>>().join(", ")
+    let counts = g.pieces_by_side(s);
+    g.owner_sides().map(|o| format!("{} {}", g.prog.sides[o], counts[o])).collect::<Vec<_>>().join(", ")
 }
 
 /// Plays one game; returns its result (`None`: unfinished), its length in turns and

@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 
 use super::moves::{MoveList, Part};
 use super::search::{Ending, Rng, random_game};
-use super::state::{Game, Outcome, State, side_of};
+use super::state::{Game, Outcome, State};
 
 /// How long to think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -263,36 +263,19 @@ pub fn evaluate<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut Vec<f64>) {
     let prog = &g.prog;
     let n = prog.players;
     let mut measure = vec![0i64; n];
-    let owners = || -> Vec<usize> {
-        if prog.has_colours { (prog.players..prog.sides.len()).collect() } else { (0..prog.players).collect() }
+    let score = |x: usize| s.scores.get(x).copied().unwrap_or(0);
+    let first = g.owner_sides().start;
+    let scored = prog.uses.scores && g.owner_sides().any(|x| score(x) != score(first));
+    let by_side: Vec<i64> = if scored {
+        (0..prog.sides.len()).map(|x| if g.owner_sides().contains(&x) { score(x) } else { 0 }).collect()
+    } else {
+        g.pieces_by_side(s).into_iter().map(|k| k as i64).collect()
     };
-    let scored = prog.uses.scores && {
-        let own = owners();
-        own.iter().any(|&x| s.scores.get(x).copied().unwrap_or(0) != s.scores.get(own[0]).copied().unwrap_or(0))
-    };
-    if scored {
-        for x in owners() {
+    for (x, &k) in by_side.iter().enumerate() {
+        if k != 0 {
             let p = g.player_of(s, x as u8) as usize;
             if p < n {
-                measure[p] += s.scores.get(x).copied().unwrap_or(0);
-            }
-        }
-    } else {
-        let mut by_side = vec![0i64; prog.sides.len()];
-        for c in 0..g.n {
-            for l in 0..s.height[c] as usize {
-                let side = side_of(s.pieces[c * g.cap + l]) as usize;
-                if side < by_side.len() {
-                    by_side[side] += 1;
-                }
-            }
-        }
-        for (x, &k) in by_side.iter().enumerate() {
-            if k != 0 {
-                let p = g.player_of(s, x as u8) as usize;
-                if p < n {
-                    measure[p] += k;
-                }
+                measure[p] += k;
             }
         }
     }

@@ -1417,15 +1417,29 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The sides that own pieces and scores: the colours when the players play
+    /// colours, otherwise the players.
+    pub fn owner_sides(&self) -> std::ops::Range<usize> {
+        if self.prog.has_colours { self.prog.players..self.prog.sides.len() } else { 0..self.prog.players }
+    }
+
+    /// How many pieces each side has on the board (every level of a stack), by side.
+    pub fn pieces_by_side(&self, s: &State<W>) -> Vec<usize> {
+        let mut counts = vec![0; self.prog.sides.len()];
+        for c in 0..self.n {
+            for &p in &s.pieces[c * self.cap..c * self.cap + s.height[c] as usize] {
+                if let Some(k) = counts.get_mut(side_of(p) as usize) {
+                    *k += 1;
+                }
+            }
+        }
+        counts
+    }
+
     fn by_score(&self, s: &State<W>) -> Outcome {
-        let sides: Vec<u8> = if self.prog.has_colours {
-            (self.prog.players as u8..self.prog.sides.len() as u8).collect()
-        } else {
-            (0..self.prog.players as u8).collect()
-        };
-        let best = sides.iter().map(|x| s.scores[*x as usize]).max().unwrap_or(0);
-        let winners: Vec<u8> = sides.iter().copied().filter(|x| s.scores[*x as usize] == best).collect();
-        if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0])) } else { Outcome::Draw }
+        let best = self.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
+        let winners: Vec<usize> = self.owner_sides().filter(|&x| s.scores[x] == best).collect();
+        if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0] as u8)) } else { Outcome::Draw }
     }
 
     // -----------------------------------------------------------------------
