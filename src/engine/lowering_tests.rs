@@ -1,10 +1,9 @@
 //! Tests of the compiled code (`code.rs`, `closure.rs`) and of random play against
 //! the general interpreter and the legal move list, on every game of `games/`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::moves::{MoveList, Part};
+use super::moves::MoveList;
 use super::run::{Ctx, MoveVars, Val};
 use super::search::Rng;
 use super::state::{Game, Outcome, State};
@@ -165,30 +164,9 @@ fn random_playouts_stay_consistent() {
     }
 }
 
-/// Draws `per` times the number of legal turns with `random_move` and checks that
-/// every draw is a legal turn and that the counts fit the uniform distribution
-/// (Pearson's statistic under a generous bound). Returns the number of legal turns.
+/// Checks that random play is uniform on a position (see [`check_uniform`]).
 fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64, label: &str) -> usize {
-    let mut list = MoveList::new();
-    g.legal_moves(s, &mut list);
-    let legal: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
-    if legal.is_empty() {
-        return 0;
-    }
-    let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
-    let mut rng = Rng::new(seed);
-    for _ in 0..per * legal.len() {
-        let i = g.random_move(s, &mut rng, &mut list).unwrap_or_else(|| panic!("{label}: no random move"));
-        let turn = list.get(i).to_vec();
-        assert!(legal.contains(&turn), "{label}: random_move drew {turn:?}, not a legal move");
-        *counts.entry(turn).or_default() += 1;
-    }
-    let e = per as f64;
-    let stat: f64 = legal.iter().map(|t| (counts.get(t).copied().unwrap_or(0) as f64 - e).powi(2) / e).sum();
-    let df = (legal.len() - 1) as f64;
-    let bound = df + 8.0 * (2.0 * df).sqrt() + 12.0;
-    assert!(stat < bound, "{label}: chi-square {stat:.1} over {} moves (bound {bound:.1})", legal.len());
-    legal.len()
+    super::search::check_uniform(g, s, per, seed).unwrap_or_else(|e| panic!("{label}: {e}"))
 }
 
 /// Positions along seeded random games drawn by `random_move` (fast enough for long

@@ -1,6 +1,8 @@
 //! Counting and playing: perft, and uniformly random playouts.
 
-use super::moves::MoveList;
+use std::collections::HashMap;
+
+use super::moves::{MoveList, Part};
 use super::state::{Game, Outcome, State};
 
 /// The number of distinct legal move sequences of length `depth` (a turn of several
@@ -93,4 +95,36 @@ pub fn random_game<const W: usize>(
         g.play(s, list.get(i));
         plies += 1;
     }
+}
+
+/// Checks that [`Game::random_move`] is uniform over the legal turns of a position:
+/// draws `per` times the number of legal turns and checks that every draw is a legal
+/// turn and that the counts fit the uniform distribution (Pearson's statistic under a
+/// generous bound: its mean is the degrees of freedom). Returns the number of legal
+/// turns, or what went wrong. For tests.
+pub fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64) -> Result<usize, String> {
+    let mut list = MoveList::new();
+    g.legal_moves(s, &mut list);
+    let legal: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
+    if legal.is_empty() {
+        return Ok(0);
+    }
+    let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
+    let mut rng = Rng::new(seed);
+    for _ in 0..per * legal.len() {
+        let i = g.random_move(s, &mut rng, &mut list).ok_or("no random move")?;
+        let turn = list.get(i).to_vec();
+        if !legal.contains(&turn) {
+            return Err(format!("random_move drew {turn:?}, not a legal move"));
+        }
+        *counts.entry(turn).or_default() += 1;
+    }
+    let e = per as f64;
+    let stat: f64 = legal.iter().map(|t| (counts.get(t).copied().unwrap_or(0) as f64 - e).powi(2) / e).sum();
+    let df = (legal.len() - 1) as f64;
+    let bound = df + 8.0 * (2.0 * df).sqrt() + 12.0;
+    if stat >= bound {
+        return Err(format!("chi-square {stat:.1} over {} moves (bound {bound:.1})", legal.len()));
+    }
+    Ok(legal.len())
 }
