@@ -2530,6 +2530,12 @@ impl<const W: usize> Game<W> {
     /// position is recorded for `repetitions`, and `end` runs, with `mover` and `phase`
     /// still those of the turn just played and the tallies including it.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
+        if let [p] = parts
+            && let Some(Some(model)) = self.lean.phases.get(s.phase as usize)
+            && let Some(Some(action)) = self.lean.actions.get(p.rule as usize)
+        {
+            return self.play_lean(s, *p, *action, *model);
+        }
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
         for (i, p) in parts.iter().enumerate() {
@@ -2541,6 +2547,81 @@ impl<const W: usize> Game<W> {
         }
         self.end_turn(s, &mut cx, parts);
         cx.finish();
+    }
+
+    /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of
+    /// [`super::state::Lean::phases`] (no `after turn`, no `at_turn_start`, no turn
+    /// limit, no `by`). The same steps as the general path, less those that cannot
+    /// apply: the phase stays, the next player is the next in turn order, and the
+    /// cell jumped by the part is forgotten when the turn ends.
+    fn play_lean(&self, s: &mut State<W>, p: Part, action: Action, model: u16) {
+        let mut cx = std::mem::ManuallyDrop::new(Ctx::new(None));
+        cx.mv.rule = p.rule;
+        cx.mv.from = p.from;
+        cx.mv.to = p.to;
+        cx.mv.middle = p.middle;
+        match action {
+            Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, p.from, p.to),
+            Action::Jump => {
+                self.move_stack(s, p.from, p.to);
+                s.jumped.insert(p.middle);
+            }
+            Action::Place => {
+                let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
+                self.put(s, p.to, piece(p.extra as u8, kind, 0));
+            }
+            Action::Pass | Action::Choose => {}
+        }
+        if let Some(cr) = self.code.rules.get(p.rule as usize) {
+            match &cr.then_fx {
+                Some(f) => {
+                    (f.0)(self, s, &mut cx);
+                }
+                None => {
+                    self.run_block(s, &mut cx, &cr.then, &mut None);
+                }
+            }
+        }
+        // The turn is over: its tallies, then the next player (the phase stays).
+        s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
+        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
+        let played_by = s.mover;
+        s.previous = super::state::Previous {
+            action: Some(action),
+            from: p.from,
+            to: p.to,
+            phase: model,
+            player: played_by,
+        };
+        s.jumped = Bits::EMPTY;
+        s.last_jumped = NONE;
+        s.turn_captures = 0;
+        s.ply += 1;
+        s.turn_in_phase += 1;
+        let players = self.prog.players as u8;
+        let next = played_by + 1;
+        let next = if next < players { next } else { next % players };
+        self.set_mover(s, next);
+        if self.prog.uses.repetitions {
+            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
+            s.history.push(s.hash);
+        }
+        if s.outcome == Outcome::Ongoing {
+            // `end`, as seen by the player who made the turn.
+            s.mover = played_by;
+            match &self.code.end_fx {
+                Some(f) => {
+                    (f.0)(self, s, &mut cx);
+                }
+                None => {
+                    self.run_block(s, &mut cx, &self.code.end, &mut None);
+                }
+            }
+            s.mover = next;
+        }
+        if cx.slots.capacity() != 0 || cx.extra.is_some() {
+            drop(std::mem::ManuallyDrop::into_inner(cx));
+        }
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {

@@ -104,6 +104,23 @@ pub struct Game<const W: usize> {
     key_bits: (u32, u32, u32),
     /// The hash key of each player to move.
     mover_keys: Vec<u64>,
+    /// What [`Game::play`]'s path for the common turn needs, known when the game is
+    /// built.
+    pub(crate) lean: Lean,
+}
+
+/// The facts of the rules and phases that let [`Game::play`] play a one-part turn the
+/// short way: no `after turn` block, no `at_turn_start`, and a phase with no turn
+/// limit and no `by` (so the turn neither ends the phase nor changes who plays next
+/// other than by turn order).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lean {
+    /// Each rule's kind of move, when a one-part turn of it may be played the short
+    /// way (`None` for `choose`, whose chosen value needs the general path).
+    pub actions: Vec<Option<Action>>,
+    /// For each phase whose turns may be played the short way, its model index
+    /// (`previous.phase`); `None` for the others. Empty when no turn may be.
+    pub phases: Vec<Option<u16>>,
 }
 
 /// A position of a game.
@@ -326,6 +343,7 @@ impl<const W: usize> Game<W> {
             keys: Vec::new(),
             key_bits: (0, 0, 0),
             mover_keys: (0..=u8::MAX).map(mover_key).collect(),
+            lean: Lean::default(),
             prog,
             code: Code::default(),
         };
@@ -372,7 +390,22 @@ impl<const W: usize> Game<W> {
         game.sets.extend(new_sets);
         game.code = code;
         game.piece_keys();
+        game.lean = game.lean_facts();
         game
+    }
+
+    /// The facts of [`Game::lean`].
+    fn lean_facts(&self) -> Lean {
+        let p = &self.prog;
+        let actions = p.rules.iter().map(|r| (r.action != Action::Choose).then_some(r.action)).collect();
+        let general =
+            p.uses.turn_start || p.players == 0 || self.code.after_fx.is_some() || !self.code.after_turn.is_empty();
+        let phases = if general {
+            Vec::new()
+        } else {
+            p.phases.iter().map(|ph| (ph.turns.is_none() && ph.by.is_none()).then_some(ph.model_index)).collect()
+        };
+        Lean { actions, phases }
     }
 
     /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
@@ -558,38 +591,7 @@ impl<const W: usize> Game<W> {
             return;
         }
         if self.cap == 1 {
-            // No stacks: one piece, replacing whatever is on `to`.
-            let (f, t) = (from as usize, to as usize);
-            if s.height[t] > 0 {
-                let q = s.pieces[t];
-                self.set_top_bits(s, to, Some(q), false);
-                s.height[t] = 0;
-                s.hash ^= self.piece_key(to, 0, q);
-            }
-            if s.height[f] > 0 {
-                let p = s.pieces[f];
-                s.height[f] = 0;
-                s.pieces[t] = p;
-                s.height[t] = 1;
-                s.hash ^= self.piece_key(from, 0, p) ^ self.piece_key(to, 0, p);
-                // The same bits move from one cell to the other.
-                let mut moved = Bits::<W>::single(from);
-                moved.insert(to);
-                let flip = |b: &mut Bits<W>| {
-                    for i in 0..W {
-                        b.0[i] ^= moved.0[i];
-                    }
-                };
-                flip(&mut s.side_bits[side_of(p) as usize]);
-                flip(&mut s.kind_bits[kind_of(p) as usize]);
-                let mut fl = flags_of(p);
-                while fl != 0 {
-                    flip(&mut s.flag_bits[fl.trailing_zeros() as usize]);
-                    fl &= fl - 1;
-                }
-                flip(&mut s.occupied);
-            }
-            return;
+            return self.move_one(s, from, to);
         }
         let h = s.height[from as usize] as usize;
         let mut tmp = [0 as Piece; 64];
@@ -602,6 +604,67 @@ impl<const W: usize> Game<W> {
         for l in (0..h).rev() {
             self.put(s, to, tmp[l]);
         }
+    }
+
+    /// [`Game::move_stack`] without stacks: the piece on `from` (if any) moves to `to`,
+    /// replacing whatever is there. `from` and `to` differ.
+    fn move_one(&self, s: &mut State<W>, from: u16, to: u16) {
+        let (f, t) = (from as usize, to as usize);
+        let (Some(&hf), Some(&ht)) = (s.height.get(f), s.height.get(t)) else { return };
+        if ht > 0 {
+            let q = s.pieces[t];
+            self.set_top_bits(s, to, Some(q), false);
+            s.height[t] = 0;
+            s.hash ^= self.piece_key(to, 0, q);
+        }
+        if hf == 0 {
+            return;
+        }
+        let p = s.pieces[f];
+        s.height[f] = 0;
+        s.pieces[t] = p;
+        s.height[t] = 1;
+        s.hash ^= self.moved_key(from, to, p);
+        // The same bits move from one cell to the other: one mask, built without
+        // branches, flipped in every set the piece is in.
+        let mut moved = [0u64; W];
+        for (i, w) in moved.iter_mut().enumerate() {
+            *w = ((f / 64 == i) as u64) << (f % 64) | ((t / 64 == i) as u64) << (t % 64);
+        }
+        let flip = |b: &mut Bits<W>| {
+            for i in 0..W {
+                b.0[i] ^= moved[i];
+            }
+        };
+        if let Some(b) = s.side_bits.get_mut(side_of(p) as usize) {
+            flip(b);
+        }
+        if let Some(b) = s.kind_bits.get_mut(kind_of(p) as usize) {
+            flip(b);
+        }
+        let mut fl = flags_of(p);
+        while fl != 0 {
+            if let Some(b) = s.flag_bits.get_mut(fl.trailing_zeros() as usize) {
+                flip(b);
+            }
+            fl &= fl - 1;
+        }
+        flip(&mut s.occupied);
+    }
+
+    /// The change of the hash when piece `p` moves from `from` to `to` without stacks:
+    /// `piece_key(from, 0, p) ^ piece_key(to, 0, p)`, with one index into the table.
+    #[inline]
+    fn moved_key(&self, from: u16, to: u16, p: Piece) -> u64 {
+        let (sk, kk, all) = self.key_bits;
+        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
+        if i >> all == 0
+            && let (Some(a), Some(b)) =
+                (self.keys.get((from as usize) << all | i), self.keys.get((to as usize) << all | i))
+        {
+            return a ^ b;
+        }
+        piece_key(from, 0, p) ^ piece_key(to, 0, p)
     }
 
     /// Removes every piece of a cell.
