@@ -102,8 +102,9 @@ pub struct Game<const W: usize> {
     keys: Vec<u64>,
     /// Bits of a piece's index in [`Game::keys`]: (side shift, kind shift, all).
     key_bits: (u32, u32, u32),
-    /// The hash key of each player to move.
-    mover_keys: Vec<u64>,
+    /// The hash key of each player to move (one for every `u8`, so that reading one
+    /// needs no bounds check).
+    mover_keys: Box<[u64; 256]>,
     /// What [`Game::play`]'s path for the common turn needs, known when the game is
     /// built.
     pub(crate) lean: Lean,
@@ -247,6 +248,13 @@ pub fn piece_key(cell: u16, level: usize, p: Piece) -> u64 {
     mix((cell as u64) << 48 ^ (level as u64) << 40 ^ p as u64)
 }
 
+/// [`Game::moved_key`] without the table (kept out of line: rarely needed).
+#[cold]
+#[inline(never)]
+fn moved_key_computed(from: u16, to: u16, p: Piece) -> u64 {
+    piece_key(from, 0, p) ^ piece_key(to, 0, p)
+}
+
 fn mover_key(m: u8) -> u64 {
     mix(0xA5A5_0000_0000_0000 ^ m as u64)
 }
@@ -342,7 +350,7 @@ impl<const W: usize> Game<W> {
             counter_slots: slots,
             keys: Vec::new(),
             key_bits: (0, 0, 0),
-            mover_keys: (0..=u8::MAX).map(mover_key).collect(),
+            mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
             lean: Lean::default(),
             prog,
             code: Code::default(),
@@ -586,13 +594,17 @@ impl<const W: usize> Game<W> {
 
     /// Moves a whole stack from one cell onto another (replacing what is there
     /// without stacks, on top of it with stacks).
+    #[inline]
     pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) {
         if from == to {
             return;
         }
-        if self.cap == 1 {
-            return self.move_one(s, from, to);
-        }
+        if self.cap == 1 { self.move_one(s, from, to) } else { self.move_stacked(s, from, to) }
+    }
+
+    /// [`Game::move_stack`] with stacks. `from` and `to` differ.
+    #[inline(never)]
+    fn move_stacked(&self, s: &mut State<W>, from: u16, to: u16) {
         let h = s.height[from as usize] as usize;
         let mut tmp = [0 as Piece; 64];
         for slot in tmp.iter_mut().take(h) {
@@ -608,6 +620,7 @@ impl<const W: usize> Game<W> {
 
     /// [`Game::move_stack`] without stacks: the piece on `from` (if any) moves to `to`,
     /// replacing whatever is there. `from` and `to` differ.
+    #[inline(never)]
     fn move_one(&self, s: &mut State<W>, from: u16, to: u16) {
         let (f, t) = (from as usize, to as usize);
         let (Some(&hf), Some(&ht)) = (s.height.get(f), s.height.get(t)) else { return };
@@ -625,16 +638,15 @@ impl<const W: usize> Game<W> {
         s.pieces[t] = p;
         s.height[t] = 1;
         s.hash ^= self.moved_key(from, to, p);
-        // The same bits move from one cell to the other: one mask, built without
-        // branches, flipped in every set the piece is in.
-        let mut moved = [0u64; W];
-        for (i, w) in moved.iter_mut().enumerate() {
-            *w = ((f / 64 == i) as u64) << (f % 64) | ((t / 64 == i) as u64) << (t % 64);
+        // The same bits move from one cell to the other: two bits flipped in every set
+        // the piece is in.
+        let (fw, fb, tw, tb) = (f / 64, 1u64 << (f % 64), t / 64, 1u64 << (t % 64));
+        if fw >= W || tw >= W {
+            return;
         }
         let flip = |b: &mut Bits<W>| {
-            for i in 0..W {
-                b.0[i] ^= moved[i];
-            }
+            b.0[fw] ^= fb;
+            b.0[tw] ^= tb;
         };
         if let Some(b) = s.side_bits.get_mut(side_of(p) as usize) {
             flip(b);
@@ -664,7 +676,7 @@ impl<const W: usize> Game<W> {
         {
             return a ^ b;
         }
-        piece_key(from, 0, p) ^ piece_key(to, 0, p)
+        moved_key_computed(from, to, p)
     }
 
     /// Removes every piece of a cell.
