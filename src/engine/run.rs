@@ -2586,13 +2586,8 @@ impl<const W: usize> Game<W> {
         s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
         let played_by = s.mover;
-        s.previous = super::state::Previous {
-            action: Some(action),
-            from: p.from,
-            to: p.to,
-            phase: model,
-            player: played_by,
-        };
+        s.previous =
+            super::state::Previous { action: Some(action), from: p.from, to: p.to, phase: model, player: played_by };
         s.jumped = Bits::EMPTY;
         s.last_jumped = NONE;
         s.turn_captures = 0;
