@@ -341,6 +341,15 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         BoolN::Cmp(op, a, b) => {
             let op = if neg { inverse(*op) } else { *op };
             let (x, y) = (num_c::<W>(a), num_c::<W>(b));
+            if let (NumC::Const(k), false) = (&y, matches!(x, NumC::Const(_)))
+                && let Some(r) = Range::of(op, *k)
+            {
+                return match x {
+                    NumC::Passes => fb(move |_, s, _| r.has(s.passes as i64)),
+                    NumC::Captures => fb(move |_, _, cx| r.has(cx.mv.captures as i64)),
+                    x => fb(move |g, s, cx| r.has(x.eval(g, s, cx))),
+                };
+            }
             match (op, &y) {
                 (Cmp::Eq, NumC::Const(k)) => {
                     let k = *k;
@@ -414,6 +423,35 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
         }
+    }
+}
+
+/// `v op k` for a constant `k` as one range test: `v` in `lo..=lo + span`, or not
+/// (`out`).
+#[derive(Clone, Copy)]
+struct Range {
+    lo: i64,
+    span: u64,
+    out: bool,
+}
+
+impl Range {
+    /// `None` when the range is empty (`v < i64::MIN`, `v > i64::MAX`).
+    fn of(op: Cmp, k: i64) -> Option<Range> {
+        let (lo, hi, out) = match op {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Lt => (i64::MIN, k.checked_sub(1)?, false),
+            Cmp::Le => (i64::MIN, k, false),
+            Cmp::Gt => (k.checked_add(1)?, i64::MAX, false),
+            Cmp::Ge => (k, i64::MAX, false),
+        };
+        Some(Range { lo, span: hi.wrapping_sub(lo) as u64, out })
+    }
+
+    #[inline(always)]
+    fn has(&self, v: i64) -> bool {
+        (v.wrapping_sub(self.lo) as u64 <= self.span) != self.out
     }
 }
 
@@ -1382,12 +1420,16 @@ pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
 pub enum Step<const W: usize> {
     /// `if c1 and c2 ... { body }` with no other branch.
     If(Vec<FB<W>>, FX<W>),
-    /// `if c { body }` with no other branch.
-    If1(FB<W>, FX<W>),
-    /// `if c1 and c2 { body }` with no other branch.
-    If2(FB<W>, FB<W>, FX<W>),
     /// Any other statement.
     Do(FX<W>),
+}
+
+/// A statement of a block as [`steps_fx`] runs it: up to two conditions (`None`: no
+/// test), then the body. One shape for every statement: the loop does not dispatch.
+struct IfStep<const W: usize> {
+    a: Option<FB<W>>,
+    b: Option<FB<W>>,
+    body: FX<W>,
 }
 
 /// A block as one closure: its `if` statements test their conditions in the loop,
@@ -1402,42 +1444,33 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
     if steps.is_empty() {
         return fx(|_, _, _| Flow::GO);
     }
-    let steps: Vec<Step<W>> = steps
+    let steps: Vec<IfStep<W>> = steps
         .into_iter()
         .map(|st| match st {
-            Step::If(mut conds, body) if conds.len() == 1 => Step::If1(conds.pop().expect("one"), body),
-            Step::If(mut conds, body) if conds.len() == 2 => {
-                let b = conds.pop().expect("two");
-                Step::If2(conds.pop().expect("two"), b, body)
+            Step::If(conds, body) => {
+                let mut it = conds.into_iter();
+                let a = it.next();
+                let rest: Vec<FB<W>> = it.collect();
+                // More than two conditions: the second tests the others in order.
+                let b = if rest.len() <= 1 { rest.into_iter().next() } else { Some(combine(rest, true)) };
+                IfStep { a, b, body }
             }
-            st => st,
+            Step::Do(body) => IfStep { a: None, b: None, body },
         })
         .collect();
     fx(move |g, s, cx| {
-        'next: for st in &steps {
-            let r = match st {
-                Step::If1(c, body) => {
-                    if !(c.0)(g, s, cx) {
-                        continue 'next;
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::If2(a, b, body) => {
-                    if !(a.0)(g, s, cx) || !(b.0)(g, s, cx) {
-                        continue 'next;
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::If(conds, body) => {
-                    for c in conds {
-                        if !(c.0)(g, s, cx) {
-                            continue 'next;
-                        }
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::Do(f) => (f.0)(g, s, cx),
-            };
+        for st in &steps {
+            if let Some(a) = &st.a
+                && !(a.0)(g, s, cx)
+            {
+                continue;
+            }
+            if let Some(b) = &st.b
+                && !(b.0)(g, s, cx)
+            {
+                continue;
+            }
+            let r = (st.body.0)(g, s, cx);
             if r.ends() {
                 return r;
             }
