@@ -832,6 +832,12 @@ fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
         (Base::To, 2) => with_lit!(At::<1, 2>([d[0], d[1]])),
         (Base::Middle, 0) => with_lit!(At::<2, 0>([])),
         (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
+        // A constant cell and two literals (`centre in (own and queen)`): both inline.
+        (Base::Const(c), 0) if rest.len() == 1 && first.is_some() => {
+            let (first, second) = (first.expect("checked"), rest[0]);
+            with_lit_type!(first, a => with_lit_type!(second, b =>
+                in_closure::<W, _, _>(ConstCell(c), Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)))
+        }
         (Base::Const(c), 0) => with_lit!(ConstCell(c)),
         _ => with_lit!(p),
     }
@@ -1414,6 +1420,45 @@ pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
             (body.0)(g, s, cx)
         }),
     }
+}
+
+/// The first test of a condition: its leftmost conjunct (the condition itself when it
+/// is not an `and`). The condition implies it.
+pub fn first_conjunct(n: &BoolN) -> &BoolN {
+    let mut n = n;
+    while let BoolN::And(a, _) = n {
+        n = a;
+    }
+    n
+}
+
+/// For first tests `R within Li` (one constant region `R`) or `any(Li)`, `Li` sets of
+/// literals with literals common to all: the test of the common literals alone
+/// (`R within common`, `any(common)`), which each of the tests implies: when it fails,
+/// they all fail. `None` when the tests are not of one such shape.
+pub fn shared_test<const W: usize>(firsts: &[&BoolN]) -> Option<FB<W>> {
+    fn key(n: &BoolN) -> Option<(Option<u32>, Vec<Lit>)> {
+        match n {
+            BoolN::Within(SetN::Const(id), b) => Some((Some(*id), lits_of(b)?)),
+            BoolN::Any(s) => Some((None, lits_of(s)?)),
+            _ => None,
+        }
+    }
+    let (region, mut common) = key(firsts.first()?)?;
+    for f in &firsts[1..] {
+        let (r, l) = key(f)?;
+        if r != region {
+            return None;
+        }
+        common.retain(|x| l.contains(x));
+    }
+    if common.is_empty() {
+        return None;
+    }
+    Some(match region {
+        Some(id) => within_spec(id, common, false),
+        None => any_spec(common, false),
+    })
 }
 
 /// A statement of a block run by [`steps_fx`].
