@@ -633,6 +633,40 @@ impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for Lit2<A, B> {
     }
 }
 
+/// Two tests, neither negated, as one.
+#[derive(Clone, Copy)]
+struct And2<A, B>(A, B);
+
+impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for And2<A, B> {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        self.0.has(g, s, c) && self.1.has(g, s, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        self.0.bits(g, s) & self.1.bits(g, s)
+    }
+}
+
+/// Binds `$v` to the test of two literals as one value of its own type ([`And2`] when
+/// neither is negated, [`Lit2`] otherwise), then evaluates `$body`.
+macro_rules! with_lit2 {
+    ($x:expr, $y:expr, $v:ident => $body:expr) => {{
+        let (x, y): (Lit, Lit) = ($x, $y);
+        if !x.neg && !y.neg {
+            with_lit_type!(x, a => with_lit_type!(y, b => {
+                let $v = And2(a, b);
+                $body
+            }))
+        } else {
+            with_lit_type!(x, a => with_lit_type!(y, b => {
+                let $v = Lit2 { a, an: x.neg, b, bn: y.neg };
+                $body
+            }))
+        }
+    }};
+}
+
 /// Binds `$v` to the test of literal `$lit` as a value of its own type, then
 /// evaluates `$body` (one copy per type).
 macro_rules! with_lit_type {
@@ -834,9 +868,7 @@ fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
         (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
         // A constant cell and two literals (`centre in (own and queen)`): both inline.
         (Base::Const(c), 0) if rest.len() == 1 && first.is_some() => {
-            let (first, second) = (first.expect("checked"), rest[0]);
-            with_lit_type!(first, a => with_lit_type!(second, b =>
-                in_closure::<W, _, _>(ConstCell(c), Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)))
+            with_lit2!(first.expect("checked"), rest[0], l => in_closure::<W, _, _>(ConstCell(c), l, false, Vec::new(), neg))
         }
         (Base::Const(c), 0) => with_lit!(ConstCell(c)),
         _ => with_lit!(p),
@@ -856,12 +888,17 @@ fn any_spec<const W: usize>(l: Vec<Lit>, neg: bool) -> FB<W> {
             g.rest_bits(s, acc, &rest).is_empty() == neg
         })
     }
+    /// One test (no negation, no other literals).
+    fn build1<const W: usize, L: LitT<W>>(first: L, neg: bool) -> FB<W> {
+        fb(move |g, s, _| first.bits(g, s).is_empty() == neg)
+    }
     let (first, rest) = split_first(&l);
     let Some(first) = first else { return build::<W, _>(EnemyL, false, rest, neg) };
     if rest.len() == 1 {
-        let second = rest[0];
-        return with_lit_type!(first, a => with_lit_type!(second, b =>
-            build::<W, _>(Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+        return with_lit2!(first, rest[0], l => build1::<W, _>(l, neg));
+    }
+    if rest.is_empty() && !first.neg {
+        return with_lit_type!(first, a => build1::<W, _>(a, neg));
     }
     with_lit_type!(first, a => build::<W, _>(a, first.neg, rest, neg))
 }
@@ -1081,12 +1118,18 @@ fn within_spec<const W: usize>(id: u32, l: Vec<Lit>, neg: bool) -> FB<W> {
             g.rest_within(s, r, &rest) != neg
         })
     }
+    /// One test (no negation, no other literals).
+    fn build1<const W: usize, L: LitT<W>>(id: u32, first: L, neg: bool) -> FB<W> {
+        let id = id as usize;
+        fb(move |g, s, _| g.sets[id].is_subset(&first.bits(g, s)) != neg)
+    }
     let (first, rest) = split_first(&l);
     let Some(first) = first else { return build::<W, _>(id, EnemyL, false, rest, neg) };
     if rest.len() == 1 {
-        let second = rest[0];
-        return with_lit_type!(first, a => with_lit_type!(second, b =>
-            build::<W, _>(id, Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+        return with_lit2!(first, rest[0], l => build1::<W, _>(id, l, neg));
+    }
+    if rest.is_empty() && !first.neg {
+        return with_lit_type!(first, a => build1::<W, _>(id, a, neg));
     }
     with_lit_type!(first, a => build::<W, _>(id, a, first.neg, rest, neg))
 }
