@@ -1704,3 +1704,35 @@ pub fn guard_run_fx<const W: usize>(
         _ => run(base, table, cells, k, items, BySet(set_f::<W>(set))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Cmp, Range};
+
+    /// A comparison with a constant as a range test gives the comparison's answer,
+    /// at the ends of the numbers too.
+    #[test]
+    fn range_tests_agree_with_comparisons() {
+        let values = [i64::MIN, i64::MIN + 1, -3, -1, 0, 1, 2, 3, i64::MAX - 1, i64::MAX];
+        for op in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+            for k in values {
+                let r = Range::of(op, k);
+                for v in values {
+                    let want = match op {
+                        Cmp::Eq => v == k,
+                        Cmp::Ne => v != k,
+                        Cmp::Lt => v < k,
+                        Cmp::Le => v <= k,
+                        Cmp::Gt => v > k,
+                        Cmp::Ge => v >= k,
+                    };
+                    match r {
+                        Some(r) => assert_eq!(r.has(v), want, "{v} {op:?} {k}"),
+                        // Only an empty range has no test.
+                        None => assert!(!want, "{v} {op:?} {k}"),
+                    }
+                }
+            }
+        }
+    }
+}
