@@ -341,6 +341,15 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         BoolN::Cmp(op, a, b) => {
             let op = if neg { inverse(*op) } else { *op };
             let (x, y) = (num_c::<W>(a), num_c::<W>(b));
+            if let (NumC::Const(k), false) = (&y, matches!(x, NumC::Const(_)))
+                && let Some(r) = Range::of(op, *k)
+            {
+                return match x {
+                    NumC::Passes => fb(move |_, s, _| r.has(s.passes as i64)),
+                    NumC::Captures => fb(move |_, _, cx| r.has(cx.mv.captures as i64)),
+                    x => fb(move |g, s, cx| r.has(x.eval(g, s, cx))),
+                };
+            }
             match (op, &y) {
                 (Cmp::Eq, NumC::Const(k)) => {
                     let k = *k;
@@ -414,6 +423,35 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
         }
+    }
+}
+
+/// `v op k` for a constant `k` as one range test: `v` in `lo..=lo + span`, or not
+/// (`out`).
+#[derive(Clone, Copy)]
+struct Range {
+    lo: i64,
+    span: u64,
+    out: bool,
+}
+
+impl Range {
+    /// `None` when the range is empty (`v < i64::MIN`, `v > i64::MAX`).
+    fn of(op: Cmp, k: i64) -> Option<Range> {
+        let (lo, hi, out) = match op {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Lt => (i64::MIN, k.checked_sub(1)?, false),
+            Cmp::Le => (i64::MIN, k, false),
+            Cmp::Gt => (k.checked_add(1)?, i64::MAX, false),
+            Cmp::Ge => (k, i64::MAX, false),
+        };
+        Some(Range { lo, span: hi.wrapping_sub(lo) as u64, out })
+    }
+
+    #[inline(always)]
+    fn has(&self, v: i64) -> bool {
+        (v.wrapping_sub(self.lo) as u64 <= self.span) != self.out
     }
 }
 
@@ -593,6 +631,40 @@ impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for Lit2<A, B> {
         let y = self.b.bits(g, s);
         if self.bn { x - y } else { x & y }
     }
+}
+
+/// Two tests, neither negated, as one.
+#[derive(Clone, Copy)]
+struct And2<A, B>(A, B);
+
+impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for And2<A, B> {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        self.0.has(g, s, c) && self.1.has(g, s, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        self.0.bits(g, s) & self.1.bits(g, s)
+    }
+}
+
+/// Binds `$v` to the test of two literals as one value of its own type ([`And2`] when
+/// neither is negated, [`Lit2`] otherwise), then evaluates `$body`.
+macro_rules! with_lit2 {
+    ($x:expr, $y:expr, $v:ident => $body:expr) => {{
+        let (x, y): (Lit, Lit) = ($x, $y);
+        if !x.neg && !y.neg {
+            with_lit_type!(x, a => with_lit_type!(y, b => {
+                let $v = And2(a, b);
+                $body
+            }))
+        } else {
+            with_lit_type!(x, a => with_lit_type!(y, b => {
+                let $v = Lit2 { a, an: x.neg, b, bn: y.neg };
+                $body
+            }))
+        }
+    }};
 }
 
 /// Binds `$v` to the test of literal `$lit` as a value of its own type, then
@@ -794,6 +866,10 @@ fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
         (Base::To, 2) => with_lit!(At::<1, 2>([d[0], d[1]])),
         (Base::Middle, 0) => with_lit!(At::<2, 0>([])),
         (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
+        // A constant cell and two literals (`centre in (own and queen)`): both inline.
+        (Base::Const(c), 0) if rest.len() == 1 && first.is_some() => {
+            with_lit2!(first.expect("checked"), rest[0], l => in_closure::<W, _, _>(ConstCell(c), l, false, Vec::new(), neg))
+        }
         (Base::Const(c), 0) => with_lit!(ConstCell(c)),
         _ => with_lit!(p),
     }
@@ -812,12 +888,17 @@ fn any_spec<const W: usize>(l: Vec<Lit>, neg: bool) -> FB<W> {
             g.rest_bits(s, acc, &rest).is_empty() == neg
         })
     }
+    /// One test (no negation, no other literals).
+    fn build1<const W: usize, L: LitT<W>>(first: L, neg: bool) -> FB<W> {
+        fb(move |g, s, _| first.bits(g, s).is_empty() == neg)
+    }
     let (first, rest) = split_first(&l);
     let Some(first) = first else { return build::<W, _>(EnemyL, false, rest, neg) };
     if rest.len() == 1 {
-        let second = rest[0];
-        return with_lit_type!(first, a => with_lit_type!(second, b =>
-            build::<W, _>(Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+        return with_lit2!(first, rest[0], l => build1::<W, _>(l, neg));
+    }
+    if rest.is_empty() && !first.neg {
+        return with_lit_type!(first, a => build1::<W, _>(a, neg));
     }
     with_lit_type!(first, a => build::<W, _>(a, first.neg, rest, neg))
 }
@@ -1037,12 +1118,18 @@ fn within_spec<const W: usize>(id: u32, l: Vec<Lit>, neg: bool) -> FB<W> {
             g.rest_within(s, r, &rest) != neg
         })
     }
+    /// One test (no negation, no other literals).
+    fn build1<const W: usize, L: LitT<W>>(id: u32, first: L, neg: bool) -> FB<W> {
+        let id = id as usize;
+        fb(move |g, s, _| g.sets[id].is_subset(&first.bits(g, s)) != neg)
+    }
     let (first, rest) = split_first(&l);
     let Some(first) = first else { return build::<W, _>(id, EnemyL, false, rest, neg) };
     if rest.len() == 1 {
-        let second = rest[0];
-        return with_lit_type!(first, a => with_lit_type!(second, b =>
-            build::<W, _>(id, Lit2 { a, an: first.neg, b, bn: second.neg }, false, Vec::new(), neg)));
+        return with_lit2!(first, rest[0], l => build1::<W, _>(id, l, neg));
+    }
+    if rest.is_empty() && !first.neg {
+        return with_lit_type!(first, a => build1::<W, _>(id, a, neg));
     }
     with_lit_type!(first, a => build::<W, _>(id, a, first.neg, rest, neg))
 }
@@ -1378,16 +1465,59 @@ pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
     }
 }
 
+/// The first test of a condition: its leftmost conjunct (the condition itself when it
+/// is not an `and`). The condition implies it.
+pub fn first_conjunct(n: &BoolN) -> &BoolN {
+    let mut n = n;
+    while let BoolN::And(a, _) = n {
+        n = a;
+    }
+    n
+}
+
+/// For first tests `R within Li` (one constant region `R`) or `any(Li)`, `Li` sets of
+/// literals with literals common to all: the test of the common literals alone
+/// (`R within common`, `any(common)`), which each of the tests implies: when it fails,
+/// they all fail. `None` when the tests are not of one such shape.
+pub fn shared_test<const W: usize>(firsts: &[&BoolN]) -> Option<FB<W>> {
+    fn key(n: &BoolN) -> Option<(Option<u32>, Vec<Lit>)> {
+        match n {
+            BoolN::Within(SetN::Const(id), b) => Some((Some(*id), lits_of(b)?)),
+            BoolN::Any(s) => Some((None, lits_of(s)?)),
+            _ => None,
+        }
+    }
+    let (region, mut common) = key(firsts.first()?)?;
+    for f in &firsts[1..] {
+        let (r, l) = key(f)?;
+        if r != region {
+            return None;
+        }
+        common.retain(|x| l.contains(x));
+    }
+    if common.is_empty() {
+        return None;
+    }
+    Some(match region {
+        Some(id) => within_spec(id, common, false),
+        None => any_spec(common, false),
+    })
+}
+
 /// A statement of a block run by [`steps_fx`].
 pub enum Step<const W: usize> {
     /// `if c1 and c2 ... { body }` with no other branch.
     If(Vec<FB<W>>, FX<W>),
-    /// `if c { body }` with no other branch.
-    If1(FB<W>, FX<W>),
-    /// `if c1 and c2 { body }` with no other branch.
-    If2(FB<W>, FB<W>, FX<W>),
     /// Any other statement.
     Do(FX<W>),
+}
+
+/// A statement of a block as [`steps_fx`] runs it: up to two conditions (`None`: no
+/// test), then the body. One shape for every statement: the loop does not dispatch.
+struct IfStep<const W: usize> {
+    a: Option<FB<W>>,
+    b: Option<FB<W>>,
+    body: FX<W>,
 }
 
 /// A block as one closure: its `if` statements test their conditions in the loop,
@@ -1402,42 +1532,33 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
     if steps.is_empty() {
         return fx(|_, _, _| Flow::GO);
     }
-    let steps: Vec<Step<W>> = steps
+    let steps: Vec<IfStep<W>> = steps
         .into_iter()
         .map(|st| match st {
-            Step::If(mut conds, body) if conds.len() == 1 => Step::If1(conds.pop().expect("one"), body),
-            Step::If(mut conds, body) if conds.len() == 2 => {
-                let b = conds.pop().expect("two");
-                Step::If2(conds.pop().expect("two"), b, body)
+            Step::If(conds, body) => {
+                let mut it = conds.into_iter();
+                let a = it.next();
+                let rest: Vec<FB<W>> = it.collect();
+                // More than two conditions: the second tests the others in order.
+                let b = if rest.len() <= 1 { rest.into_iter().next() } else { Some(combine(rest, true)) };
+                IfStep { a, b, body }
             }
-            st => st,
+            Step::Do(body) => IfStep { a: None, b: None, body },
         })
         .collect();
     fx(move |g, s, cx| {
-        'next: for st in &steps {
-            let r = match st {
-                Step::If1(c, body) => {
-                    if !(c.0)(g, s, cx) {
-                        continue 'next;
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::If2(a, b, body) => {
-                    if !(a.0)(g, s, cx) || !(b.0)(g, s, cx) {
-                        continue 'next;
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::If(conds, body) => {
-                    for c in conds {
-                        if !(c.0)(g, s, cx) {
-                            continue 'next;
-                        }
-                    }
-                    (body.0)(g, s, cx)
-                }
-                Step::Do(f) => (f.0)(g, s, cx),
-            };
+        for st in &steps {
+            if let Some(a) = &st.a
+                && !(a.0)(g, s, cx)
+            {
+                continue;
+            }
+            if let Some(b) = &st.b
+                && !(b.0)(g, s, cx)
+            {
+                continue;
+            }
+            let r = (st.body.0)(g, s, cx);
             if r.ends() {
                 return r;
             }
@@ -1581,5 +1702,37 @@ pub fn guard_run_fx<const W: usize>(
             }
         }
         _ => run(base, table, cells, k, items, BySet(set_f::<W>(set))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cmp, Range};
+
+    /// A comparison with a constant as a range test gives the comparison's answer,
+    /// at the ends of the numbers too.
+    #[test]
+    fn range_tests_agree_with_comparisons() {
+        let values = [i64::MIN, i64::MIN + 1, -3, -1, 0, 1, 2, 3, i64::MAX - 1, i64::MAX];
+        for op in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+            for k in values {
+                let r = Range::of(op, k);
+                for v in values {
+                    let want = match op {
+                        Cmp::Eq => v == k,
+                        Cmp::Ne => v != k,
+                        Cmp::Lt => v < k,
+                        Cmp::Le => v <= k,
+                        Cmp::Gt => v > k,
+                        Cmp::Ge => v >= k,
+                    };
+                    match r {
+                        Some(r) => assert_eq!(r.has(v), want, "{v} {op:?} {k}"),
+                        // Only an empty range has no test.
+                        None => assert!(!want, "{v} {op:?} {k}"),
+                    }
+                }
+            }
+        }
     }
 }

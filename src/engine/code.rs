@@ -1231,6 +1231,8 @@ impl<const W: usize> Lower<'_, W> {
     /// A block with no continuation as one closure (`None` when it has one).
     pub fn block_fx(&mut self, stmts: &[S], capture: bool) -> Option<FX<W>> {
         let mut items = Vec::new();
+        // The first test of each `if` step (`None` for other steps).
+        let mut firsts: Vec<Option<BoolN>> = Vec::new();
         let mut i = 0;
         while i < stmts.len() {
             if let Some(key) = self.guard_key(&stmts[i]) {
@@ -1240,6 +1242,7 @@ impl<const W: usize> Lower<'_, W> {
                 }
                 if j - i >= 2 {
                     items.push(closure::Step::Do(self.guarded(&stmts[i..j], capture)?));
+                    firsts.push(None);
                     i = j;
                     continue;
                 }
@@ -1248,13 +1251,17 @@ impl<const W: usize> Lower<'_, W> {
                 S::If(branches, None) if branches.len() == 1 => {
                     let body = self.block_fx(&branches[0].1, capture)?;
                     let c = self.cond(&branches[0].0);
+                    firsts.push(Some(closure::first_conjunct(&c).clone()));
                     closure::Step::If(closure::conjuncts(&c), body)
                 }
-                st => closure::Step::Do(self.stmt_fx(st, capture)?),
+                st => {
+                    firsts.push(None);
+                    closure::Step::Do(self.stmt_fx(st, capture)?)
+                }
             });
             i += 1;
         }
-        Some(closure::steps_fx(items))
+        Some(closure::steps_fx(shared_runs(items, &firsts)))
     }
 
     /// For `if P(c) in S and ... { }` with `P(c)` a path from a cell of the move:
@@ -2535,4 +2542,36 @@ impl<const W: usize> Game<W> {
             Target::Set(x) => self.es(s, cx, x),
         }
     }
+}
+
+/// Groups runs of `if` steps whose first tests share literals ([`closure::shared_test`])
+/// under that shared test: when it fails, no first test holds, no body runs and
+/// nothing changes while the run is checked, so skipping the run is exact.
+fn shared_runs<const W: usize>(items: Vec<closure::Step<W>>, firsts: &[Option<BoolN>]) -> Vec<closure::Step<W>> {
+    let mut out = Vec::new();
+    let mut items = items.into_iter();
+    let mut i = 0;
+    while i < firsts.len() {
+        let mut j = i;
+        while j < firsts.len() && firsts[j].is_some() {
+            j += 1;
+        }
+        // The longest run from `i` with a shared test.
+        let run = (i + 2..=j).rev().find_map(|end| {
+            let fs: Vec<&BoolN> = firsts[i..end].iter().flatten().collect();
+            closure::shared_test::<W>(&fs).map(|t| (end, t))
+        });
+        match run {
+            Some((end, test)) => {
+                let inner: Vec<_> = items.by_ref().take(end - i).collect();
+                out.push(closure::Step::If(vec![test], closure::steps_fx(inner)));
+                i = end;
+            }
+            None => {
+                out.extend(items.next());
+                i += 1;
+            }
+        }
+    }
+    out
 }

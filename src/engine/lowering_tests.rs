@@ -290,3 +290,76 @@ fn masks_agree_with_the_interpreter() {
         }
     }
 }
+
+/// The conditions of a block's `if`s, compiled (`code`), agree with the interpreter on
+/// the model's expressions (`model`); the two trees are walked together.
+fn check_block_conds<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    model: &[super::program::S],
+    code: &[super::code::CS<W>],
+    label: &str,
+) {
+    use super::code::CS;
+    use super::program::S;
+    let model: Vec<&S> = model
+        .iter()
+        .map(|st| {
+            let mut st = st;
+            while let S::Capture(inner) = st {
+                st = inner;
+            }
+            st
+        })
+        .collect();
+    assert_eq!(model.len(), code.len(), "{label}: one compiled statement per statement");
+    for (m, c) in model.iter().zip(code) {
+        if let (S::If(mb, mo), CS::If(cb, co)) = (m, c) {
+            for ((e, mbody), (f, cbody)) in mb.iter().zip(cb) {
+                let got = (f.0)(g, s, &mut Ctx::new(Some(s)));
+                let want = g.eval_bool(s, &mut Ctx::new(Some(s)), e);
+                assert_eq!(got, want, "{label}: condition {e:?}");
+                check_block_conds(g, s, mbody, cbody, label);
+            }
+            if let (Some(mo), Some(co)) = (mo, co) {
+                check_block_conds(g, s, mo, co, label);
+            }
+        }
+    }
+}
+
+/// The `end` block as one closure (steps, shared tests of runs of `if`s, conditions
+/// compiled to closures) does what the tree walk of the block does, and its conditions
+/// agree with the interpreter: for every mover and a few values of `passes`.
+#[test]
+fn end_block_agrees_with_the_tree_walk() {
+    for path in games() {
+        for (label, any) in configurations(&path) {
+            with_game!(&any, g => {
+                let Some(end_fx) = &g.code.end_fx else { continue };
+                let slow = two_part(g);
+                let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
+                let mut all = positions(g, 5, n_games, plies, every);
+                if slow {
+                    all.extend(random_positions(g, 5, 200, 70));
+                }
+                for (k, base) in all.iter().enumerate() {
+                    for mover in 0..g.prog.players as u8 {
+                        for passes in 0..3 {
+                            let mut s = base.clone();
+                            s.mover = mover;
+                            s.passes = passes;
+                            let label = format!("{label}, position {k}, mover {mover}, passes {passes}");
+                            check_block_conds(g, &s, &g.prog.end, &g.code.end, &label);
+                            let mut a = s.clone();
+                            (end_fx.0)(g, &mut a, &mut Ctx::new(Some(&s)));
+                            let mut b = s.clone();
+                            g.run_simple(&mut b, &mut Ctx::new(Some(&s)), &g.code.end);
+                            assert_eq!(a, b, "{label}");
+                        }
+                    }
+                }
+            });
+        }
+    }
+}
