@@ -1525,6 +1525,12 @@ pub fn guard_run_fx<const W: usize>(
         body: FX<W>,
     }
     let items: Vec<It<W>> = items.into_iter().map(|i| It { rest: i.rest, full: i.full, body: i.body }).collect();
+    /// How many cells of `b` come before `x`.
+    fn rank<const W: usize>(b: &Bits<W>, x: u16) -> usize {
+        let (w, i) = (x as usize / 64, x as usize % 64);
+        let below: u32 = b.0[..w].iter().map(|v| v.count_ones()).sum();
+        (below + (b.0[w] & ((1u64 << i) - 1)).count_ones()) as usize
+    }
     fn run<const W: usize, M: Meet<W>>(
         base: Base,
         table: Vec<Bits<W>>,
@@ -1533,6 +1539,22 @@ pub fn guard_run_fx<const W: usize>(
         items: Vec<It<W>>,
         meet: M,
     ) -> FX<W> {
+        // The items to look at, by start cell and cell: `by_rank[c * k + j]` holds the
+        // items (one bit each) whose first test's cell is the `j`-th cell of `table[c]`;
+        // with the cells found (`known`), only those items are visited, in order.
+        // Empty when there are more items than bits: then every item is visited.
+        let mut by_rank = Vec::new();
+        if k <= 64 {
+            by_rank = vec![0u64; cells.len()];
+            for (c, t) in table.iter().enumerate() {
+                for i in 0..k {
+                    let x = cells[c * k + i];
+                    if x != NONE && t.has(x) {
+                        by_rank[c * k + rank(t, x)] |= 1 << i;
+                    }
+                }
+            }
+        }
         fx(move |g, s, cx| {
             let c = start(base, cx);
             let mut known = Bits::EMPTY;
@@ -1540,6 +1562,34 @@ pub fn guard_run_fx<const W: usize>(
             if !dirty {
                 known = meet.meet(g, s, cx, table[c as usize]);
                 if known.is_empty() {
+                    return Flow::GO;
+                }
+                if !by_rank.is_empty() {
+                    let mut todo = 0u64;
+                    let t = &table[c as usize];
+                    known.for_each(|x| todo |= by_rank[c as usize * k + rank(t, x)]);
+                    while todo != 0 {
+                        let i = todo.trailing_zeros() as usize;
+                        todo &= todo - 1;
+                        let it = &items[i];
+                        if it.rest.iter().all(|f| (f.0)(g, s, cx)) {
+                            let r = (it.body.0)(g, &mut *s, cx);
+                            if r.ends() {
+                                return r;
+                            }
+                            // The body may have changed the position: the items after
+                            // it are tested in full.
+                            for it in &items[i + 1..] {
+                                if (it.full.0)(g, s, cx) {
+                                    let r = (it.body.0)(g, &mut *s, cx);
+                                    if r.ends() {
+                                        return r;
+                                    }
+                                }
+                            }
+                            return Flow::GO;
+                        }
+                    }
                     return Flow::GO;
                 }
             }

@@ -372,7 +372,8 @@ pub enum CS<const W: usize> {
 pub struct Mask<const W: usize> {
     /// Per start cell (one entry for `place`): the reachable destinations that pass
     /// the static conditions. For `step` and `jump` along constant directions only
-    /// those; along directions known at play time every board direction's.
+    /// those; along directions known at play time every board direction's. For
+    /// `step` and `jump` it has `64 * W` entries, empty past the board's cells.
     pub static_ok: Vec<Bits<W>>,
     /// Whether `along` is constant (so `static_ok` holds exactly the targets).
     pub along_const: bool,
@@ -1501,6 +1502,9 @@ impl<const W: usize> Lower<'_, W> {
                     }
                     static_ok.push(ok);
                 }
+                // One entry per cell a `Bits<W>` can hold (empty past the board), so
+                // that random play can read it by word and bit without a bounds check.
+                static_ok.resize(64 * W, Bits::EMPTY);
             }
         }
         let mut targets = Vec::new();

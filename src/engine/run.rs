@@ -2228,25 +2228,43 @@ impl<const W: usize> Game<W> {
         // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
         // draw afresh (uniform too, and so is the mixture).
         if m.along_const && action == Action::Step {
-            let buf = list.candidates(np);
-            let (mut k, mut total) = (0, 0u32);
-            pieces.for_each(|from| {
-                let c = (m.static_ok[from as usize] & dest).count();
-                buf[k] = (from, c as u16, 0);
-                total += c;
-                k += 1;
-            });
+            // The count of each piece, by word and bit of its cell: at most one target
+            // per direction, and directions fit a `u32` mask, so a `u8` holds it.
+            let (rows, _) = m.static_ok.as_chunks::<64>();
+            let mut counts = [[0u8; 64]; W];
+            let mut total = 0u32;
+            for ((row, cnt), &w) in rows.iter().zip(counts.iter_mut()).zip(pieces.0.iter()) {
+                let mut w = w;
+                while w != 0 {
+                    let b = w.trailing_zeros() as usize & 63;
+                    let c = (row[b] & dest).count();
+                    cnt[b] = c as u8;
+                    total += c;
+                    w &= w - 1;
+                }
+            }
             let mut dead = [(NONE, NONE); EXACT_MISSES];
             let mut misses = 0;
             while total > 0 && misses < EXACT_MISSES {
+                // The pieces in increasing order, each with its count of candidates.
                 let mut r = rng.below(total as usize) as u32;
-                let mut j = 0;
-                while r >= buf[j].1 as u32 {
-                    r -= buf[j].1 as u32;
-                    j += 1;
+                let mut at = None;
+                'walk: for (i, (cnt, &w)) in counts.iter().zip(pieces.0.iter()).enumerate() {
+                    let mut w = w;
+                    while w != 0 {
+                        let b = w.trailing_zeros() as usize & 63;
+                        let c = cnt[b] as u32;
+                        if r < c {
+                            at = Some((i, b));
+                            break 'walk;
+                        }
+                        r -= c;
+                        w &= w - 1;
+                    }
                 }
-                let from = buf[j].0;
-                let mut t = m.static_ok[from as usize] & dest;
+                let (i, b) = at?;
+                let from = (i * 64 + b) as u16;
+                let mut t = rows[i][b] & dest;
                 for &(f, x) in &dead[..misses] {
                     if f == from {
                         t.remove(x);
@@ -2260,7 +2278,7 @@ impl<const W: usize> Game<W> {
                 }
                 dead[misses] = (from, to);
                 misses += 1;
-                buf[j].1 -= 1;
+                counts[i][b] -= 1;
                 total -= 1;
             }
             if total == 0 {
