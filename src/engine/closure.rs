@@ -210,6 +210,28 @@ impl<const W: usize> Game<W> {
     }
 }
 
+/// A set that is one literal (`own`, `empty`, a kind, a flag, a constant set...):
+/// random play reads it inline instead of calling a closure (see [`set_lit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SetLit(Lit);
+
+/// The set as one literal, when it is one.
+pub fn set_lit(set: &SetN) -> Option<SetLit> {
+    match lits_of(set)?.as_slice() {
+        [l] => Some(SetLit(*l)),
+        _ => None,
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// The cells of a one-literal set: the same as [`set_f`]'s closure for it.
+    #[inline(always)]
+    pub fn set_lit_bits(&self, s: &State<W>, l: SetLit) -> Bits<W> {
+        let b = self.src_bits(s, l.0.src);
+        if l.0.neg { self.all - b } else { b }
+    }
+}
+
 /// A set as a conjunction of literals, when it is one. Literals that need no bits
 /// come first (positive ones before negated), so the bitset starts from a set.
 fn lits_of(set: &SetN) -> Option<Vec<Lit>> {

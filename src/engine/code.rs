@@ -407,6 +407,10 @@ pub struct CRule<const W: usize> {
     pub over: Option<FS<W>>,
     /// Destinations.
     pub to: Option<FS<W>>,
+    /// The pieces that move, when they are one literal (read inline by random play).
+    pub subject_lit: Option<closure::SetLit>,
+    /// The destinations, when they are one literal.
+    pub to_lit: Option<closure::SetLit>,
     /// Every condition, in one closure (none: no condition).
     pub conds: Option<FB<W>>,
     /// The `then` block.
@@ -1375,15 +1379,19 @@ impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
         let r = &self.g.prog.rules[rid];
-        let subject = r.subject.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let subject_set = r.subject.as_ref().map(|e| self.set(e));
+        let subject = subject_set.as_ref().map(|x| closure::set_f(x));
+        let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
         let along = r.along.as_ref().map(|e| self.dirs(e));
         let over = r.over.as_ref().map(|e| closure::set_f(&self.set(e)));
-        let to = r.to.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let to_set = r.to.as_ref().map(|e| self.set(e));
+        let to = to_set.as_ref().map(|x| closure::set_f(x));
+        let to_lit = to_set.as_ref().and_then(closure::set_lit);
         let conds = self.all_of(&r.conds);
         let then = self.block(&r.then, false);
         let then_fx = self.block_fx(&r.then, false);
         let mask = self.mask(rid);
-        CRule { subject, along, over, to, conds, then, then_fx, mask }
+        CRule { subject, subject_lit, along, over, to, to_lit, conds, then, then_fx, mask }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).

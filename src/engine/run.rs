@@ -2200,18 +2200,18 @@ impl<const W: usize> Game<W> {
         let m = cr.mask.as_ref()?;
         let action = self.prog.rules[rid as usize].action;
         cx.mv.rule = rid;
-        let mut dest = (cr.to.as_ref()?.0)(self, s, cx);
+        // One-literal sets (the most common subjects and destinations) inline.
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        };
         for c in &m.per_gen {
             dest &= (c.0)(self, s, cx);
         }
-        let pieces = (cr.subject.as_ref()?.0)(self, s, cx) & s.occupied;
-        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
-        let over = match (&cr.over, action) {
-            (Some(o), Action::Jump) => (o.0)(self, s, cx),
-            _ => Bits::EMPTY,
-        };
-        let jump = action == Action::Jump;
-        let nd = self.ndirs;
+        let pieces = match cr.subject_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.subject.as_ref()?.0)(self, s, cx),
+        } & s.occupied;
         // First by rejection: a (piece, direction) slot drawn uniformly is at most one
         // move of the rule and every move is one slot, so the first slot that is a legal
         // move is uniform over the legal moves. Most positions need a draw or two; after
@@ -2285,6 +2285,13 @@ impl<const W: usize> Game<W> {
                 return None;
             }
         }
+        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+        let over = match (&cr.over, action) {
+            (Some(o), Action::Jump) => (o.0)(self, s, cx),
+            _ => Bits::EMPTY,
+        };
+        let jump = action == Action::Jump;
+        let nd = self.ndirs;
         for _ in 0..DIRECTION_MISSES {
             let r = rng.below(np * nd);
             let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
