@@ -953,6 +953,46 @@ fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
     })
 }
 
+/// The start cell of a table read, chosen when the closure is built: `from`, `to`
+/// or `middle` for `B` = 0, 1, 2 (see [`base_code`]).
+#[inline(always)]
+fn start_at<const B: u8, const W: usize>(cx: &Ctx<'_, W>) -> u16 {
+    match B {
+        0 => cx.mv.from,
+        1 => cx.mv.to,
+        _ => cx.mv.middle,
+    }
+}
+
+/// `B` of [`start_at`] for a base (tables are made for `from`, `to` and `middle`).
+fn base_code(b: Base) -> u8 {
+    match b {
+        Base::From => 0,
+        Base::To => 1,
+        _ => 2,
+    }
+}
+
+/// `$e` with `$B` the constant [`base_code`] of `$base`.
+macro_rules! with_base {
+    ($base:expr, $B:ident => $e:expr) => {
+        match base_code($base) {
+            0 => {
+                const $B: u8 = 0;
+                $e
+            }
+            1 => {
+                const $B: u8 = 1;
+                $e
+            }
+            _ => {
+                const $B: u8 = 2;
+                $e
+            }
+        }
+    };
+}
+
 /// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
 /// inline), an early answer when too few cells pass, then the terms.
 fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
@@ -1008,9 +1048,15 @@ fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
         k,
         min_term: d.terms.iter().copied().min().unwrap_or(0),
     };
-    fn build<const W: usize, L: LitT<W>>(dnf: Dnf, first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
+    fn build<const W: usize, L: LitT<W>, const B: u8>(
+        dnf: Dnf,
+        first: L,
+        first_neg: bool,
+        rest: Vec<Lit>,
+        neg: bool,
+    ) -> FB<W> {
         fb(move |g, s, cx| {
-            let c = dnf.start(cx);
+            let c = start_at::<B, W>(cx);
             if c == NONE {
                 return neg;
             }
@@ -1025,9 +1071,12 @@ fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
     match lits_of(&d.set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
+            let base = dnf.base;
             match first {
-                None => build::<W, _>(dnf, EnemyL, false, rest, neg),
-                Some(first) => with_lit_type!(first, a => build::<W, _>(dnf, a, first.neg, rest, neg)),
+                None => with_base!(base, B => build::<W, _, B>(dnf, EnemyL, false, rest, neg)),
+                Some(first) => {
+                    with_lit_type!(first, a => with_base!(base, B => build::<W, _, B>(dnf, a, first.neg, rest, neg)))
+                }
             }
         }
         _ => {
@@ -1508,14 +1557,6 @@ pub fn guard_run_fx<const W: usize>(
     set: &SetN,
     items: Vec<GuardItem<W>>,
 ) -> FX<W> {
-    #[inline(always)]
-    fn start<const W: usize>(base: Base, cx: &Ctx<'_, W>) -> u16 {
-        match base {
-            Base::From => cx.mv.from,
-            Base::To => cx.mv.to,
-            _ => cx.mv.middle,
-        }
-    }
     // The cells of the set among `seed`: the first literal inline, the rest out of line.
     trait Meet<const W: usize>: Send + Sync + 'static {
         fn meet(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W>;
@@ -1561,6 +1602,15 @@ pub fn guard_run_fx<const W: usize>(
         items: Vec<It<W>>,
         meet: M,
     ) -> FX<W> {
+        with_base!(base, B => run_at::<W, M, B>(table, cells, k, items, meet))
+    }
+    fn run_at<const W: usize, M: Meet<W>, const B: u8>(
+        table: Vec<Bits<W>>,
+        cells: Vec<u16>,
+        k: usize,
+        items: Vec<It<W>>,
+        meet: M,
+    ) -> FX<W> {
         // The items to look at, by start cell and cell: `by_rank[c * k + j]` holds the
         // items (one bit each) whose first test's cell is the `j`-th cell of `table[c]`;
         // with the cells found (`known`), only those items are visited, in order.
@@ -1578,7 +1628,7 @@ pub fn guard_run_fx<const W: usize>(
             }
         }
         fx(move |g, s, cx| {
-            let c = start(base, cx);
+            let c = start_at::<B, W>(cx);
             let mut known = Bits::EMPTY;
             let mut dirty = c == NONE;
             if !dirty {

@@ -2144,7 +2144,8 @@ impl<const W: usize> Game<W> {
     /// `list` holds the turn drawn at the index returned; whatever else it holds is
     /// unspecified.
     pub fn random_move(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
-        list.clear();
+        // The general path clears the rest itself.
+        list.clear_turns();
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return None;
         }
