@@ -2230,12 +2230,14 @@ impl<const W: usize> Game<W> {
         // draw afresh (uniform too, and so is the mixture).
         if m.along_const && action == Action::Step {
             // The count of each piece, by word and bit of its cell: at most one target
-            // per direction, and directions fit a `u32` mask, so a `u8` holds it.
-            let (rows, _) = m.static_ok.as_chunks::<64>();
+            // per direction, and directions fit a `u32` mask, so a `u8` holds it. The
+            // static destinations are read by word and bit (`static_ok` has `64 * W`
+            // entries for steps; the general path draws if it had not).
+            let rows: &[[Bits<W>; 64]; W] = m.static_ok.as_chunks::<64>().0.try_into().ok()?;
             let mut counts = [[0u8; 64]; W];
             let mut total = 0u32;
-            for ((row, cnt), &w) in rows.iter().zip(counts.iter_mut()).zip(pieces.0.iter()) {
-                let mut w = w;
+            for i in 0..W {
+                let (row, cnt, mut w) = (&rows[i], &mut counts[i], pieces.0[i]);
                 while w != 0 {
                     let b = w.trailing_zeros() as usize & 63;
                     let c = (row[b] & dest).count();
