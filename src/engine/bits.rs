@@ -105,6 +105,7 @@ impl<const W: usize> Bits<W> {
     }
 
     /// The `n`-th smallest cell (0-based), if any.
+    #[inline(always)]
     pub fn nth(&self, mut n: u32) -> Option<u16> {
         for (i, w) in self.0.iter().enumerate() {
             let c = w.count_ones();

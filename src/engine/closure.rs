@@ -210,6 +210,28 @@ impl<const W: usize> Game<W> {
     }
 }
 
+/// A set that is one literal (`own`, `empty`, a kind, a flag, a constant set...):
+/// random play reads it inline instead of calling a closure (see [`set_lit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SetLit(Lit);
+
+/// The set as one literal, when it is one.
+pub fn set_lit(set: &SetN) -> Option<SetLit> {
+    match lits_of(set)?.as_slice() {
+        [l] => Some(SetLit(*l)),
+        _ => None,
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// The cells of a one-literal set: the same as [`set_f`]'s closure for it.
+    #[inline(always)]
+    pub fn set_lit_bits(&self, s: &State<W>, l: SetLit) -> Bits<W> {
+        let b = self.src_bits(s, l.0.src);
+        if l.0.neg { self.all - b } else { b }
+    }
+}
+
 /// A set as a conjunction of literals, when it is one. Literals that need no bits
 /// come first (positive ones before negated), so the bitset starts from a set.
 fn lits_of(set: &SetN) -> Option<Vec<Lit>> {
@@ -1012,6 +1034,46 @@ fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
     })
 }
 
+/// The start cell of a table read, chosen when the closure is built: `from`, `to`
+/// or `middle` for `B` = 0, 1, 2 (see [`base_code`]).
+#[inline(always)]
+fn start_at<const B: u8, const W: usize>(cx: &Ctx<'_, W>) -> u16 {
+    match B {
+        0 => cx.mv.from,
+        1 => cx.mv.to,
+        _ => cx.mv.middle,
+    }
+}
+
+/// `B` of [`start_at`] for a base (tables are made for `from`, `to` and `middle`).
+fn base_code(b: Base) -> u8 {
+    match b {
+        Base::From => 0,
+        Base::To => 1,
+        _ => 2,
+    }
+}
+
+/// `$e` with `$B` the constant [`base_code`] of `$base`.
+macro_rules! with_base {
+    ($base:expr, $B:ident => $e:expr) => {
+        match base_code($base) {
+            0 => {
+                const $B: u8 = 0;
+                $e
+            }
+            1 => {
+                const $B: u8 = 1;
+                $e
+            }
+            _ => {
+                const $B: u8 = 2;
+                $e
+            }
+        }
+    };
+}
+
 /// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
 /// inline), an early answer when too few cells pass, then the terms.
 fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
@@ -1067,9 +1129,15 @@ fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
         k,
         min_term: d.terms.iter().copied().min().unwrap_or(0),
     };
-    fn build<const W: usize, L: LitT<W>>(dnf: Dnf, first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
+    fn build<const W: usize, L: LitT<W>, const B: u8>(
+        dnf: Dnf,
+        first: L,
+        first_neg: bool,
+        rest: Vec<Lit>,
+        neg: bool,
+    ) -> FB<W> {
         fb(move |g, s, cx| {
-            let c = dnf.start(cx);
+            let c = start_at::<B, W>(cx);
             if c == NONE {
                 return neg;
             }
@@ -1084,9 +1152,12 @@ fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
     match lits_of(&d.set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
+            let base = dnf.base;
             match first {
-                None => build::<W, _>(dnf, EnemyL, false, rest, neg),
-                Some(first) => with_lit_type!(first, a => build::<W, _>(dnf, a, first.neg, rest, neg)),
+                None => with_base!(base, B => build::<W, _, B>(dnf, EnemyL, false, rest, neg)),
+                Some(first) => {
+                    with_lit_type!(first, a => with_base!(base, B => build::<W, _, B>(dnf, a, first.neg, rest, neg)))
+                }
             }
         }
         _ => {
@@ -1607,14 +1678,6 @@ pub fn guard_run_fx<const W: usize>(
     set: &SetN,
     items: Vec<GuardItem<W>>,
 ) -> FX<W> {
-    #[inline(always)]
-    fn start<const W: usize>(base: Base, cx: &Ctx<'_, W>) -> u16 {
-        match base {
-            Base::From => cx.mv.from,
-            Base::To => cx.mv.to,
-            _ => cx.mv.middle,
-        }
-    }
     // The cells of the set among `seed`: the first literal inline, the rest out of line.
     trait Meet<const W: usize>: Send + Sync + 'static {
         fn meet(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W>;
@@ -1646,6 +1709,12 @@ pub fn guard_run_fx<const W: usize>(
         body: FX<W>,
     }
     let items: Vec<It<W>> = items.into_iter().map(|i| It { rest: i.rest, full: i.full, body: i.body }).collect();
+    /// How many cells of `b` come before `x`.
+    fn rank<const W: usize>(b: &Bits<W>, x: u16) -> usize {
+        let (w, i) = (x as usize / 64, x as usize % 64);
+        let below: u32 = b.0[..w].iter().map(|v| v.count_ones()).sum();
+        (below + (b.0[w] & ((1u64 << i) - 1)).count_ones()) as usize
+    }
     fn run<const W: usize, M: Meet<W>>(
         base: Base,
         table: Vec<Bits<W>>,
@@ -1654,13 +1723,66 @@ pub fn guard_run_fx<const W: usize>(
         items: Vec<It<W>>,
         meet: M,
     ) -> FX<W> {
+        with_base!(base, B => run_at::<W, M, B>(table, cells, k, items, meet))
+    }
+    fn run_at<const W: usize, M: Meet<W>, const B: u8>(
+        table: Vec<Bits<W>>,
+        cells: Vec<u16>,
+        k: usize,
+        items: Vec<It<W>>,
+        meet: M,
+    ) -> FX<W> {
+        // The items to look at, by start cell and cell: `by_rank[c * k + j]` holds the
+        // items (one bit each) whose first test's cell is the `j`-th cell of `table[c]`;
+        // with the cells found (`known`), only those items are visited, in order.
+        // Empty when there are more items than bits: then every item is visited.
+        let mut by_rank = Vec::new();
+        if k <= 64 {
+            by_rank = vec![0u64; cells.len()];
+            for (c, t) in table.iter().enumerate() {
+                for i in 0..k {
+                    let x = cells[c * k + i];
+                    if x != NONE && t.has(x) {
+                        by_rank[c * k + rank(t, x)] |= 1 << i;
+                    }
+                }
+            }
+        }
         fx(move |g, s, cx| {
-            let c = start(base, cx);
+            let c = start_at::<B, W>(cx);
             let mut known = Bits::EMPTY;
             let mut dirty = c == NONE;
             if !dirty {
                 known = meet.meet(g, s, cx, table[c as usize]);
                 if known.is_empty() {
+                    return Flow::GO;
+                }
+                if !by_rank.is_empty() {
+                    let mut todo = 0u64;
+                    let t = &table[c as usize];
+                    known.for_each(|x| todo |= by_rank[c as usize * k + rank(t, x)]);
+                    while todo != 0 {
+                        let i = todo.trailing_zeros() as usize;
+                        todo &= todo - 1;
+                        let it = &items[i];
+                        if it.rest.iter().all(|f| (f.0)(g, s, cx)) {
+                            let r = (it.body.0)(g, &mut *s, cx);
+                            if r.ends() {
+                                return r;
+                            }
+                            // The body may have changed the position: the items after
+                            // it are tested in full.
+                            for it in &items[i + 1..] {
+                                if (it.full.0)(g, s, cx) {
+                                    let r = (it.body.0)(g, &mut *s, cx);
+                                    if r.ends() {
+                                        return r;
+                                    }
+                                }
+                            }
+                            return Flow::GO;
+                        }
+                    }
                     return Flow::GO;
                 }
             }

@@ -372,7 +372,8 @@ pub enum CS<const W: usize> {
 pub struct Mask<const W: usize> {
     /// Per start cell (one entry for `place`): the reachable destinations that pass
     /// the static conditions. For `step` and `jump` along constant directions only
-    /// those; along directions known at play time every board direction's.
+    /// those; along directions known at play time every board direction's. For
+    /// `step` and `jump` it has `64 * W` entries, empty past the board's cells.
     pub static_ok: Vec<Bits<W>>,
     /// Whether `along` is constant (so `static_ok` holds exactly the targets).
     pub along_const: bool,
@@ -406,6 +407,10 @@ pub struct CRule<const W: usize> {
     pub over: Option<FS<W>>,
     /// Destinations.
     pub to: Option<FS<W>>,
+    /// The pieces that move, when they are one literal (read inline by random play).
+    pub subject_lit: Option<closure::SetLit>,
+    /// The destinations, when they are one literal.
+    pub to_lit: Option<closure::SetLit>,
     /// Every condition, in one closure (none: no condition).
     pub conds: Option<FB<W>>,
     /// The `then` block.
@@ -1381,15 +1386,19 @@ impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
         let r = &self.g.prog.rules[rid];
-        let subject = r.subject.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let subject_set = r.subject.as_ref().map(|e| self.set(e));
+        let subject = subject_set.as_ref().map(|x| closure::set_f(x));
+        let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
         let along = r.along.as_ref().map(|e| self.dirs(e));
         let over = r.over.as_ref().map(|e| closure::set_f(&self.set(e)));
-        let to = r.to.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let to_set = r.to.as_ref().map(|e| self.set(e));
+        let to = to_set.as_ref().map(|x| closure::set_f(x));
+        let to_lit = to_set.as_ref().and_then(closure::set_lit);
         let conds = self.all_of(&r.conds);
         let then = self.block(&r.then, false);
         let then_fx = self.block_fx(&r.then, false);
         let mask = self.mask(rid);
-        CRule { subject, along, over, to, conds, then, then_fx, mask }
+        CRule { subject, subject_lit, along, over, to, to_lit, conds, then, then_fx, mask }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).
@@ -1508,6 +1517,9 @@ impl<const W: usize> Lower<'_, W> {
                     }
                     static_ok.push(ok);
                 }
+                // One entry per cell a `Bits<W>` can hold (empty past the board), so
+                // that random play can read it by word and bit without a bounds check.
+                static_ok.resize(64 * W, Bits::EMPTY);
             }
         }
         let mut targets = Vec::new();

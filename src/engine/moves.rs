@@ -136,6 +136,14 @@ impl MoveList {
         self.clear_follows();
     }
 
+    /// Removes the turns only (not the groups, boxes and first parts, which only
+    /// the general random path uses, and it clears them first).
+    #[inline(always)]
+    pub(crate) fn clear_turns(&mut self) {
+        self.parts.clear();
+        self.spans.clear();
+    }
+
     /// Removes the first parts of turns that may go on and their candidate second
     /// parts.
     pub(crate) fn clear_follows(&mut self) {
@@ -438,7 +446,7 @@ impl MoveList {
     }
 
     /// Adds a turn of one part.
-    #[inline]
+    #[inline(always)]
     pub fn push_one(&mut self, part: Part) {
         let start = self.parts.len() as u32;
         self.parts.push(part);

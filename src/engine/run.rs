@@ -2144,7 +2144,8 @@ impl<const W: usize> Game<W> {
     /// `list` holds the turn drawn at the index returned; whatever else it holds is
     /// unspecified.
     pub fn random_move(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
-        list.clear();
+        // The general path clears the rest itself.
+        list.clear_turns();
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return None;
         }
@@ -2200,18 +2201,18 @@ impl<const W: usize> Game<W> {
         let m = cr.mask.as_ref()?;
         let action = self.prog.rules[rid as usize].action;
         cx.mv.rule = rid;
-        let mut dest = (cr.to.as_ref()?.0)(self, s, cx);
+        // One-literal sets (the most common subjects and destinations) inline.
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        };
         for c in &m.per_gen {
             dest &= (c.0)(self, s, cx);
         }
-        let pieces = (cr.subject.as_ref()?.0)(self, s, cx) & s.occupied;
-        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
-        let over = match (&cr.over, action) {
-            (Some(o), Action::Jump) => (o.0)(self, s, cx),
-            _ => Bits::EMPTY,
-        };
-        let jump = action == Action::Jump;
-        let nd = self.ndirs;
+        let pieces = match cr.subject_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.subject.as_ref()?.0)(self, s, cx),
+        } & s.occupied;
         // First by rejection: a (piece, direction) slot drawn uniformly is at most one
         // move of the rule and every move is one slot, so the first slot that is a legal
         // move is uniform over the legal moves. Most positions need a draw or two; after
@@ -2228,25 +2229,45 @@ impl<const W: usize> Game<W> {
         // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
         // draw afresh (uniform too, and so is the mixture).
         if m.along_const && action == Action::Step {
-            let buf = list.candidates(np);
-            let (mut k, mut total) = (0, 0u32);
-            pieces.for_each(|from| {
-                let c = (m.static_ok[from as usize] & dest).count();
-                buf[k] = (from, c as u16, 0);
-                total += c;
-                k += 1;
-            });
+            // The count of each piece, by word and bit of its cell: at most one target
+            // per direction, and directions fit a `u32` mask, so a `u8` holds it. The
+            // static destinations are read by word and bit (`static_ok` has `64 * W`
+            // entries for steps; the general path draws if it had not).
+            let rows: &[[Bits<W>; 64]; W] = m.static_ok.as_chunks::<64>().0.try_into().ok()?;
+            let mut counts = [[0u8; 64]; W];
+            let mut total = 0u32;
+            for i in 0..W {
+                let (row, cnt, mut w) = (&rows[i], &mut counts[i], pieces.0[i]);
+                while w != 0 {
+                    let b = w.trailing_zeros() as usize & 63;
+                    let c = (row[b] & dest).count();
+                    cnt[b] = c as u8;
+                    total += c;
+                    w &= w - 1;
+                }
+            }
             let mut dead = [(NONE, NONE); EXACT_MISSES];
             let mut misses = 0;
             while total > 0 && misses < EXACT_MISSES {
+                // The pieces in increasing order, each with its count of candidates.
                 let mut r = rng.below(total as usize) as u32;
-                let mut j = 0;
-                while r >= buf[j].1 as u32 {
-                    r -= buf[j].1 as u32;
-                    j += 1;
+                let mut at = None;
+                'walk: for (i, (cnt, &w)) in counts.iter().zip(pieces.0.iter()).enumerate() {
+                    let mut w = w;
+                    while w != 0 {
+                        let b = w.trailing_zeros() as usize & 63;
+                        let c = cnt[b] as u32;
+                        if r < c {
+                            at = Some((i, b));
+                            break 'walk;
+                        }
+                        r -= c;
+                        w &= w - 1;
+                    }
                 }
-                let from = buf[j].0;
-                let mut t = m.static_ok[from as usize] & dest;
+                let (i, b) = at?;
+                let from = (i * 64 + b) as u16;
+                let mut t = rows[i][b] & dest;
                 for &(f, x) in &dead[..misses] {
                     if f == from {
                         t.remove(x);
@@ -2260,13 +2281,20 @@ impl<const W: usize> Game<W> {
                 }
                 dead[misses] = (from, to);
                 misses += 1;
-                buf[j].1 -= 1;
+                counts[i][b] -= 1;
                 total -= 1;
             }
             if total == 0 {
                 return None;
             }
         }
+        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+        let over = match (&cr.over, action) {
+            (Some(o), Action::Jump) => (o.0)(self, s, cx),
+            _ => Bits::EMPTY,
+        };
+        let jump = action == Action::Jump;
+        let nd = self.ndirs;
         for _ in 0..DIRECTION_MISSES {
             let r = rng.below(np * nd);
             let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
