@@ -24,7 +24,7 @@ use super::bits::Bits;
 use super::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, NumN, SetN, SideN, Target};
 use super::program::NONE;
 use super::run::{Ctx, Val};
-use super::state::{Game, Piece, State};
+use super::state::{Game, State};
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -1459,18 +1459,16 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
 /// An effect as a closure; `capture`: it counts as a capture.
 pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
     match e {
-        EffN::Flag(f, on, Target::Cell(c)) if PathC::of(c).is_some() => {
+        // One cell, written as a cell or as a set of one cell (`flag(f, to + d)`).
+        EffN::Flag(f, on, Target::Cell(c) | Target::Set(SetN::Cell(c))) if PathC::of(c).is_some() => {
             let p = PathC::of(c).expect("checked");
-            let bit: Piece = 1 << f;
-            let on = *on;
+            let (f, on) = (*f, *on);
             fx(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
                 if c != NONE
                     && let Some(pc) = g.top(s, c)
                 {
-                    let np = if on { pc | bit } else { pc & !bit };
-                    if np != pc {
-                        g.set_top(s, c, np);
+                    if g.set_top_flag(s, c, pc, f, on) {
                         if capture {
                             cx.mv.captures += 1;
                             s.turn_captures += 1;

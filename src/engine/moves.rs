@@ -413,6 +413,7 @@ impl MoveList {
     }
 
     /// The parts of turn `i`.
+    #[inline]
     pub fn get(&self, i: usize) -> &[Part] {
         let (a, b, _) = self.spans[i];
         &self.parts[a as usize..b as usize]

@@ -572,6 +572,23 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, Some(p), true);
     }
 
+    /// Turns flag `f` of the top piece `p` of cell `c` on or off: only the flag's set
+    /// and the hash change (a capture marks a piece this way). Returns whether the
+    /// piece changed.
+    #[inline]
+    pub fn set_top_flag(&self, s: &mut State<W>, c: u16, p: Piece, f: u16, on: bool) -> bool {
+        let bit: Piece = 1 << f;
+        let np = if on { p | bit } else { p & !bit };
+        if np == p {
+            return false;
+        }
+        let h = s.height[c as usize] as usize - 1;
+        s.pieces[c as usize * self.cap + h] = np;
+        s.flag_bits[f as usize].set(c, on);
+        s.hash ^= self.piece_key(c, h, p) ^ self.piece_key(c, h, np);
+        true
+    }
+
     /// Puts a piece at the bottom of a cell's stack.
     pub fn put_bottom(&self, s: &mut State<W>, c: u16, p: Piece) {
         let h = s.height[c as usize] as usize;
