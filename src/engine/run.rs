@@ -161,11 +161,12 @@ impl Hasher for KeyHasher {
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
-    /// Drops the context; one that allocated nothing is simply forgotten (its drop
-    /// glue is not inlined, and random play makes two contexts a turn).
+    /// Drops the context; one that holds nothing to free (no locals, no extra parts,
+    /// no chosen value) is simply forgotten (its drop glue is not inlined, and random
+    /// play makes two contexts a turn).
     #[inline(always)]
     pub fn finish(self) {
-        if self.slots.capacity() == 0 && self.extra.is_none() {
+        if self.slots.capacity() == 0 && self.extra.is_none() && self.mv.chosen.is_none() {
             std::mem::forget(self);
         }
     }
@@ -2827,5 +2828,22 @@ impl<const W: usize> Game<W> {
             Some(Val::Cell(c)) if *c != NONE => self.prog.geometry.label(crate::board::CellId(*c)).to_string(),
             _ => p.extra.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context holding a chosen list frees it when finished (forgetting the context
+    /// would keep the list alive for ever).
+    #[test]
+    fn finish_frees_a_chosen_list() {
+        let list: Rc<Vec<Val<2>>> = Rc::new(vec![Val::Num(1), Val::Num(2)]);
+        let mut cx: Ctx<'_, 2> = Ctx::new(None);
+        cx.mv.chosen = Some(Val::List(list.clone()));
+        assert_eq!(Rc::strong_count(&list), 2);
+        cx.finish();
+        assert_eq!(Rc::strong_count(&list), 1);
     }
 }
