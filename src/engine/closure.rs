@@ -670,6 +670,22 @@ impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for And2<A, B> {
     }
 }
 
+/// The first test and not the second, as one (the common guard `enemy and not F`):
+/// no negation flags to read.
+#[derive(Clone, Copy)]
+struct AndNot2<A, B>(A, B);
+
+impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for AndNot2<A, B> {
+    #[inline(always)]
+    fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
+        self.0.has(g, s, c) && !self.1.has(g, s, c)
+    }
+    #[inline(always)]
+    fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        self.0.bits(g, s) - self.1.bits(g, s)
+    }
+}
+
 /// Binds `$v` to the test of two literals as one value of its own type ([`And2`] when
 /// neither is negated, [`Lit2`] otherwise), then evaluates `$body`.
 macro_rules! with_lit2 {
@@ -1809,11 +1825,19 @@ pub fn guard_run_fx<const W: usize>(
                 // Two tests (the most common guard: `enemy and not captured`), inline.
                 None if rest.len() == 1 => {
                     let second = rest[0];
-                    with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
-                        first: Lit2 { a: EnemyL, an: false, b, bn: second.neg },
-                        first_neg: false,
-                        rest: Vec::new(),
-                    }))
+                    if second.neg {
+                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
+                            first: AndNot2(EnemyL, b),
+                            first_neg: false,
+                            rest: Vec::new(),
+                        }))
+                    } else {
+                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
+                            first: And2(EnemyL, b),
+                            first_neg: false,
+                            rest: Vec::new(),
+                        }))
+                    }
                 }
                 None => run(base, table, cells, k, items, ByLits { first: EnemyL, first_neg: false, rest }),
                 Some(first) => {

@@ -640,20 +640,25 @@ impl<const W: usize> Game<W> {
     #[inline(never)]
     fn move_one(&self, s: &mut State<W>, from: u16, to: u16) {
         let (f, t) = (from as usize, to as usize);
-        let (Some(&hf), Some(&ht)) = (s.height.get(f), s.height.get(t)) else { return };
-        if ht > 0 {
-            let q = s.pieces[t];
-            self.set_top_bits(s, to, Some(q), false);
-            s.height[t] = 0;
-            s.hash ^= self.piece_key(to, 0, q);
-        }
-        if hf == 0 {
+        // One test of both cells against both arrays: no bounds checks below.
+        let n = s.height.len().min(s.pieces.len());
+        if f >= n || t >= n {
             return;
         }
-        let p = s.pieces[f];
-        s.height[f] = 0;
-        s.pieces[t] = p;
-        s.height[t] = 1;
+        if s.height[..n][t] > 0 {
+            let q = s.pieces[..n][t];
+            self.set_top_bits(s, to, Some(q), false);
+            s.height[..n][t] = 0;
+            s.hash ^= self.piece_key(to, 0, q);
+        }
+        let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
+        if height[f] == 0 {
+            return;
+        }
+        let p = pieces[f];
+        height[f] = 0;
+        pieces[t] = p;
+        height[t] = 1;
         s.hash ^= self.moved_key(from, to, p);
         // The same bits move from one cell to the other: two bits flipped in every set
         // the piece is in.
