@@ -1481,15 +1481,14 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
             let (f, on) = (*f, *on);
             fx(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
+                // The flag is set first; the capture is counted only if it changed.
                 if c != NONE
                     && let Some(pc) = g.top(s, c)
+                    && g.set_top_flag(s, c, pc, f, on)
+                    && capture
                 {
-                    if g.set_top_flag(s, c, pc, f, on) {
-                        if capture {
-                            cx.mv.captures += 1;
-                            s.turn_captures += 1;
-                        }
-                    }
+                    cx.mv.captures += 1;
+                    s.turn_captures += 1;
                 }
                 Flow::GO
             })
