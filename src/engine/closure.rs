@@ -1467,13 +1467,11 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                 let c = p.eval(g, s, cx);
                 if c != NONE
                     && let Some(pc) = g.top(s, c)
+                    && g.set_top_flag(s, c, pc, f, on)
+                    && capture
                 {
-                    if g.set_top_flag(s, c, pc, f, on) {
-                        if capture {
-                            cx.mv.captures += 1;
-                            s.turn_captures += 1;
-                        }
-                    }
+                    cx.mv.captures += 1;
+                    s.turn_captures += 1;
                 }
                 Flow::GO
             })
