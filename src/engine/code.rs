@@ -428,6 +428,8 @@ pub struct CRule<const W: usize> {
 pub enum Plan<const W: usize> {
     /// The first branch whose condition holds; none: the `else`, if any.
     If(Vec<(FB<W>, Plan<W>)>, Option<Box<Plan<W>>>),
+    /// One condition and an `else` (the common shape, descended with one test).
+    IfElse(FB<W>, Box<Plan<W>>, Box<Plan<W>>),
     /// One rule.
     Rule(u32),
     /// Anything else: the general path decides.
@@ -458,8 +460,14 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
         match body {
             [CS::Move(r)] if boxed(g, rules, *r) => Plan::Rule(*r),
             [CS::If(branches, otherwise)] => {
-                let bs = branches.iter().map(|(c, b)| (c.clone(), go(g, rules, b))).collect();
-                Plan::If(bs, otherwise.as_ref().map(|b| Box::new(go(g, rules, b))))
+                let mut bs: Vec<_> = branches.iter().map(|(c, b)| (c.clone(), go(g, rules, b))).collect();
+                match (bs.len(), otherwise) {
+                    (1, Some(o)) => {
+                        let (c, then) = bs.remove(0);
+                        Plan::IfElse(c, Box::new(then), Box::new(go(g, rules, o)))
+                    }
+                    _ => Plan::If(bs, otherwise.as_ref().map(|b| Box::new(go(g, rules, b)))),
+                }
             }
             _ => Plan::General,
         }
@@ -469,6 +477,7 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
             Plan::Rule(_) => true,
             Plan::General => false,
             Plan::If(bs, o) => bs.iter().any(|(_, p)| useful(p)) || o.as_deref().is_some_and(useful),
+            Plan::IfElse(_, a, b) => useful(a) || useful(b),
         }
     }
     let p = go(g, rules, body);

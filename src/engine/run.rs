@@ -2182,6 +2182,7 @@ impl<const W: usize> Game<W> {
             match p {
                 Plan::Rule(r) => break *r,
                 Plan::General => return None,
+                Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
                 Plan::If(branches, otherwise) => {
                     let mut next = None;
                     for (c, q) in branches {
