@@ -904,7 +904,7 @@ fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
         (Base::To, 2) => with_lit!(At::<1, 2>([d[0], d[1]])),
         (Base::Middle, 0) => with_lit!(At::<2, 0>([])),
         (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
-        // A constant cell and two literals (`centre in (own and queen)`): both inline.
+        // A constant cell and two literals (`centre in (own and stone)`): both inline.
         (Base::Const(c), 0) if rest.len() == 1 && first.is_some() => {
             with_lit2!(first.expect("checked"), rest[0], l => in_closure::<W, _, _>(ConstCell(c), l, false, Vec::new(), neg))
         }
