@@ -363,7 +363,9 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         BoolN::Cmp(op, a, b) => {
             let op = if neg { inverse(*op) } else { *op };
             let (x, y) = (num_c::<W>(a), num_c::<W>(b));
-            if let (NumC::Const(k), false) = (&y, matches!(x, NumC::Const(_)))
+            // Against a constant: one range test (an empty range, `v < i64::MIN`, is
+            // compared in full below and is never true).
+            if let NumC::Const(k) = &y
                 && let Some(r) = Range::of(op, *k)
             {
                 return match x {
@@ -372,27 +374,10 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                     x => fb(move |g, s, cx| r.has(x.eval(g, s, cx))),
                 };
             }
-            match (op, &y) {
-                (Cmp::Eq, NumC::Const(k)) => {
-                    let k = *k;
-                    fb(move |g, s, cx| x.eval(g, s, cx) == k)
-                }
-                (Cmp::Ne, NumC::Const(k)) => {
-                    let k = *k;
-                    fb(move |g, s, cx| x.eval(g, s, cx) != k)
-                }
-                _ => fb(move |g, s, cx| {
-                    let (a, b) = (x.eval(g, s, cx), y.eval(g, s, cx));
-                    match op {
-                        Cmp::Eq => a == b,
-                        Cmp::Ne => a != b,
-                        Cmp::Lt => a < b,
-                        Cmp::Le => a <= b,
-                        Cmp::Gt => a > b,
-                        Cmp::Ge => a >= b,
-                    }
-                }),
-            }
+            fb(move |g, s, cx| {
+                let a = x.eval(g, s, cx);
+                op.holds(a, y.eval(g, s, cx))
+            })
         }
         BoolN::CellEq(a, b, eq) => {
             let want = *eq != neg;
@@ -1765,6 +1750,8 @@ pub fn guard_run_fx<const W: usize>(
             let c = start_at::<B, W>(cx);
             let mut known = Bits::EMPTY;
             let mut dirty = c == NONE;
+            // The first item the loop below looks at.
+            let mut next = 0;
             if !dirty {
                 known = meet.meet(g, s, cx, table[c as usize]);
                 if known.is_empty() {
@@ -1774,7 +1761,10 @@ pub fn guard_run_fx<const W: usize>(
                     let mut todo = 0u64;
                     let t = &table[c as usize];
                     known.for_each(|x| todo |= by_rank[c as usize * k + rank(t, x)]);
-                    while todo != 0 {
+                    loop {
+                        if todo == 0 {
+                            return Flow::GO;
+                        }
                         let i = todo.trailing_zeros() as usize;
                         todo &= todo - 1;
                         let it = &items[i];
@@ -1784,22 +1774,15 @@ pub fn guard_run_fx<const W: usize>(
                                 return r;
                             }
                             // The body may have changed the position: the items after
-                            // it are tested in full.
-                            for it in &items[i + 1..] {
-                                if (it.full.0)(g, s, cx) {
-                                    let r = (it.body.0)(g, &mut *s, cx);
-                                    if r.ends() {
-                                        return r;
-                                    }
-                                }
-                            }
-                            return Flow::GO;
+                            // it are tested in full, below.
+                            next = i + 1;
+                            dirty = true;
+                            break;
                         }
                     }
-                    return Flow::GO;
                 }
             }
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.iter().enumerate().skip(next) {
                 let ok = if dirty {
                     (it.full.0)(g, s, cx)
                 } else {
@@ -1861,14 +1844,7 @@ mod tests {
             for k in values {
                 let r = Range::of(op, k);
                 for v in values {
-                    let want = match op {
-                        Cmp::Eq => v == k,
-                        Cmp::Ne => v != k,
-                        Cmp::Lt => v < k,
-                        Cmp::Le => v <= k,
-                        Cmp::Gt => v > k,
-                        Cmp::Ge => v >= k,
-                    };
+                    let want = op.holds(v, k);
                     match r {
                         Some(r) => assert_eq!(r.has(v), want, "{v} {op:?} {k}"),
                         // Only an empty range has no test.

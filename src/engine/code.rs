@@ -221,6 +221,21 @@ pub enum Cmp {
     Ge,
 }
 
+impl Cmp {
+    /// Whether `a op b`.
+    #[inline]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
 /// A condition.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoolN {
@@ -426,9 +441,8 @@ pub struct CRule<const W: usize> {
 /// the rule, the rule's box is weighed and drawn from directly.
 #[derive(Clone, Debug)]
 pub enum Plan<const W: usize> {
-    /// The first branch whose condition holds; none: the `else`, if any.
-    If(Vec<(FB<W>, Plan<W>)>, Option<Box<Plan<W>>>),
-    /// One condition and an `else` (the common shape, descended with one test).
+    /// A condition, the plan when it holds and the plan when it does not (an `if`
+    /// with several branches is a chain of these; a missing `else` is `General`).
     IfElse(FB<W>, Box<Plan<W>>, Box<Plan<W>>),
     /// One rule.
     Rule(u32),
@@ -460,14 +474,11 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
         match body {
             [CS::Move(r)] if boxed(g, rules, *r) => Plan::Rule(*r),
             [CS::If(branches, otherwise)] => {
-                let mut bs: Vec<_> = branches.iter().map(|(c, b)| (c.clone(), go(g, rules, b))).collect();
-                match (bs.len(), otherwise) {
-                    (1, Some(o)) => {
-                        let (c, then) = bs.remove(0);
-                        Plan::IfElse(c, Box::new(then), Box::new(go(g, rules, o)))
-                    }
-                    _ => Plan::If(bs, otherwise.as_ref().map(|b| Box::new(go(g, rules, b)))),
-                }
+                let last = otherwise.as_ref().map_or(Plan::General, |b| go(g, rules, b));
+                branches
+                    .iter()
+                    .rev()
+                    .fold(last, |next, (c, b)| Plan::IfElse(c.clone(), Box::new(go(g, rules, b)), Box::new(next)))
             }
             _ => Plan::General,
         }
@@ -476,7 +487,6 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
         match p {
             Plan::Rule(_) => true,
             Plan::General => false,
-            Plan::If(bs, o) => bs.iter().any(|(_, p)| useful(p)) || o.as_deref().is_some_and(useful),
             Plan::IfElse(_, a, b) => useful(a) || useful(b),
         }
     }
@@ -989,16 +999,7 @@ impl<const W: usize> Lower<'_, W> {
     fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
         let (op, set, k) = match (&a, &b) {
             (NumN::Count(s), NumN::Const(k)) => (op, s.clone(), *k),
-            (NumN::Const(k), NumN::Count(s)) => {
-                let flipped = match op {
-                    Cmp::Lt => Cmp::Gt,
-                    Cmp::Le => Cmp::Ge,
-                    Cmp::Gt => Cmp::Lt,
-                    Cmp::Ge => Cmp::Le,
-                    o => o,
-                };
-                (flipped, s.clone(), *k)
-            }
+            (NumN::Const(k), NumN::Count(s)) => (flip(op), s.clone(), *k),
             _ => return BoolN::Cmp(op, a, b),
         };
         // Whether "the count is k" (`eq`) or "the count is not k", for k at an end of
@@ -2462,14 +2463,7 @@ impl<const W: usize> Game<W> {
             }
             BoolN::Cmp(op, a, b) => {
                 let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                match op {
-                    Cmp::Eq => x == y,
-                    Cmp::Ne => x != y,
-                    Cmp::Lt => x < y,
-                    Cmp::Le => x <= y,
-                    Cmp::Gt => x > y,
-                    Cmp::Ge => x >= y,
-                }
+                op.holds(x, y)
             }
             BoolN::CellEq(a, b, eq) => (self.ec(s, cx, a) == self.ec(s, cx, b)) == *eq,
             BoolN::Table(t, x) => {

@@ -2183,20 +2183,6 @@ impl<const W: usize> Game<W> {
                 Plan::Rule(r) => break *r,
                 Plan::General => return None,
                 Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
-                Plan::If(branches, otherwise) => {
-                    let mut next = None;
-                    for (c, q) in branches {
-                        if (c.0)(self, s, cx) {
-                            next = Some(q);
-                            break;
-                        }
-                    }
-                    p = match (next, otherwise) {
-                        (Some(q), _) => q,
-                        (None, Some(q)) => q,
-                        (None, None) => return None,
-                    };
-                }
             }
         };
         let cr = &self.code.rules[rid as usize];
@@ -2509,37 +2495,66 @@ impl<const W: usize> Game<W> {
         cx.mv.to = part.to;
         cx.mv.middle = part.middle;
         cx.mv.captures = 0;
-        match rule.action {
-            Action::Place => self.put(s, part.to, piece(part.extra as u8, rule.kind, 0)),
-            Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, part.from, part.to),
-            Action::Jump => {
-                self.move_stack(s, part.from, part.to);
-                s.jumped.insert(part.middle);
+        if rule.action == Action::Choose {
+            if cx.mv.chosen.is_none()
+                && let Some(subject) = &rule.subject
+                && let Val::List(items) = self.eval(s, cx, subject)
+            {
+                cx.mv.chosen = items.get(part.extra as usize).cloned();
             }
-            Action::Choose => {
-                if cx.mv.chosen.is_none()
-                    && let Some(subject) = &rule.subject
-                    && let Val::List(items) = self.eval(s, cx, subject)
-                {
-                    cx.mv.chosen = items.get(part.extra as usize).cloned();
-                }
-            }
-            Action::Pass => {}
+        } else {
+            self.move_part(s, part, rule.action);
         }
-        let cr = &self.code.rules[part.rule as usize];
-        let r = match &cr.then_fx {
-            Some(f) => (f.0)(self, s, cx),
-            None => {
-                let mut pending = pending;
-                self.run_block(s, cx, &cr.then, &mut pending)
-            }
-        };
+        let mut pending = pending;
+        let r = self.run_then(s, cx, part.rule, &mut pending);
         if rule.action == Action::Jump {
             s.last_jumped = part.middle;
         }
         if r.refused || !check_end {
             return r;
         }
+        self.run_end(s, cx);
+        r
+    }
+
+    /// The piece of a part moves (or is placed): everything a part does before its
+    /// `then` block, for every action but `choose` (which moves nothing).
+    #[inline(always)]
+    fn move_part(&self, s: &mut State<W>, p: Part, action: Action) {
+        match action {
+            Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, p.from, p.to),
+            Action::Jump => {
+                self.move_stack(s, p.from, p.to);
+                s.jumped.insert(p.middle);
+            }
+            Action::Place => {
+                let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
+                self.put(s, p.to, piece(p.extra as u8, kind, 0));
+            }
+            Action::Pass | Action::Choose => {}
+        }
+    }
+
+    /// A rule's `then` block (its closure when it has one; continuations go to
+    /// `pending` when given).
+    #[inline(always)]
+    fn run_then<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+    ) -> Flow {
+        let Some(cr) = self.code.rules.get(rid as usize) else { return Flow::GO };
+        match &cr.then_fx {
+            Some(f) => (f.0)(self, s, cx),
+            None => self.run_block(s, cx, &cr.then, pending),
+        }
+    }
+
+    /// The `end` block (its closure when it has one).
+    #[inline(always)]
+    fn run_end(&self, s: &mut State<W>, cx: &mut Ctx<W>) {
         match &self.code.end_fx {
             Some(f) => {
                 (f.0)(self, s, cx);
@@ -2548,7 +2563,15 @@ impl<const W: usize> Game<W> {
                 self.run_block(s, cx, &self.code.end, &mut None);
             }
         }
-        r
+    }
+
+    /// Records the position just reached for `repetitions`, when the rules read it.
+    #[inline(always)]
+    fn record_position(&self, s: &mut State<W>) {
+        if self.prog.uses.repetitions {
+            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
+            s.history.push(s.hash);
+        }
     }
 
     /// Plays a legal turn.
@@ -2561,10 +2584,11 @@ impl<const W: usize> Game<W> {
     /// still those of the turn just played and the tallies including it.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
         if let [p] = parts
-            && let Some(Some(model)) = self.lean.phases.get(s.phase as usize)
-            && let Some(Some(action)) = self.lean.actions.get(p.rule as usize)
+            && let Some(Some(model)) = self.lean.get(s.phase as usize)
+            && let Some(action) = self.prog.rules.get(p.rule as usize).map(|r| r.action)
+            && action != Action::Choose
         {
-            return self.play_lean(s, *p, *action, *model);
+            return self.play_lean(s, *p, action, *model);
         }
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
@@ -2580,38 +2604,18 @@ impl<const W: usize> Game<W> {
     }
 
     /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of
-    /// [`super::state::Lean::phases`] (no `after turn`, no `at_turn_start`, no turn
+    /// [`Game::lean`] (no `after turn`, no `at_turn_start`, no turn
     /// limit, no `by`). The same steps as the general path, less those that cannot
     /// apply: the phase stays, the next player is the next in turn order, and the
     /// cell jumped by the part is forgotten when the turn ends.
     fn play_lean(&self, s: &mut State<W>, p: Part, action: Action, model: u16) {
-        let mut cx = std::mem::ManuallyDrop::new(Ctx::new(None));
+        let mut cx = Ctx::new(None);
         cx.mv.rule = p.rule;
         cx.mv.from = p.from;
         cx.mv.to = p.to;
         cx.mv.middle = p.middle;
-        match action {
-            Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, p.from, p.to),
-            Action::Jump => {
-                self.move_stack(s, p.from, p.to);
-                s.jumped.insert(p.middle);
-            }
-            Action::Place => {
-                let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
-                self.put(s, p.to, piece(p.extra as u8, kind, 0));
-            }
-            Action::Pass | Action::Choose => {}
-        }
-        if let Some(cr) = self.code.rules.get(p.rule as usize) {
-            match &cr.then_fx {
-                Some(f) => {
-                    (f.0)(self, s, &mut cx);
-                }
-                None => {
-                    self.run_block(s, &mut cx, &cr.then, &mut None);
-                }
-            }
-        }
+        self.move_part(s, p, action);
+        self.run_then(s, &mut cx, p.rule, &mut None);
         // The turn is over: its tallies, then the next player (the phase stays).
         s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
@@ -2627,26 +2631,14 @@ impl<const W: usize> Game<W> {
         let next = played_by + 1;
         let next = if next < players { next } else { next % players };
         self.set_mover(s, next);
-        if self.prog.uses.repetitions {
-            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
-            s.history.push(s.hash);
-        }
+        self.record_position(s);
         if s.outcome == Outcome::Ongoing {
             // `end`, as seen by the player who made the turn.
             s.mover = played_by;
-            match &self.code.end_fx {
-                Some(f) => {
-                    (f.0)(self, s, &mut cx);
-                }
-                None => {
-                    self.run_block(s, &mut cx, &self.code.end, &mut None);
-                }
-            }
+            self.run_end(s, &mut cx);
             s.mover = next;
         }
-        if cx.slots.capacity() != 0 || cx.extra.is_some() {
-            drop(std::mem::ManuallyDrop::into_inner(cx));
-        }
+        cx.finish();
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
@@ -2697,24 +2689,14 @@ impl<const W: usize> Game<W> {
         }
         let next = self.next_mover(s, entered);
         self.set_mover(s, next);
-        if self.prog.uses.repetitions {
-            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
-            s.history.push(s.hash);
-        }
+        self.record_position(s);
         if s.outcome == Outcome::Ongoing {
             // `end`, as seen by the player who made the turn, in the phase it was made in.
             // (The hash stays that of the next player and phase: `end` does not read it.)
             let (next_mover, next_phase) = (s.mover, s.phase);
             s.mover = played_by;
             s.phase = played_in;
-            match &self.code.end_fx {
-                Some(f) => {
-                    (f.0)(self, s, cx);
-                }
-                None => {
-                    self.run_block(s, cx, &self.code.end, &mut None);
-                }
-            }
+            self.run_end(s, cx);
             s.phase = next_phase;
             s.mover = next_mover;
         }

@@ -105,23 +105,12 @@ pub struct Game<const W: usize> {
     /// The hash key of each player to move (one for every `u8`, so that reading one
     /// needs no bounds check).
     mover_keys: Box<[u64; 256]>,
-    /// What [`Game::play`]'s path for the common turn needs, known when the game is
-    /// built.
-    pub(crate) lean: Lean,
-}
-
-/// The facts of the rules and phases that let [`Game::play`] play a one-part turn the
-/// short way: no `after turn` block, no `at_turn_start`, and a phase with no turn
-/// limit and no `by` (so the turn neither ends the phase nor changes who plays next
-/// other than by turn order).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Lean {
-    /// Each rule's kind of move, when a one-part turn of it may be played the short
-    /// way (`None` for `choose`, whose chosen value needs the general path).
-    pub actions: Vec<Option<Action>>,
-    /// For each phase whose turns may be played the short way, its model index
-    /// (`previous.phase`); `None` for the others. Empty when no turn may be.
-    pub phases: Vec<Option<u16>>,
+    /// For each phase whose one-part turns [`Game::play`] may play the short way, its
+    /// model index (`previous.phase`); `None` for the others, and empty when no turn
+    /// may be. The short way needs no `after turn` block, no `at_turn_start`, and a
+    /// phase with no turn limit and no `by` (so a turn neither ends the phase nor
+    /// changes who plays next other than by turn order). Known when the game is built.
+    pub(crate) lean: Vec<Option<u16>>,
 }
 
 /// A position of a game.
@@ -351,7 +340,7 @@ impl<const W: usize> Game<W> {
             keys: Vec::new(),
             key_bits: (0, 0, 0),
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
-            lean: Lean::default(),
+            lean: Vec::new(),
             prog,
             code: Code::default(),
         };
@@ -398,22 +387,17 @@ impl<const W: usize> Game<W> {
         game.sets.extend(new_sets);
         game.code = code;
         game.piece_keys();
-        game.lean = game.lean_facts();
+        game.lean = game.lean_phases();
         game
     }
 
-    /// The facts of [`Game::lean`].
-    fn lean_facts(&self) -> Lean {
+    /// The phases of [`Game::lean`].
+    fn lean_phases(&self) -> Vec<Option<u16>> {
         let p = &self.prog;
-        let actions = p.rules.iter().map(|r| (r.action != Action::Choose).then_some(r.action)).collect();
-        let general =
-            p.uses.turn_start || p.players == 0 || self.code.after_fx.is_some() || !self.code.after_turn.is_empty();
-        let phases = if general {
-            Vec::new()
-        } else {
-            p.phases.iter().map(|ph| (ph.turns.is_none() && ph.by.is_none()).then_some(ph.model_index)).collect()
-        };
-        Lean { actions, phases }
+        if p.uses.turn_start || p.players == 0 || self.code.after_fx.is_some() || !self.code.after_turn.is_empty() {
+            return Vec::new();
+        }
+        p.phases.iter().map(|ph| (ph.turns.is_none() && ph.by.is_none()).then_some(ph.model_index)).collect()
     }
 
     /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
@@ -640,8 +624,9 @@ impl<const W: usize> Game<W> {
     #[inline(never)]
     fn move_one(&self, s: &mut State<W>, from: u16, to: u16) {
         let (f, t) = (from as usize, to as usize);
-        // One test of both cells against both arrays: no bounds checks below.
-        let n = s.height.len().min(s.pieces.len());
+        // One test of both cells against both arrays and the bitsets: no bounds checks
+        // below.
+        let n = s.height.len().min(s.pieces.len()).min(64 * W);
         if f >= n || t >= n {
             return;
         }
@@ -663,9 +648,6 @@ impl<const W: usize> Game<W> {
         // The same bits move from one cell to the other: two bits flipped in every set
         // the piece is in.
         let (fw, fb, tw, tb) = (f / 64, 1u64 << (f % 64), t / 64, 1u64 << (t % 64));
-        if fw >= W || tw >= W {
-            return;
-        }
         let flip = |b: &mut Bits<W>| {
             b.0[fw] ^= fb;
             b.0[tw] ^= tb;
