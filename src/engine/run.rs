@@ -14,6 +14,18 @@ use super::moves::{MoveList, Part};
 use super::program::{E, NONE, Op};
 use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
+/// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply
+/// forgotten (its drop glue is not inlined, and random play makes two contexts a
+/// turn). A macro rather than a method, so that the context is tested where it is:
+/// passing it by value would copy it first.
+macro_rules! finish {
+    ($cx:ident) => {
+        if $cx.holds_nothing() {
+            std::mem::forget($cx);
+        }
+    };
+}
+
 /// A value at play time.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val<const W: usize> {
@@ -161,14 +173,18 @@ impl Hasher for KeyHasher {
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
-    /// Drops the context; one that holds nothing to free (no locals, no extra parts,
-    /// no chosen value) is simply forgotten (its drop glue is not inlined, and random
-    /// play makes two contexts a turn).
+    /// Drops the context (see [`finish!`]).
     #[inline(always)]
     pub fn finish(self) {
-        if self.slots.capacity() == 0 && self.extra.is_none() && self.mv.chosen.is_none() {
-            std::mem::forget(self);
-        }
+        let cx = self;
+        finish!(cx);
+    }
+
+    /// Whether the context holds nothing to free: no locals, no extra parts, no chosen
+    /// value.
+    #[inline(always)]
+    pub fn holds_nothing(&self) -> bool {
+        self.slots.capacity() == 0 && self.extra.is_none() && self.mv.chosen.is_none()
     }
 
     /// A context with no locals written and no move.
@@ -2154,7 +2170,7 @@ impl<const W: usize> Game<W> {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
             let drawn = self.random_by_plan(s, &mut cx, rng, list, plan);
-            cx.finish();
+            finish!(cx);
             if drawn.is_some() {
                 return drawn;
             }
@@ -2600,7 +2616,7 @@ impl<const W: usize> Game<W> {
             }
         }
         self.end_turn(s, &mut cx, parts);
-        cx.finish();
+        finish!(cx);
     }
 
     /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of
@@ -2638,7 +2654,7 @@ impl<const W: usize> Game<W> {
             self.run_end(s, &mut cx);
             s.mover = next;
         }
-        cx.finish();
+        finish!(cx);
     }
 
     fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
