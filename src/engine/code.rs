@@ -401,6 +401,10 @@ pub struct Mask<const W: usize> {
     pub per_from: Vec<FS<W>>,
     /// The same, as tests of one destination.
     pub per_from_member: Vec<closure::FM<W>>,
+    /// The destinations that pass every condition reading `from` whatever the piece
+    /// and the position (`to not in R or from in S` holds outside `R`): their tests
+    /// are skipped.
+    pub from_floor: Bits<W>,
     /// Conditions checked move by move (all of them, in one closure), if any.
     pub residual: Option<FB<W>>,
     /// Whether the destination set reads `from`.
@@ -723,6 +727,42 @@ impl<const W: usize> Lower<'_, W> {
 
     fn board(&self) -> SetN {
         SetN::Const(self.board_id)
+    }
+
+    /// Bounds of a set over every position and move: the cells always in it and the
+    /// cells that may be in it (constant sets exactly, the others from their parts,
+    /// anything read at play time from nothing to the whole board).
+    pub(crate) fn bounds(&self, set: &SetN) -> (Bits<W>, Bits<W>) {
+        let all = self.g.all;
+        match set {
+            SetN::Const(id) => {
+                let b = self.const_bits(*id) & all;
+                (b, b)
+            }
+            SetN::And(a, b) => {
+                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                (la & lb, ua & ub)
+            }
+            SetN::Or(a, b) => {
+                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                (la | lb, ua | ub)
+            }
+            SetN::Sub(a, b) => {
+                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                (la - ub, ua - lb)
+            }
+            SetN::Complement(a) => {
+                let (l, u) = self.bounds(a);
+                (all - u, all - l)
+            }
+            SetN::IfAll(_, a) => (self.bounds(a).0, all),
+            SetN::IfThen(_, a) => (Bits::EMPTY, self.bounds(a).1),
+            SetN::If(_, a, b) => {
+                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                (la & lb, ua | ub)
+            }
+            _ => (Bits::EMPTY, all),
+        }
     }
 
     /// Lowers a cell.
@@ -1542,6 +1582,7 @@ impl<const W: usize> Lower<'_, W> {
             }
         }
         let residual = self.all_of(&residual);
+        let from_floor = per_from.iter().fold(g.all, |acc, set| acc & self.bounds(set).0);
         // The conditions that read `from` as one set, each part computed once.
         let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
             Some(all) => vec![closure::set_f(&self.cse(all))],
@@ -1554,6 +1595,7 @@ impl<const W: usize> Lower<'_, W> {
             per_gen,
             per_from,
             per_from_member,
+            from_floor,
             residual,
             to_reads_from: d_to.from,
             over_reads_from: d_over.from,

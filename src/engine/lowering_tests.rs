@@ -267,6 +267,11 @@ fn masks_agree_with_the_interpreter() {
                         };
                         for from in froms {
                             cx.mv = MoveVars { from, rule: rid as u32, ..MoveVars::default() };
+                            // The floor's destinations pass the conditions that read `from`.
+                            for to in m.from_floor.iter() {
+                                let ok = m.per_from_member.iter().all(|c| (c.0)(g, s, &mut cx, to));
+                                assert!(ok, "{label}, position {k}, rule {rid}, from {from}: {to} is in the floor");
+                            }
                             let mask = if rule.action == Action::Place {
                                 let mut d = sets.gen_dest & m.static_ok[0];
                                 for c in &m.per_from {

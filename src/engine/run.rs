@@ -2363,7 +2363,7 @@ impl<const W: usize> Game<W> {
         middle: u16,
     ) -> Option<Part> {
         cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
-        if !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
+        if !m.from_floor.has(to) && !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
             return None;
         }
         cx.mv.to = to;
