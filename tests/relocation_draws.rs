@@ -20,6 +20,12 @@ fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u6
     search::check_uniform(g, s, per, seed).unwrap_or_else(|e| panic!("{label}: {e}"))
 }
 
+/// Option settings, `key=value`.
+type Settings<'a> = &'a [(&'a str, &'a str)];
+
+/// A configuration: its label, its settings, its positions with their counts.
+type Case<'a> = (&'a str, Settings<'a>, Vec<(String, usize)>);
+
 /// A game built from its text with `key=value` settings.
 fn game(text: &str, settings: &[(&str, &str)]) -> AnyGame {
     let model = rulesi::check_source(text).model.expect("the game checks");
@@ -94,7 +100,7 @@ fn agon_relocations_are_drawn_uniformly() {
          cell D1 black guard\ncell A2 black guard\ncell H3 black guard captured\ncell B7 black guard\n\
          cell K7 black guard\ncell J11 black guard\n"
     );
-    let cases: [(&str, &[(&str, &str)], Vec<(String, usize)>); 4] = [
+    let cases: [Case; 4] = [
         (
             "defaults",
             &[],
