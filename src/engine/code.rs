@@ -441,8 +441,8 @@ pub struct CRule<const W: usize> {
 }
 
 /// How random play picks the move of a phase whose body is a tree of `if`s over
-/// single move rules that add boxes (see `Game::random_move`): the conditions choose
-/// the rule, the rule's box is weighed and drawn from directly.
+/// single move rules drawn by plan (see [`boxed`] and `Game::random_move`): the
+/// conditions choose the rule, whose candidates are counted and drawn from directly.
 #[derive(Clone, Debug)]
 pub enum Plan<const W: usize> {
     /// A condition, the plan when it holds and the plan when it does not (an `if`
@@ -454,10 +454,10 @@ pub enum Plan<const W: usize> {
     General,
 }
 
-/// Whether move rule `rid` is drawn from by a box (see `Game::gen_masked`): its
-/// conditions can wait until a move is drawn, its moves need no `then` block to be
-/// listed, and its destinations, directions and jumped cells do not depend on the
-/// piece.
+/// Whether random play draws move rule `rid` by a plan (see `Game::random_by_plan`):
+/// a `step`, `jump` or `relocate` rule whose conditions can wait until a move is drawn,
+/// whose moves need no `then` block to be listed, and whose destinations, directions
+/// and jumped cells do not depend on the piece.
 pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
     let r = &g.prog.rules[rid as usize];
     let Some(m) = rules[rid as usize].mask.as_ref() else { return false };
@@ -468,6 +468,7 @@ pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool 
         && match r.action {
             Action::Step => true,
             Action::Jump => !m.over_reads_from && r.over.is_some(),
+            Action::Relocate => r.subject.is_some(),
             _ => false,
         }
 }

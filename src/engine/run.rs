@@ -301,6 +301,11 @@ pub const DIRECTION_MISSES: u32 = 16;
 /// plan stops drawing steps exactly (see [`Game::random_move`]).
 const EXACT_MISSES: usize = 16;
 
+/// How many pieces of a relocation may stand in its destination set (pairs `from ==
+/// to`, which are no move) for random play by plan to draw it (see
+/// `Game::random_relocate`); with more, the general path draws.
+const RELOCATE_SELF: usize = 8;
+
 /// A continuation collected from a `then` block: statements to generate after it.
 pub(crate) struct Pending<'g, const W: usize> {
     /// The statement.
@@ -2205,6 +2210,9 @@ impl<const W: usize> Game<W> {
         let m = cr.mask.as_ref()?;
         let action = self.prog.rules[rid as usize].action;
         cx.mv.rule = rid;
+        if action == Action::Relocate {
+            return self.random_relocate(s, cx, rng, list, rid);
+        }
         // One-literal sets (the most common subjects and destinations) inline.
         let mut dest = match cr.to_lit {
             Some(l) => self.set_lit_bits(s, l),
@@ -2344,6 +2352,83 @@ impl<const W: usize> Game<W> {
             }
             k -= 1;
             list.swap_candidates(i, k);
+        }
+        None
+    }
+
+    /// Random play of a `relocate` rule by plan (see [`Game::random_by_plan`]; its
+    /// destination set does not read `from`). The candidates are the pairs (piece,
+    /// destination): the pieces are the occupied cells of its subject, the destinations
+    /// its destination set within its static conditions and the conditions computed
+    /// once per generation, as `gen_masked` lists them. Each legal move is one pair; a
+    /// pair `from == to` is none (the general path leaves it out). The pairs are
+    /// numbered piece by piece (pair `r` is piece `r / nd` and destination `r % nd`)
+    /// and drawn exactly, without replacement: the numbers of the pairs `from == to`
+    /// and of the misses are left out of the draw, so each draw is uniform over the
+    /// candidates left and the first legal one is uniform over the legal moves. `None`
+    /// (the general path draws, uniformly too, so the mixture is uniform) when no
+    /// candidate is left, after [`EXACT_MISSES`] misses, or when more than
+    /// [`RELOCATE_SELF`] pieces stand in the destination set.
+    // Cold and not inlined: relocations are rare turns, and the step draw of
+    // `random_by_plan` keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn random_relocate(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rng: &mut super::search::Rng,
+        list: &mut MoveList,
+        rid: u32,
+    ) -> Option<usize> {
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        } & m.static_ok[0];
+        for c in &m.per_gen {
+            dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match cr.subject_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.subject.as_ref()?.0)(self, s, cx),
+        } & s.occupied;
+        let nd = dest.count() as usize;
+        let total = pieces.count() as usize * nd;
+        // The numbers of the pairs left out of the draw, in increasing order.
+        let mut out = [0usize; RELOCATE_SELF + EXACT_MISSES];
+        let mut n = 0;
+        let selves = pieces & dest;
+        if !selves.is_empty() {
+            if selves.count() as usize > RELOCATE_SELF {
+                return None;
+            }
+            for c in selves.iter() {
+                let below = Bits::first_n(c as usize);
+                out[n] = (pieces & below).count() as usize * nd + (dest & below).count() as usize;
+                n += 1;
+            }
+        }
+        let mut misses = 0;
+        while n < total && misses < EXACT_MISSES {
+            // The `r`-th number not left out.
+            let mut r = rng.below(total - n);
+            for &x in &out[..n] {
+                r += usize::from(x <= r);
+            }
+            let from = pieces.nth((r / nd) as u32)?;
+            let to = dest.nth((r % nd) as u32)?;
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
+                let i = list.len();
+                list.push_one(part);
+                return Some(i);
+            }
+            let at = out[..n].partition_point(|&x| x < r);
+            out.copy_within(at..n, at + 1);
+            out[at] = r;
+            n += 1;
+            misses += 1;
         }
         None
     }
