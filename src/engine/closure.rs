@@ -889,12 +889,43 @@ fn in_spec<const W: usize>(p: PathC, l: Vec<Lit>, neg: bool) -> FB<W> {
         (Base::To, 2) => with_lit!(At::<1, 2>([d[0], d[1]])),
         (Base::Middle, 0) => with_lit!(At::<2, 0>([])),
         (Base::Middle, 1) => with_lit!(At::<2, 1>([d[0]])),
-        // A constant cell and two literals (`centre in (own and stone)`): both inline.
-        (Base::Const(c), 0) if rest.len() == 1 && first.is_some() => {
-            with_lit2!(first.expect("checked"), rest[0], l => in_closure::<W, _, _>(ConstCell(c), l, false, Vec::new(), neg))
-        }
+        // A constant cell and one or two literals (`centre in (own and stone)`).
+        (Base::Const(c), 0) if l.len() <= 2 => in_const(c, l, neg),
         (Base::Const(c), 0) => with_lit!(ConstCell(c)),
         _ => with_lit!(p),
+    }
+}
+
+/// `c in lits` for a constant cell `c` and one or two literals: each a test of one
+/// word of a bitset against the cell's mask (no path, no bounds test of the cell), the
+/// literals that read the mover's side last (they cost more), stopping at the first
+/// that fails.
+fn in_const<const W: usize>(c: u16, mut l: Vec<Lit>, neg: bool) -> FB<W> {
+    fn build1<const W: usize, A: LitT<W>>(m: Bits<W>, a: A, an: bool, neg: bool) -> FB<W> {
+        fb(move |g, s, _| (a.bits(g, s).intersects(&m) != an) != neg)
+    }
+    fn build2<const W: usize, A: LitT<W>, B: LitT<W>>(m: Bits<W>, a: A, an: bool, b: B, bn: bool, neg: bool) -> FB<W> {
+        fb(move |g, s, _| {
+            if a.bits(g, s).intersects(&m) == an {
+                return neg;
+            }
+            (b.bits(g, s).intersects(&m) != bn) != neg
+        })
+    }
+    // No cell is in no set (nor a cell off the bitsets).
+    if c == NONE || c as usize >= 64 * W {
+        return fb(move |_, _, _| neg);
+    }
+    let m = Bits::single(c);
+    l.sort_by_key(|x| matches!(x.src, Src::Own | Src::Opponent | Src::Side(_)));
+    match *l.as_slice() {
+        [] => fb(move |_, _, _| !neg),
+        [x] => with_lit_type!(x, a => build1::<W, _>(m, a, x.neg, neg)),
+        [x, y] => with_lit_type!(x, a => with_lit_type!(y, b => build2::<W, _, _>(m, a, x.neg, b, y.neg, neg))),
+        _ => {
+            let rest = l;
+            fb(move |g, s, _| g.rest_has(s, &rest, c) != neg)
+        }
     }
 }
 
@@ -1582,15 +1613,36 @@ pub enum Step<const W: usize> {
 }
 
 /// A statement of a block as [`steps_fx`] runs it: up to two conditions (`None`: no
-/// test), then the body. One shape for every statement: the loop does not dispatch.
+/// test), then the body.
 struct IfStep<const W: usize> {
     a: Option<FB<W>>,
     b: Option<FB<W>>,
     body: FX<W>,
 }
 
-/// A block as one closure: its `if` statements test their conditions in the loop,
-/// with no closure of their own.
+impl<const W: usize> IfStep<W> {
+    /// Tests the conditions, then runs the body. Inlined at each place of an unrolled
+    /// block, so that each statement has call sites of its own (predicted apart).
+    #[inline(always)]
+    fn run(&self, g: &Game<W>, s: &mut State<W>, cx: &mut Ctx<'_, W>) -> Flow {
+        if let Some(a) = &self.a
+            && !(a.0)(g, s, cx)
+        {
+            return Flow::GO;
+        }
+        if let Some(b) = &self.b
+            && !(b.0)(g, s, cx)
+        {
+            return Flow::GO;
+        }
+        (self.body.0)(g, s, cx)
+    }
+}
+
+/// A block as one closure: its `if` statements test their conditions in it, with no
+/// closure of their own. Blocks of up to four statements are unrolled (no loop, one
+/// call site per statement); the last statement's flow is the block's (a flow that
+/// does not end the block is [`Flow::GO`]).
 pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
     if steps.len() == 1
         && let Step::Do(_) = &steps[0]
@@ -1615,19 +1667,61 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
             Step::Do(body) => IfStep { a: None, b: None, body },
         })
         .collect();
+    let steps = match <[IfStep<W>; 1]>::try_from(steps) {
+        Ok([a]) => return fx(move |g, s, cx| a.run(g, s, cx)),
+        Err(v) => v,
+    };
+    let steps = match <[IfStep<W>; 2]>::try_from(steps) {
+        Ok([a, b]) => {
+            return fx(move |g, s, cx| {
+                let r = a.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                b.run(g, s, cx)
+            });
+        }
+        Err(v) => v,
+    };
+    let steps = match <[IfStep<W>; 3]>::try_from(steps) {
+        Ok([a, b, c]) => {
+            return fx(move |g, s, cx| {
+                let r = a.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                let r = b.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                c.run(g, s, cx)
+            });
+        }
+        Err(v) => v,
+    };
+    let steps = match <[IfStep<W>; 4]>::try_from(steps) {
+        Ok([a, b, c, d]) => {
+            return fx(move |g, s, cx| {
+                let r = a.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                let r = b.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                let r = c.run(g, s, cx);
+                if r.ends() {
+                    return r;
+                }
+                d.run(g, s, cx)
+            });
+        }
+        Err(v) => v,
+    };
     fx(move |g, s, cx| {
         for st in &steps {
-            if let Some(a) = &st.a
-                && !(a.0)(g, s, cx)
-            {
-                continue;
-            }
-            if let Some(b) = &st.b
-                && !(b.0)(g, s, cx)
-            {
-                continue;
-            }
-            let r = (st.body.0)(g, s, cx);
+            let r = st.run(g, s, cx);
             if r.ends() {
                 return r;
             }
@@ -1693,6 +1787,14 @@ pub fn guard_run_fx<const W: usize>(
             if known.is_empty() || self.rest.is_empty() { known } else { g.rest_bits(s, known, &self.rest) }
         }
     }
+    /// One test, not negated, and no other literals.
+    struct ByLit<L>(L);
+    impl<const W: usize, L: LitT<W>> Meet<W> for ByLit<L> {
+        #[inline(always)]
+        fn meet(&self, g: &Game<W>, s: &State<W>, _: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W> {
+            seed & self.0.bits(g, s)
+        }
+    }
     struct BySet<const W: usize>(FS<W>);
     impl<const W: usize> Meet<W> for BySet<W> {
         #[inline(always)]
@@ -1723,6 +1825,67 @@ pub fn guard_run_fx<const W: usize>(
     ) -> FX<W> {
         with_base!(base, B => run_at::<W, M, B>(table, cells, k, items, meet))
     }
+    /// The run's tables, items and set (see [`guard_run_fx`]).
+    struct Run<const W: usize, M> {
+        table: Vec<Bits<W>>,
+        cells: Vec<u16>,
+        k: usize,
+        items: Vec<It<W>>,
+        by_rank: Vec<u64>,
+        meet: M,
+    }
+    impl<const W: usize, M: Meet<W>> Run<W, M> {
+        /// The run once the cells found (`known`, for start `c`) are not empty, or
+        /// with no start (`c` = `NONE`: every item tested in full). Out of line: most
+        /// runs find no cell, and their closure stays a leaf.
+        #[inline(never)]
+        fn finish(&self, g: &Game<W>, s: &mut State<W>, cx: &mut Ctx<'_, W>, c: u16, known: Bits<W>) -> Flow {
+            let (k, items, cells) = (self.k, &self.items, &self.cells);
+            let mut dirty = c == NONE;
+            // The first item the loop below looks at.
+            let mut next = 0;
+            if !dirty && !self.by_rank.is_empty() {
+                let mut todo = 0u64;
+                let t = &self.table[c as usize];
+                known.for_each(|x| todo |= self.by_rank[c as usize * k + rank(t, x)]);
+                loop {
+                    if todo == 0 {
+                        return Flow::GO;
+                    }
+                    let i = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let it = &items[i];
+                    if it.rest.iter().all(|f| (f.0)(g, s, cx)) {
+                        let r = (it.body.0)(g, &mut *s, cx);
+                        if r.ends() {
+                            return r;
+                        }
+                        // The body may have changed the position: the items after
+                        // it are tested in full, below.
+                        next = i + 1;
+                        dirty = true;
+                        break;
+                    }
+                }
+            }
+            for (i, it) in items.iter().enumerate().skip(next) {
+                let ok = if dirty {
+                    (it.full.0)(g, s, cx)
+                } else {
+                    let x = cells[c as usize * k + i];
+                    x != NONE && known.has(x) && it.rest.iter().all(|f| (f.0)(g, s, cx))
+                };
+                if ok {
+                    dirty = true;
+                    let r = (it.body.0)(g, &mut *s, cx);
+                    if r.ends() {
+                        return r;
+                    }
+                }
+            }
+            Flow::GO
+        }
+    }
     fn run_at<const W: usize, M: Meet<W>, const B: u8>(
         table: Vec<Bits<W>>,
         cells: Vec<u16>,
@@ -1746,58 +1909,17 @@ pub fn guard_run_fx<const W: usize>(
                 }
             }
         }
+        let run = Run { table, cells, k, items, by_rank, meet };
         fx(move |g, s, cx| {
             let c = start_at::<B, W>(cx);
-            let mut known = Bits::EMPTY;
-            let mut dirty = c == NONE;
-            // The first item the loop below looks at.
-            let mut next = 0;
-            if !dirty {
-                known = meet.meet(g, s, cx, table[c as usize]);
-                if known.is_empty() {
-                    return Flow::GO;
-                }
-                if !by_rank.is_empty() {
-                    let mut todo = 0u64;
-                    let t = &table[c as usize];
-                    known.for_each(|x| todo |= by_rank[c as usize * k + rank(t, x)]);
-                    loop {
-                        if todo == 0 {
-                            return Flow::GO;
-                        }
-                        let i = todo.trailing_zeros() as usize;
-                        todo &= todo - 1;
-                        let it = &items[i];
-                        if it.rest.iter().all(|f| (f.0)(g, s, cx)) {
-                            let r = (it.body.0)(g, &mut *s, cx);
-                            if r.ends() {
-                                return r;
-                            }
-                            // The body may have changed the position: the items after
-                            // it are tested in full, below.
-                            next = i + 1;
-                            dirty = true;
-                            break;
-                        }
-                    }
-                }
+            if c == NONE {
+                return run.finish(g, s, cx, c, Bits::EMPTY);
             }
-            for (i, it) in items.iter().enumerate().skip(next) {
-                let ok = if dirty {
-                    (it.full.0)(g, s, cx)
-                } else {
-                    let x = cells[c as usize * k + i];
-                    x != NONE && known.has(x) && it.rest.iter().all(|f| (f.0)(g, s, cx))
-                };
-                if ok {
-                    dirty = true;
-                    let r = (it.body.0)(g, &mut *s, cx);
-                    if r.ends() {
-                        return r;
-                    }
-                }
+            let known = run.meet.meet(g, s, cx, run.table[c as usize]);
+            if known.is_empty() {
+                return Flow::GO;
             }
-            Flow::GO
+            run.finish(g, s, cx, c, known)
         })
     }
     match lits_of(set) {
@@ -1808,20 +1930,15 @@ pub fn guard_run_fx<const W: usize>(
                 None if rest.len() == 1 => {
                     let second = rest[0];
                     if second.neg {
-                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
-                            first: AndNot2(EnemyL, b),
-                            first_neg: false,
-                            rest: Vec::new(),
-                        }))
+                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLit(AndNot2(EnemyL, b))))
                     } else {
-                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLits {
-                            first: And2(EnemyL, b),
-                            first_neg: false,
-                            rest: Vec::new(),
-                        }))
+                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLit(And2(EnemyL, b))))
                     }
                 }
                 None => run(base, table, cells, k, items, ByLits { first: EnemyL, first_neg: false, rest }),
+                Some(first) if !first.neg && rest.is_empty() => {
+                    with_lit_type!(first, a => run(base, table, cells, k, items, ByLit(a)))
+                }
                 Some(first) => {
                     with_lit_type!(first, a => run(base, table, cells, k, items, ByLits { first: a, first_neg: first.neg, rest }))
                 }
