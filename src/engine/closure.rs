@@ -1621,21 +1621,20 @@ struct IfStep<const W: usize> {
 }
 
 impl<const W: usize> IfStep<W> {
-    /// Tests the conditions, then runs the body. Inlined at each place of an unrolled
-    /// block, so that each statement has call sites of its own (predicted apart).
+    /// Whether the conditions hold. Inlined at each place of an unrolled block, so that
+    /// each statement has call sites of its own (predicted apart), and a failed test
+    /// goes straight to the next statement.
     #[inline(always)]
-    fn run(&self, g: &Game<W>, s: &mut State<W>, cx: &mut Ctx<'_, W>) -> Flow {
+    fn test(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> bool {
         if let Some(a) = &self.a
             && !(a.0)(g, s, cx)
         {
-            return Flow::GO;
+            return false;
         }
-        if let Some(b) = &self.b
-            && !(b.0)(g, s, cx)
-        {
-            return Flow::GO;
+        match &self.b {
+            Some(b) => (b.0)(g, s, cx),
+            None => true,
         }
-        (self.body.0)(g, s, cx)
     }
 }
 
@@ -1667,18 +1666,32 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
             Step::Do(body) => IfStep { a: None, b: None, body },
         })
         .collect();
+    // One statement of an unrolled block: the block ends when its flow ends.
+    macro_rules! step {
+        ($st:expr, $g:expr, $s:expr, $cx:expr) => {
+            if $st.test($g, $s, $cx) {
+                let r = ($st.body.0)($g, $s, $cx);
+                if r.ends() {
+                    return r;
+                }
+            }
+        };
+    }
+    // The last statement: its flow is the block's.
+    macro_rules! last {
+        ($st:expr, $g:expr, $s:expr, $cx:expr) => {
+            if $st.test($g, $s, $cx) { ($st.body.0)($g, $s, $cx) } else { Flow::GO }
+        };
+    }
     let steps = match <[IfStep<W>; 1]>::try_from(steps) {
-        Ok([a]) => return fx(move |g, s, cx| a.run(g, s, cx)),
+        Ok([a]) => return fx(move |g, s, cx| last!(a, g, s, cx)),
         Err(v) => v,
     };
     let steps = match <[IfStep<W>; 2]>::try_from(steps) {
         Ok([a, b]) => {
             return fx(move |g, s, cx| {
-                let r = a.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                b.run(g, s, cx)
+                step!(a, g, s, cx);
+                last!(b, g, s, cx)
             });
         }
         Err(v) => v,
@@ -1686,15 +1699,9 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
     let steps = match <[IfStep<W>; 3]>::try_from(steps) {
         Ok([a, b, c]) => {
             return fx(move |g, s, cx| {
-                let r = a.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                let r = b.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                c.run(g, s, cx)
+                step!(a, g, s, cx);
+                step!(b, g, s, cx);
+                last!(c, g, s, cx)
             });
         }
         Err(v) => v,
@@ -1702,29 +1709,17 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
     let steps = match <[IfStep<W>; 4]>::try_from(steps) {
         Ok([a, b, c, d]) => {
             return fx(move |g, s, cx| {
-                let r = a.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                let r = b.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                let r = c.run(g, s, cx);
-                if r.ends() {
-                    return r;
-                }
-                d.run(g, s, cx)
+                step!(a, g, s, cx);
+                step!(b, g, s, cx);
+                step!(c, g, s, cx);
+                last!(d, g, s, cx)
             });
         }
         Err(v) => v,
     };
     fx(move |g, s, cx| {
         for st in &steps {
-            let r = st.run(g, s, cx);
-            if r.ends() {
-                return r;
-            }
+            step!(st, g, s, cx);
         }
         Flow::GO
     })
@@ -1803,12 +1798,33 @@ pub fn guard_run_fx<const W: usize>(
         }
     }
     let k = items.len();
+    /// An item: its other conditions (the first apart, most items have one), its
+    /// whole condition, its body.
     struct It<const W: usize> {
-        rest: Vec<FB<W>>,
+        rest1: Option<FB<W>>,
+        more: Vec<FB<W>>,
         full: FB<W>,
         body: FX<W>,
     }
-    let items: Vec<It<W>> = items.into_iter().map(|i| It { rest: i.rest, full: i.full, body: i.body }).collect();
+    impl<const W: usize> It<W> {
+        /// Whether the other conditions hold.
+        #[inline(always)]
+        fn rest_holds(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> bool {
+            if let Some(f) = &self.rest1
+                && !(f.0)(g, s, cx)
+            {
+                return false;
+            }
+            self.more.iter().all(|f| (f.0)(g, s, cx))
+        }
+    }
+    let items: Vec<It<W>> = items
+        .into_iter()
+        .map(|i| {
+            let mut rest = i.rest.into_iter();
+            It { rest1: rest.next(), more: rest.collect(), full: i.full, body: i.body }
+        })
+        .collect();
     /// How many cells of `b` come before `x`.
     fn rank<const W: usize>(b: &Bits<W>, x: u16) -> usize {
         let (w, i) = (x as usize / 64, x as usize % 64);
@@ -1855,7 +1871,7 @@ pub fn guard_run_fx<const W: usize>(
                     let i = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
                     let it = &items[i];
-                    if it.rest.iter().all(|f| (f.0)(g, s, cx)) {
+                    if it.rest_holds(g, s, cx) {
                         let r = (it.body.0)(g, &mut *s, cx);
                         if r.ends() {
                             return r;
@@ -1873,7 +1889,7 @@ pub fn guard_run_fx<const W: usize>(
                     (it.full.0)(g, s, cx)
                 } else {
                     let x = cells[c as usize * k + i];
-                    x != NONE && known.has(x) && it.rest.iter().all(|f| (f.0)(g, s, cx))
+                    x != NONE && known.has(x) && it.rest_holds(g, s, cx)
                 };
                 if ok {
                     dirty = true;
