@@ -436,7 +436,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
 /// `v op k` for a constant `k` as one range test: `v` in `lo..=lo + span`, or not
 /// (`out`).
 #[derive(Clone, Copy)]
-struct Range {
+pub struct Range {
     lo: i64,
     span: u64,
     out: bool,
@@ -1604,18 +1604,97 @@ pub fn shared_test<const W: usize>(firsts: &[&BoolN]) -> Option<FB<W>> {
     })
 }
 
+/// A condition of a statement run by [`steps_fx`]: a closure, or a comparison of a
+/// number of the position or the move with a constant, tested inline (no call).
+pub enum Cond<const W: usize> {
+    /// Any condition.
+    Fn(FB<W>),
+    /// `passes op k`, as a range test.
+    Passes(Range),
+    /// `captures op k`, as a range test.
+    Captures(Range),
+}
+
+impl<const W: usize> Cond<W> {
+    /// The condition as a closure.
+    fn into_fb(self) -> FB<W> {
+        match self {
+            Cond::Fn(f) => f,
+            Cond::Passes(r) => fb(move |_, s, _| r.has(s.passes as i64)),
+            Cond::Captures(r) => fb(move |_, _, cx| r.has(cx.mv.captures as i64)),
+        }
+    }
+}
+
+/// A first condition tested inline (see [`Cond`]).
+enum NumTest {
+    Passes(Range),
+    Captures(Range),
+}
+
+impl NumTest {
+    #[inline(always)]
+    fn holds<const W: usize>(&self, s: &State<W>, cx: &Ctx<'_, W>) -> bool {
+        match self {
+            NumTest::Passes(r) => r.has(s.passes as i64),
+            NumTest::Captures(r) => r.has(cx.mv.captures as i64),
+        }
+    }
+}
+
+/// The conjuncts of a condition as [`Cond`]s (one when it is not an `and`): those
+/// comparing `passes` or `captures` with a constant inline, the others as closures.
+pub fn step_conds<const W: usize>(n: &BoolN) -> Vec<Cond<W>> {
+    fn leaves<'n>(n: &'n BoolN, neg: bool, out: &mut Vec<(&'n BoolN, bool)>) {
+        match n {
+            BoolN::Not(x) => leaves(x, !neg, out),
+            BoolN::And(a, b) if !neg => {
+                leaves(a, neg, out);
+                leaves(b, neg, out);
+            }
+            BoolN::Or(a, b) if neg => {
+                leaves(a, neg, out);
+                leaves(b, neg, out);
+            }
+            _ => out.push((n, neg)),
+        }
+    }
+    let mut ls = Vec::new();
+    leaves(n, false, &mut ls);
+    ls.into_iter()
+        .map(|(n, neg)| {
+            if let BoolN::Cmp(op, a, b) = n {
+                let op = if neg { inverse(*op) } else { *op };
+                if let (x, NumC::Const(k)) = (num_c::<W>(a), num_c::<W>(b))
+                    && let Some(r) = Range::of(op, k)
+                {
+                    match x {
+                        NumC::Passes => return Cond::Passes(r),
+                        NumC::Captures => return Cond::Captures(r),
+                        _ => {}
+                    }
+                }
+            }
+            Cond::Fn(bool_f(n, neg))
+        })
+        .collect()
+}
+
 /// A statement of a block run by [`steps_fx`].
 pub enum Step<const W: usize> {
     /// `if c1 and c2 ... { body }` with no other branch.
-    If(Vec<FB<W>>, FX<W>),
+    If(Vec<Cond<W>>, FX<W>),
     /// Any other statement.
     Do(FX<W>),
 }
 
 /// A statement of a block as [`steps_fx`] runs it: up to two conditions (`None`: no
-/// test), then the body.
+/// test; the first a closure `a` or a test inline `n`, looked at only when there is no
+/// `a`: statements whose first condition is a closure pay nothing for it), then the
+/// body.
 struct IfStep<const W: usize> {
     a: Option<FB<W>>,
+    n: Option<NumTest>,
     b: Option<FB<W>>,
     body: FX<W>,
 }
@@ -1626,10 +1705,19 @@ impl<const W: usize> IfStep<W> {
     /// goes straight to the next statement.
     #[inline(always)]
     fn test(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> bool {
-        if let Some(a) = &self.a
-            && !(a.0)(g, s, cx)
-        {
-            return false;
+        match &self.a {
+            Some(a) => {
+                if !(a.0)(g, s, cx) {
+                    return false;
+                }
+            }
+            None => {
+                if let Some(n) = &self.n
+                    && !n.holds(s, cx)
+                {
+                    return false;
+                }
+            }
         }
         match &self.b {
             Some(b) => (b.0)(g, s, cx),
@@ -1657,13 +1745,18 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
         .map(|st| match st {
             Step::If(conds, body) => {
                 let mut it = conds.into_iter();
-                let a = it.next();
-                let rest: Vec<FB<W>> = it.collect();
+                let (a, n) = match it.next() {
+                    Some(Cond::Fn(f)) => (Some(f), None),
+                    Some(Cond::Passes(r)) => (None, Some(NumTest::Passes(r))),
+                    Some(Cond::Captures(r)) => (None, Some(NumTest::Captures(r))),
+                    None => (None, None),
+                };
+                let rest: Vec<FB<W>> = it.map(Cond::into_fb).collect();
                 // More than two conditions: the second tests the others in order.
                 let b = if rest.len() <= 1 { rest.into_iter().next() } else { Some(combine(rest, true)) };
-                IfStep { a, b, body }
+                IfStep { a, n, b, body }
             }
-            Step::Do(body) => IfStep { a: None, b: None, body },
+            Step::Do(body) => IfStep { a: None, n: None, b: None, body },
         })
         .collect();
     // One statement of an unrolled block: the block ends when its flow ends.

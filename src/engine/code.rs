@@ -1308,7 +1308,7 @@ impl<const W: usize> Lower<'_, W> {
                     let body = self.block_fx(&branches[0].1, capture)?;
                     let c = self.cond(&branches[0].0);
                     firsts.push(Some(closure::first_conjunct(&c).clone()));
-                    closure::Step::If(closure::conjuncts(&c), body)
+                    closure::Step::If(closure::step_conds(&c), body)
                 }
                 st => {
                     firsts.push(None);
@@ -2622,7 +2622,7 @@ fn shared_runs<const W: usize>(items: Vec<closure::Step<W>>, firsts: &[Option<Bo
         match run {
             Some((end, test)) => {
                 let inner: Vec<_> = items.by_ref().take(end - i).collect();
-                out.push(closure::Step::If(vec![test], closure::steps_fx(inner)));
+                out.push(closure::Step::If(vec![closure::Cond::Fn(test)], closure::steps_fx(inner)));
                 i = end;
             }
             None => {
