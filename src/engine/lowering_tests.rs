@@ -340,31 +340,66 @@ fn check_block_conds<const W: usize>(
 fn end_block_agrees_with_the_tree_walk() {
     for path in games() {
         for (label, any) in configurations(&path) {
-            with_game!(&any, g => {
-                let Some(end_fx) = &g.code.end_fx else { continue };
-                let slow = two_part(g);
-                let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
-                let mut all = positions(g, 5, n_games, plies, every);
-                if slow {
-                    all.extend(random_positions(g, 5, 200, 70));
+            check_end_block(&label, &any);
+        }
+    }
+}
+
+/// [`end_block_agrees_with_the_tree_walk`] for one game.
+fn check_end_block(label: &str, any: &AnyGame) {
+    with_game!(any, g => {
+        let Some(end_fx) = &g.code.end_fx else { return };
+        let slow = two_part(g);
+        let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
+        let mut all = positions(g, 5, n_games, plies, every);
+        if slow {
+            all.extend(random_positions(g, 5, 200, 70));
+        }
+        for (k, base) in all.iter().enumerate() {
+            for mover in 0..g.prog.players as u8 {
+                for passes in 0..3 {
+                    let mut s = base.clone();
+                    s.mover = mover;
+                    s.passes = passes;
+                    let label = format!("{label}, position {k}, mover {mover}, passes {passes}");
+                    check_block_conds(g, &s, &g.prog.end, &g.code.end, &label);
+                    let mut a = s.clone();
+                    (end_fx.0)(g, &mut a, &mut Ctx::new(Some(&s)));
+                    let mut b = s.clone();
+                    g.run_simple(&mut b, &mut Ctx::new(Some(&s)), &g.code.end);
+                    assert_eq!(a, b, "{label}");
                 }
-                for (k, base) in all.iter().enumerate() {
-                    for mover in 0..g.prog.players as u8 {
-                        for passes in 0..3 {
-                            let mut s = base.clone();
-                            s.mover = mover;
-                            s.passes = passes;
-                            let label = format!("{label}, position {k}, mover {mover}, passes {passes}");
-                            check_block_conds(g, &s, &g.prog.end, &g.code.end, &label);
-                            let mut a = s.clone();
-                            (end_fx.0)(g, &mut a, &mut Ctx::new(Some(&s)));
-                            let mut b = s.clone();
-                            g.run_simple(&mut b, &mut Ctx::new(Some(&s)), &g.code.end);
-                            assert_eq!(a, b, "{label}");
-                        }
-                    }
-                }
-            });
+            }
+        }
+    });
+}
+
+/// `end` blocks of one to six statements (unrolled up to four, a loop beyond), with
+/// first conditions compared inline (`passes` with a constant, negated too), conditions
+/// of one, two and three tests, statements with no condition, and bodies whose order
+/// matters (a later result replaces an earlier one): the closure does what the tree
+/// walk does. Agon's rules with its `end` block replaced.
+#[test]
+fn end_blocks_of_every_length_agree_with_the_tree_walk() {
+    let text =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/agon.game")).expect("readable");
+    let at = text.find("\nend {").expect("Agon has an end block");
+    let statements = [
+        "if passes == 1 { draw }",
+        "if any(throne and own and queen) { win(mover) }",
+        "if not (passes >= 2) and count(own and guard) <= 5 { lose(mover) }",
+        "if centre in (own and queen) and passes != 0 and count(inner and own) >= 1 { win(mover) }",
+        "for p in players { if count(inner and guard and owned_by(p)) >= 2 { lose(p) } }",
+        "if passes < 2 { draw }",
+    ];
+    for n in 1..=statements.len() {
+        for first in 0..statements.len() {
+            let block: Vec<&str> = (0..n).map(|i| statements[(first + i) % statements.len()]).collect();
+            let source = format!("{}\nend {{\n  {}\n}}\n", &text[..at], block.join("\n  "));
+            let model = crate::check_source(&source).model.expect("the game checks");
+            let values = options::resolve(&model, None, &[]).expect("options resolve");
+            let g = build(&model, &values).expect("the game builds");
+            check_end_block(&format!("end block {block:?}"), &g);
         }
     }
 }
