@@ -378,20 +378,17 @@ fn check_end_block(label: &str, any: &AnyGame) {
 /// first conditions compared inline (`passes` with a constant, negated too), conditions
 /// of one, two and three tests, statements with no condition, and bodies whose order
 /// matters (a later result replaces an earlier one): the closure does what the tree
-/// walk does. Agon's rules with its `end` block replaced.
+/// walk does. The game and the statements are in `tests/lowering/end-blocks.txt`.
 #[test]
 fn end_blocks_of_every_length_agree_with_the_tree_walk() {
-    let text =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/agon.game")).expect("readable");
-    let at = text.find("\nend {").expect("Agon has an end block");
-    let statements = [
-        "if passes == 1 { draw }",
-        "if any(throne and own and queen) { win(mover) }",
-        "if not (passes >= 2) and count(own and guard) <= 5 { lose(mover) }",
-        "if centre in (own and queen) and passes != 0 and count(inner and own) >= 1 { win(mover) }",
-        "for p in players { if count(inner and guard and owned_by(p)) >= 2 { lose(p) } }",
-        "if passes < 2 { draw }",
-    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let spec = std::fs::read_to_string(root.join("tests/lowering/end-blocks.txt")).expect("readable");
+    let mut lines = spec.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let game = lines.next().and_then(|l| l.strip_prefix("game ")).expect("a game line first");
+    let statements: Vec<&str> = lines.collect();
+    assert!(statements.len() >= 5, "enough statements for a looped block");
+    let text = std::fs::read_to_string(root.join("games").join(game)).expect("readable");
+    let at = text.find("\nend {").expect("the game has an end block");
     for n in 1..=statements.len() {
         for first in 0..statements.len() {
             let block: Vec<&str> = (0..n).map(|i| statements[(first + i) % statements.len()]).collect();
