@@ -301,6 +301,16 @@ pub const DIRECTION_MISSES: u32 = 16;
 /// plan stops drawing steps exactly (see [`Game::random_move`]).
 const EXACT_MISSES: usize = 16;
 
+/// The most pieces random play by a plan draws steps for exactly, one byte each of a
+/// `u128`; with more, it draws (piece, direction) slots (see `Game::random_by_plan`).
+const EXACT_PIECES: usize = 16;
+
+/// One in every byte of a `u128`.
+const BYTES_ONE: u128 = u128::MAX / 255;
+
+/// The top bit of every byte of a `u128`.
+const BYTES_TOP: u128 = BYTES_ONE << 7;
+
 /// How many pieces of a relocation may stand in its destination set (pairs `from ==
 /// to`, which are no move) for random play by plan to draw it (see
 /// `Game::random_relocate`); with more, the general path draws.
@@ -2240,52 +2250,50 @@ impl<const W: usize> Game<W> {
         // each draw is uniform over the candidates left, so the first legal one is
         // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
         // draw afresh (uniform too, and so is the mixture).
-        if m.along_const && action == Action::Step {
-            // The count of each piece, by word and bit of its cell: at most one target
-            // per direction, and directions fit a `u32` mask, so a `u8` holds it. The
+        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * self.ndirs < 128 {
+            // The pieces' cells in increasing order, and their counts of candidates as
+            // the bytes of one number (each below 128, and so is their sum). The
             // static destinations are read by word and bit (`static_ok` has `64 * W`
             // entries for steps; the general path draws if it had not).
             let rows: &[[Bits<W>; 64]; W] = m.static_ok.as_chunks::<64>().0.try_into().ok()?;
-            let mut counts = [[0u8; 64]; W];
-            let mut total = 0u32;
+            let mut cells = [0u16; EXACT_PIECES];
+            let mut bytes = [0u8; EXACT_PIECES];
+            let (mut k, mut total) = (0usize, 0u32);
             for i in 0..W {
-                let (row, cnt, mut w) = (&rows[i], &mut counts[i], pieces.0[i]);
+                let (row, mut w) = (&rows[i], pieces.0[i]);
                 while w != 0 {
                     let b = w.trailing_zeros() as usize & 63;
                     let c = (row[b] & dest).count();
-                    cnt[b] = c as u8;
+                    // `k < np <= EXACT_PIECES`: the mask only spares the bounds test.
+                    cells[k & (EXACT_PIECES - 1)] = (i * 64 + b) as u16;
+                    bytes[k & (EXACT_PIECES - 1)] = c as u8;
                     total += c;
+                    k += 1;
                     w &= w - 1;
                 }
             }
+            let mut counts = u128::from_le_bytes(bytes);
             let mut dead = [(NONE, NONE); EXACT_MISSES];
             let mut misses = 0;
             while total > 0 && misses < EXACT_MISSES {
-                // The pieces in increasing order, each with its count of candidates.
-                let mut r = rng.below(total as usize) as u32;
-                let mut at = None;
-                'walk: for (i, (cnt, &w)) in counts.iter().zip(pieces.0.iter()).enumerate() {
-                    let mut w = w;
-                    while w != 0 {
-                        let b = w.trailing_zeros() as usize & 63;
-                        let c = cnt[b] as u32;
-                        if r < c {
-                            at = Some((i, b));
-                            break 'walk;
-                        }
-                        r -= c;
-                        w &= w - 1;
-                    }
-                }
-                let (i, b) = at?;
-                let from = (i * 64 + b) as u16;
+                // The piece of the `r`-th candidate, without a branch: byte `j` of
+                // `upto` is the number of candidates of pieces `0..=j`; the piece is the
+                // number of bytes not above `r` (each byte's top bit tells, as no byte
+                // reaches 128), and `r` less the candidates before it is the candidate.
+                let r = rng.below(total as usize) as u32;
+                let upto = counts.wrapping_mul(BYTES_ONE);
+                let above = ((upto | BYTES_TOP) - u128::from(r + 1).wrapping_mul(BYTES_ONE)) & BYTES_TOP;
+                let j = (EXACT_PIECES as u32 - above.count_ones()) as usize & (EXACT_PIECES - 1);
+                let before = ((upto << 8) >> (8 * j)) as u32 & 0xff;
+                let from = cells[j];
+                let (i, b) = (from as usize / 64 % W, from as usize % 64);
                 let mut t = rows[i][b] & dest;
                 for &(f, x) in &dead[..misses] {
                     if f == from {
                         t.remove(x);
                     }
                 }
-                let to = t.nth(r)?;
+                let to = t.nth(r - before)?;
                 if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
                     let i = list.len();
                     list.push_one(part);
@@ -2293,7 +2301,7 @@ impl<const W: usize> Game<W> {
                 }
                 dead[misses] = (from, to);
                 misses += 1;
-                counts[i][b] -= 1;
+                counts -= 1 << (8 * j);
                 total -= 1;
             }
             if total == 0 {
