@@ -2259,8 +2259,8 @@ impl<const W: usize> Game<W> {
             let mut cells = [0u16; EXACT_PIECES];
             let mut bytes = [0u8; EXACT_PIECES];
             let (mut k, mut total) = (0usize, 0u32);
-            for i in 0..W {
-                let (row, mut w) = (&rows[i], pieces.0[i]);
+            for (i, (row, &w)) in rows.iter().zip(pieces.0.iter()).enumerate() {
+                let mut w = w;
                 while w != 0 {
                     let b = w.trailing_zeros() as usize & 63;
                     let c = (row[b] & dest).count();
