@@ -2223,18 +2223,7 @@ impl<const W: usize> Game<W> {
         if action == Action::Relocate {
             return self.random_relocate(s, cx, rng, list, rid);
         }
-        // One-literal sets (the most common subjects and destinations) inline.
-        let mut dest = match cr.to_lit {
-            Some(l) => self.set_lit_bits(s, l),
-            None => (cr.to.as_ref()?.0)(self, s, cx),
-        };
-        for c in &m.per_gen {
-            dest &= (c.0)(self, s, cx);
-        }
-        let pieces = match cr.subject_lit {
-            Some(l) => self.set_lit_bits(s, l),
-            None => (cr.subject.as_ref()?.0)(self, s, cx),
-        } & s.occupied;
+        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
         // First by rejection: a (piece, direction) slot drawn uniformly is at most one
         // move of the rule and every move is one slot, so the first slot that is a legal
         // move is uniform over the legal moves. Most positions need a draw or two; after
@@ -2391,17 +2380,8 @@ impl<const W: usize> Game<W> {
     ) -> Option<usize> {
         let cr = &self.code.rules[rid as usize];
         let m = cr.mask.as_ref()?;
-        let mut dest = match cr.to_lit {
-            Some(l) => self.set_lit_bits(s, l),
-            None => (cr.to.as_ref()?.0)(self, s, cx),
-        } & m.static_ok[0];
-        for c in &m.per_gen {
-            dest &= (c.0)(self, s, cx);
-        }
-        let pieces = match cr.subject_lit {
-            Some(l) => self.set_lit_bits(s, l),
-            None => (cr.subject.as_ref()?.0)(self, s, cx),
-        } & s.occupied;
+        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        let dest = dest & m.static_ok[0];
         let nd = dest.count() as usize;
         let total = pieces.count() as usize * nd;
         // The numbers of the pairs left out of the draw, in increasing order.
@@ -2439,6 +2419,26 @@ impl<const W: usize> Game<W> {
             misses += 1;
         }
         None
+    }
+
+    /// The destinations of a masked rule drawn by plan (its `to` set and the
+    /// conditions that are sets of destinations not reading `from`) and its pieces on
+    /// the board. One-literal sets (the most common subjects and destinations) are read
+    /// inline.
+    #[inline(always)]
+    fn plan_sets(&self, s: &State<W>, cx: &mut Ctx<W>, cr: &CRule<W>, m: &Mask<W>) -> Option<(Bits<W>, Bits<W>)> {
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        };
+        for c in &m.per_gen {
+            dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match cr.subject_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.subject.as_ref()?.0)(self, s, cx),
+        } & s.occupied;
+        Some((dest, pieces))
     }
 
     /// A candidate of a masked rule whose static conditions hold: the part, when the
