@@ -475,13 +475,21 @@ fn inverse(op: Cmp) -> Cmp {
 
 /// Flattens nested `and` (or `or`) under a polarity into the operands of one.
 fn collect<const W: usize>(n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
+    let mut ls = Vec::new();
+    leaves(n, neg, is_and, &mut ls);
+    out.extend(ls.into_iter().map(|(n, neg)| bool_f(n, neg)));
+}
+
+/// The operands of nested `and` (or `or`) under a polarity, each with its own
+/// polarity (`not` pushed down).
+fn leaves<'n>(n: &'n BoolN, neg: bool, is_and: bool, out: &mut Vec<(&'n BoolN, bool)>) {
     match n {
-        BoolN::Not(x) => collect(x, !neg, is_and, out),
+        BoolN::Not(x) => leaves(x, !neg, is_and, out),
         BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(n, BoolN::And(..)) != neg) == is_and => {
-            collect(a, neg, is_and, out);
-            collect(b, neg, is_and, out);
+            leaves(a, neg, is_and, out);
+            leaves(b, neg, is_and, out);
         }
-        _ => out.push(bool_f(n, neg)),
+        _ => out.push((n, neg)),
     }
 }
 
@@ -1604,15 +1612,13 @@ pub fn shared_test<const W: usize>(firsts: &[&BoolN]) -> Option<FB<W>> {
     })
 }
 
-/// A condition of a statement run by [`steps_fx`]: a closure, or a comparison of a
-/// number of the position or the move with a constant, tested inline (no call).
+/// A condition of a statement run by [`steps_fx`]: a closure, or a comparison tested
+/// inline (no call).
 pub enum Cond<const W: usize> {
     /// Any condition.
     Fn(FB<W>),
-    /// `passes op k`, as a range test.
-    Passes(Range),
-    /// `captures op k`, as a range test.
-    Captures(Range),
+    /// A number compared with a constant.
+    Num(NumTest),
 }
 
 impl<const W: usize> Cond<W> {
@@ -1620,15 +1626,16 @@ impl<const W: usize> Cond<W> {
     fn into_fb(self) -> FB<W> {
         match self {
             Cond::Fn(f) => f,
-            Cond::Passes(r) => fb(move |_, s, _| r.has(s.passes as i64)),
-            Cond::Captures(r) => fb(move |_, _, cx| r.has(cx.mv.captures as i64)),
+            Cond::Num(t) => fb(move |_, s, cx| t.holds(s, cx)),
         }
     }
 }
 
-/// A first condition tested inline (see [`Cond`]).
-enum NumTest {
+/// A number of the position or the move compared with a constant, as a range test.
+pub enum NumTest {
+    /// `passes op k`.
     Passes(Range),
+    /// `captures op k`.
     Captures(Range),
 }
 
@@ -1645,22 +1652,8 @@ impl NumTest {
 /// The conjuncts of a condition as [`Cond`]s (one when it is not an `and`): those
 /// comparing `passes` or `captures` with a constant inline, the others as closures.
 pub fn step_conds<const W: usize>(n: &BoolN) -> Vec<Cond<W>> {
-    fn leaves<'n>(n: &'n BoolN, neg: bool, out: &mut Vec<(&'n BoolN, bool)>) {
-        match n {
-            BoolN::Not(x) => leaves(x, !neg, out),
-            BoolN::And(a, b) if !neg => {
-                leaves(a, neg, out);
-                leaves(b, neg, out);
-            }
-            BoolN::Or(a, b) if neg => {
-                leaves(a, neg, out);
-                leaves(b, neg, out);
-            }
-            _ => out.push((n, neg)),
-        }
-    }
     let mut ls = Vec::new();
-    leaves(n, false, &mut ls);
+    leaves(n, false, true, &mut ls);
     ls.into_iter()
         .map(|(n, neg)| {
             if let BoolN::Cmp(op, a, b) = n {
@@ -1669,8 +1662,8 @@ pub fn step_conds<const W: usize>(n: &BoolN) -> Vec<Cond<W>> {
                     && let Some(r) = Range::of(op, k)
                 {
                     match x {
-                        NumC::Passes => return Cond::Passes(r),
-                        NumC::Captures => return Cond::Captures(r),
+                        NumC::Passes => return Cond::Num(NumTest::Passes(r)),
+                        NumC::Captures => return Cond::Num(NumTest::Captures(r)),
                         _ => {}
                     }
                 }
@@ -1747,8 +1740,7 @@ pub fn steps_fx<const W: usize>(steps: Vec<Step<W>>) -> FX<W> {
                 let mut it = conds.into_iter();
                 let (a, n) = match it.next() {
                     Some(Cond::Fn(f)) => (Some(f), None),
-                    Some(Cond::Passes(r)) => (None, Some(NumTest::Passes(r))),
-                    Some(Cond::Captures(r)) => (None, Some(NumTest::Captures(r))),
+                    Some(Cond::Num(t)) => (None, Some(t)),
                     None => (None, None),
                 };
                 let rest: Vec<FB<W>> = it.map(Cond::into_fb).collect();

@@ -22,6 +22,8 @@ macro_rules! finish {
     ($cx:ident) => {
         if $cx.holds_nothing() {
             std::mem::forget($cx);
+        } else {
+            drop($cx);
         }
     };
 }
@@ -173,13 +175,6 @@ impl Hasher for KeyHasher {
 }
 
 impl<'s, const W: usize> Ctx<'s, W> {
-    /// Drops the context (see [`finish!`]).
-    #[inline(always)]
-    pub fn finish(self) {
-        let cx = self;
-        finish!(cx);
-    }
-
     /// Whether the context holds nothing to free: no locals, no extra parts, no chosen
     /// value.
     #[inline(always)]
@@ -2935,7 +2930,7 @@ mod tests {
         let mut cx: Ctx<'_, 2> = Ctx::new(None);
         cx.mv.chosen = Some(Val::List(list.clone()));
         assert_eq!(Rc::strong_count(&list), 2);
-        cx.finish();
+        finish!(cx);
         assert_eq!(Rc::strong_count(&list), 1);
     }
 }
