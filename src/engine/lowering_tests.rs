@@ -62,6 +62,18 @@ fn positions<const W: usize>(g: &Game<W>, seed: u64, games: usize, plies: usize,
     out
 }
 
+/// Positions for comparing compiled code with the interpreter: along a few seeded
+/// random games, and for games of two-part turns (few listed games) further in too,
+/// drawn by random play (listing every turn there is slow).
+fn sample_positions<const W: usize>(g: &Game<W>, seed: u64) -> Vec<State<W>> {
+    if !two_part(g) {
+        return positions(g, seed, 2, 300, 25);
+    }
+    let mut all = positions(g, seed, 1, 20, 10);
+    all.extend(random_positions(g, seed, 200, 70));
+    all
+}
+
 /// Whether the game has turns of two parts, drawn by slots ([`super::follow`]):
 /// listing their turns takes about the square of the moves, so the tests that list
 /// them look at fewer positions and fewer cells.
@@ -99,14 +111,7 @@ fn compiled_conditions_agree_with_the_interpreter() {
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
                 let slow = two_part(g);
-                let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
-                let mut all = positions(g, 11, n_games, plies, every);
-                if slow {
-                    // Positions further into the game too, drawn by random play
-                    // (listing every turn there is slow).
-                    all.extend(random_positions(g, 11, 200, 70));
-                }
-                for (k, s) in all.iter().enumerate() {
+                for (k, s) in sample_positions(g, 11).iter().enumerate() {
                     for (rid, rule) in g.prog.rules.iter().enumerate() {
                         let Some(compiled) = &g.code.rules[rid].conds else { continue };
                         if !rule.lazy_ok || rule.conds.is_empty() {
@@ -349,13 +354,7 @@ fn end_block_agrees_with_the_tree_walk() {
 fn check_end_block(label: &str, any: &AnyGame) {
     with_game!(any, g => {
         let Some(end_fx) = &g.code.end_fx else { return };
-        let slow = two_part(g);
-        let (n_games, plies, every) = if slow { (1, 20, 10) } else { (2, 300, 25) };
-        let mut all = positions(g, 5, n_games, plies, every);
-        if slow {
-            all.extend(random_positions(g, 5, 200, 70));
-        }
-        for (k, base) in all.iter().enumerate() {
+        for (k, base) in sample_positions(g, 5).iter().enumerate() {
             for mover in 0..g.prog.players as u8 {
                 for passes in 0..3 {
                     let mut s = base.clone();
