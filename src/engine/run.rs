@@ -2732,8 +2732,10 @@ impl<const W: usize> Game<W> {
         s.ply += 1;
         s.turn_in_phase += 1;
         let players = self.prog.players as u8;
+        // The player after the last is the first (a select, not a branch: with two
+        // players it would alternate every turn).
         let next = played_by + 1;
-        let next = if next < players { next } else { next % players };
+        let next = next * u8::from(next < players);
         self.set_mover(s, next);
         self.record_position(s);
         if s.outcome == Outcome::Ongoing {
