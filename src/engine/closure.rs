@@ -1916,23 +1916,25 @@ pub fn guard_run_fx<const W: usize>(
         let below: u32 = b.0[..w].iter().map(|v| v.count_ones()).sum();
         (below + (b.0[w] & ((1u64 << i) - 1)).count_ones()) as usize
     }
-    fn run<const W: usize, M: Meet<W>>(
-        base: Base,
+    /// The run's tables and items (see [`guard_run_fx`]).
+    struct Parts<const W: usize> {
         table: Vec<Bits<W>>,
         cells: Vec<u16>,
         k: usize,
         items: Vec<It<W>>,
-        meet: M,
-    ) -> FX<W> {
-        with_base!(base, B => run_at::<W, M, B>(table, cells, k, items, meet))
-    }
-    /// The run's tables, items and set (see [`guard_run_fx`]).
-    struct Run<const W: usize, M> {
-        table: Vec<Bits<W>>,
-        cells: Vec<u16>,
-        k: usize,
-        items: Vec<It<W>>,
+        /// The items to look at, by start cell and cell: `by_rank[c * k + j]` holds
+        /// the items (one bit each) whose first test's cell is the `j`-th cell of
+        /// `table[c]`; with the cells found (`known`), only those items are visited, in
+        /// order. Empty when there are more items than bits: then every item is
+        /// visited.
         by_rank: Vec<u64>,
+    }
+    fn run<const W: usize, M: Meet<W>>(base: Base, parts: Parts<W>, meet: M) -> FX<W> {
+        with_base!(base, B => run_at::<W, M, B>(Run { parts, meet }))
+    }
+    /// The run's parts and set.
+    struct Run<const W: usize, M> {
+        parts: Parts<W>,
         meet: M,
     }
     impl<const W: usize, M: Meet<W>> Run<W, M> {
@@ -1941,14 +1943,15 @@ pub fn guard_run_fx<const W: usize>(
         /// runs find no cell, and their closure stays a leaf.
         #[inline(never)]
         fn finish(&self, g: &Game<W>, s: &mut State<W>, cx: &mut Ctx<'_, W>, c: u16, known: Bits<W>) -> Flow {
-            let (k, items, cells) = (self.k, &self.items, &self.cells);
+            let p = &self.parts;
+            let (k, items, cells) = (p.k, &p.items, &p.cells);
             let mut dirty = c == NONE;
             // The first item the loop below looks at.
             let mut next = 0;
-            if !dirty && !self.by_rank.is_empty() {
+            if !dirty && !p.by_rank.is_empty() {
                 let mut todo = 0u64;
-                let t = &self.table[c as usize];
-                known.for_each(|x| todo |= self.by_rank[c as usize * k + rank(t, x)]);
+                let t = &p.table[c as usize];
+                known.for_each(|x| todo |= p.by_rank[c as usize * k + rank(t, x)]);
                 loop {
                     if todo == 0 {
                         return Flow::GO;
@@ -1987,42 +1990,32 @@ pub fn guard_run_fx<const W: usize>(
             Flow::GO
         }
     }
-    fn run_at<const W: usize, M: Meet<W>, const B: u8>(
-        table: Vec<Bits<W>>,
-        cells: Vec<u16>,
-        k: usize,
-        items: Vec<It<W>>,
-        meet: M,
-    ) -> FX<W> {
-        // The items to look at, by start cell and cell: `by_rank[c * k + j]` holds the
-        // items (one bit each) whose first test's cell is the `j`-th cell of `table[c]`;
-        // with the cells found (`known`), only those items are visited, in order.
-        // Empty when there are more items than bits: then every item is visited.
-        let mut by_rank = Vec::new();
-        if k <= 64 {
-            by_rank = vec![0u64; cells.len()];
-            for (c, t) in table.iter().enumerate() {
-                for i in 0..k {
-                    let x = cells[c * k + i];
-                    if x != NONE && t.has(x) {
-                        by_rank[c * k + rank(t, x)] |= 1 << i;
-                    }
-                }
-            }
-        }
-        let run = Run { table, cells, k, items, by_rank, meet };
+    fn run_at<const W: usize, M: Meet<W>, const B: u8>(run: Run<W, M>) -> FX<W> {
         fx(move |g, s, cx| {
             let c = start_at::<B, W>(cx);
             if c == NONE {
                 return run.finish(g, s, cx, c, Bits::EMPTY);
             }
-            let known = run.meet.meet(g, s, cx, run.table[c as usize]);
+            let known = run.meet.meet(g, s, cx, run.parts.table[c as usize]);
             if known.is_empty() {
                 return Flow::GO;
             }
             run.finish(g, s, cx, c, known)
         })
     }
+    let mut by_rank = Vec::new();
+    if k <= 64 {
+        by_rank = vec![0u64; cells.len()];
+        for (c, t) in table.iter().enumerate() {
+            for i in 0..k {
+                let x = cells[c * k + i];
+                if x != NONE && t.has(x) {
+                    by_rank[c * k + rank(t, x)] |= 1 << i;
+                }
+            }
+        }
+    }
+    let parts = Parts { table, cells, k, items, by_rank };
     match lits_of(set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
@@ -2031,21 +2024,21 @@ pub fn guard_run_fx<const W: usize>(
                 None if rest.len() == 1 => {
                     let second = rest[0];
                     if second.neg {
-                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLit(AndNot2(EnemyL, b))))
+                        with_lit_type!(second, b => run(base, parts, ByLit(AndNot2(EnemyL, b))))
                     } else {
-                        with_lit_type!(second, b => run(base, table, cells, k, items, ByLit(And2(EnemyL, b))))
+                        with_lit_type!(second, b => run(base, parts, ByLit(And2(EnemyL, b))))
                     }
                 }
-                None => run(base, table, cells, k, items, ByLits { first: EnemyL, first_neg: false, rest }),
+                None => run(base, parts, ByLits { first: EnemyL, first_neg: false, rest }),
                 Some(first) if !first.neg && rest.is_empty() => {
-                    with_lit_type!(first, a => run(base, table, cells, k, items, ByLit(a)))
+                    with_lit_type!(first, a => run(base, parts, ByLit(a)))
                 }
                 Some(first) => {
-                    with_lit_type!(first, a => run(base, table, cells, k, items, ByLits { first: a, first_neg: first.neg, rest }))
+                    with_lit_type!(first, a => run(base, parts, ByLits { first: a, first_neg: first.neg, rest }))
                 }
             }
         }
-        _ => run(base, table, cells, k, items, BySet(set_f::<W>(set))),
+        _ => run(base, parts, BySet(set_f::<W>(set))),
     }
 }
 
