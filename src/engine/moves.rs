@@ -446,12 +446,13 @@ impl MoveList {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// Adds a turn of one part.
+    /// Adds a turn of one part; its index.
     #[inline(always)]
-    pub fn push_one(&mut self, part: Part) {
+    pub fn push_one(&mut self, part: Part) -> usize {
         let start = self.parts.len() as u32;
         self.parts.push(part);
         self.spans.push((start, start + 1, true));
+        self.spans.len() - 1
     }
 
     /// Adds a turn: `prefix` followed by `last`.

@@ -2279,9 +2279,7 @@ impl<const W: usize> Game<W> {
                 }
                 let to = t.nth(r - before)?;
                 if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
-                    let i = list.len();
-                    list.push_one(part);
-                    return Some(i);
+                    return Some(list.push_one(part));
                 }
                 dead[misses] = (from, to);
                 misses += 1;
@@ -2312,9 +2310,7 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
-                let i = list.len();
-                list.push_one(part);
-                return Some(i);
+                return Some(list.push_one(part));
             }
         }
         // Every (piece, direction) whose static destination is in the destination set
@@ -2338,9 +2334,7 @@ impl<const W: usize> Game<W> {
             let (from, to, d) = list.candidate(i);
             let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
             if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
-                let i = list.len();
-                list.push_one(part);
-                return Some(i);
+                return Some(list.push_one(part));
             }
             k -= 1;
             list.swap_candidates(i, k);
@@ -2403,9 +2397,7 @@ impl<const W: usize> Game<W> {
             let from = pieces.nth((r / nd) as u32)?;
             let to = dest.nth((r % nd) as u32)?;
             if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
-                let i = list.len();
-                list.push_one(part);
-                return Some(i);
+                return Some(list.push_one(part));
             }
             let at = out[..n].partition_point(|&x| x < r);
             out.copy_within(at..n, at + 1);
