@@ -134,7 +134,8 @@ fn stacks_shades_and_marks() {
         let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
         assert!(texts.contains(&"5"), "the stack's height");
         assert!(texts.contains(&"corners"), "the shaded region in the legend");
-        assert_eq!(count(&doc, "polygon", "stroke", "#ff8c00") + count(&doc, "circle", "stroke", "#ff8c00"), 2);
+        let highlight = rulesi::draw::colour::HIGHLIGHT;
+        assert_eq!(count(&doc, "polygon", "stroke", highlight) + count(&doc, "circle", "stroke", highlight), 2);
         assert_eq!(count(&doc, "polygon", "fill-opacity", "0.45") + count(&doc, "circle", "fill-opacity", "0.45"), 2);
     });
 }

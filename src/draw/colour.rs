@@ -43,7 +43,7 @@ const PALETTE: [Paint; 6] = [
 pub const FLAG_COLOURS: [&str; 4] = ["#ff8c00", "#9b30ff", "#00a86b", "#e0115f"];
 
 /// The colour of the cells a picture highlights.
-pub const HIGHLIGHT: &str = "#ff8c00";
+pub const HIGHLIGHT: &str = "#0096ff";
 
 /// The paint of each side whose name is given, in order.
 pub fn side_paints(names: &[&str]) -> Vec<Paint> {
