@@ -165,3 +165,37 @@ fn regions_and_marks_from_the_command_line() {
     assert_eq!(code, 2);
     assert!(err.contains("no cell"), "{err}");
 }
+
+/// The pictures of the rules pages (`docs/rules/img/`) are what `rulesi draw` makes
+/// today: each game's start position, and every picture `pictures.txt` lists with the
+/// arguments that make it.
+#[test]
+fn rules_pictures_are_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let img = root.join("docs/rules/img");
+    let mut pictures: Vec<(String, Vec<String>)> = games()
+        .iter()
+        .map(|p| {
+            let name = p.file_stem().and_then(|s| s.to_str()).expect("a name");
+            (format!("{name}.svg"), vec![format!("games/{name}.game")])
+        })
+        .collect();
+    let list = std::fs::read_to_string(img.join("pictures.txt")).expect("docs/rules/img/pictures.txt");
+    for line in list.lines().filter(|l| !l.trim().is_empty()) {
+        let mut words = line.split_whitespace().map(str::to_string);
+        let file = words.next().expect("a file name");
+        pictures.push((file, words.collect()));
+    }
+    for (file, args) in pictures {
+        let mut argv = vec!["draw"];
+        argv.extend(args.iter().map(String::as_str));
+        let (code, out, err) = rulesi(&argv);
+        assert_eq!(code, 0, "{file}: {err}");
+        let saved = std::fs::read_to_string(img.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(
+            saved == out,
+            "docs/rules/img/{file} is not what `rulesi {}` draws today: make it again",
+            argv.join(" ")
+        );
+    }
+}
