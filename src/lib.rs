@@ -7,6 +7,7 @@
 pub mod board;
 pub mod check;
 pub mod diagnostic;
+pub mod draw;
 pub mod engine;
 pub mod render;
 pub mod suggest;

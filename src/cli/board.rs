@@ -418,25 +418,9 @@ impl View {
     }
 }
 
-/// The game's letter for a kind owned by a side (the first letter when it gives one).
+/// The game's letter for a kind owned by a side.
 fn base_letter(prog: &Program, side: u8, kind: usize) -> char {
-    let letters = &prog.letters[kind];
-    let fallback = || prog.kinds[kind].chars().next().unwrap_or('?');
-    match letters.len() {
-        0 => fallback(),
-        1 => letters[0],
-        n => {
-            let side = side as usize;
-            let i = if side < n {
-                side
-            } else if prog.has_colours && side >= prog.players && side - prog.players < n {
-                side - prog.players
-            } else {
-                0
-            };
-            letters[i]
-        }
-    }
+    prog.letter(side, kind)
 }
 
 fn case_letter(prog: &Program, owners: &[u8], side: u8, kind: usize) -> char {

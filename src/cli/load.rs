@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 
+use rulesi::check::model::{Model, Value};
 use rulesi::engine::{self, AnyGame, Game, State};
 use rulesi::render::{Style, render};
 
@@ -24,6 +25,10 @@ pub struct GameArgs {
 pub struct Loaded {
     /// The compiled game.
     pub game: AnyGame,
+    /// The checked model it was compiled from.
+    pub model: Model,
+    /// The value chosen for each of the model's options.
+    pub values: Vec<Value>,
 }
 
 /// Reads, checks and compiles a game; on failure prints why (with diagnostics for a
@@ -65,7 +70,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
         }
     };
     match engine::build(&model, &values) {
-        Ok(game) => Ok(Loaded { game }),
+        Ok(game) => Ok(Loaded { game, model, values }),
         Err(e) => {
             eprintln!("error: {name}: {e}");
             Err(())

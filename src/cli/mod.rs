@@ -23,6 +23,7 @@ macro_rules! say_raw {
 mod bench;
 mod board;
 mod check;
+mod draw;
 mod load;
 mod matches;
 mod perft;
@@ -58,6 +59,8 @@ enum Command {
     Perft(perft::Args),
     /// Play uniformly random games and report playouts per second.
     Bench(bench::Args),
+    /// Draw the board as an SVG picture, on standard output.
+    Draw(draw::Args),
 }
 
 /// Runs the command the user asked for.
@@ -69,6 +72,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Draw(args) => draw::run(args),
     }
 }
 

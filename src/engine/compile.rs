@@ -102,6 +102,31 @@ pub enum Key {
     Cell(u16),
 }
 
+impl Program {
+    /// The game's letter for a kind owned by a side: the side's own letter when the
+    /// kind gives one per player (or colour), else its one letter, else the first
+    /// letter of its name.
+    pub fn letter(&self, side: u8, kind: usize) -> char {
+        let Some(letters) = self.letters.get(kind) else { return '?' };
+        let fallback = || self.kinds.get(kind).and_then(|k| k.chars().next()).unwrap_or('?');
+        match letters.len() {
+            0 => fallback(),
+            1 => letters[0],
+            n => {
+                let side = side as usize;
+                let i = if side < n {
+                    side
+                } else if self.has_colours && side >= self.players && side - self.players < n {
+                    side - self.players
+                } else {
+                    0
+                };
+                letters[i]
+            }
+        }
+    }
+}
+
 /// Compiles a model for the given option values (one per option, in order).
 pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
     let shape = eval::board_shape(model, options)?.ok_or("the game has no board")?;
