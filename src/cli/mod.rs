@@ -23,6 +23,7 @@ macro_rules! say_raw {
 mod bench;
 mod board;
 mod check;
+mod files;
 mod load;
 mod matches;
 mod perft;
