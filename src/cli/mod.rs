@@ -107,13 +107,19 @@ fn no_color_set() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// Held while a game is being saved on the way out (`play` on Ctrl-C): the program
+/// does not end until the save is done.
+pub static SAVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Writes to standard output (with a newline, or flushed without one); a closed
-/// output ends the program: nobody is reading any more.
+/// output ends the program: nobody is reading any more (after a save under way, see
+/// [`SAVING`]).
 pub fn emit(args: std::fmt::Arguments, newline: bool) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let written = out.write_fmt(args).and_then(|()| if newline { out.write_all(b"\n") } else { out.flush() });
     if written.is_err() {
+        let _saving = SAVING.lock().unwrap_or_else(|e| e.into_inner());
         std::process::exit(141);
     }
 }
