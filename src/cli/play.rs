@@ -51,12 +51,12 @@ pub struct Args {
     players: Vec<String>,
     /// How long the computer thinks: a time (`2s`, `500ms`) or a number of iterations
     /// (`5000`, deterministic with --seed).
-    #[arg(long, default_value = "2s", value_parser = Budget::parse)]
+    #[arg(long, default_value = "2s", value_parser = Budget::parse, allow_negative_numbers = true)]
     think: Budget,
     /// The longest random playout of the computer's search, in turns (an unfinished
     /// playout is scored by the pieces, or scores, each player has; with a time budget
     /// slow games get shorter playouts).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The random seed for the computer and random players (default: from the clock).
     #[arg(long)]
