@@ -470,3 +470,38 @@ fn a_saved_record_is_read_back_before_it_is_trusted() {
     let autosave = std::fs::read_to_string(dir.join("rulesi-autosave.record")).expect("the autosave");
     assert!(autosave.ends_with("moves\nc3-d4\n"), "{autosave}");
 }
+
+/// At a terminal, `save` over another record asks first: `y` replaces it, anything
+/// else leaves it (standard input is a pseudo-terminal here).
+#[test]
+fn save_asks_before_replacing_another_record_at_a_terminal() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let dir = TempDir::new("confirm");
+    let other = dir.join("other.record");
+    for (answer, replaced) in [("n", false), ("y", true)] {
+        a_record(&other);
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors we then own; the other arguments may be null.
+        let rc =
+            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+        assert_eq!(rc, 0, "openpty");
+        // SAFETY: both descriptors were just opened and are owned here only.
+        let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let child = Command::new(env!("CARGO_BIN_EXE_rulesi"))
+            .args(["play", &stax(), "--color", "never"])
+            .current_dir(dir.path())
+            .stdin(Stdio::from(slave))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run the rulesi binary");
+        let mut terminal = std::fs::File::from(master);
+        terminal.write_all(format!("a3-b4\nsave other.record\n{answer}\nquit\n").as_bytes()).expect("type");
+        let run = finish(child, "play at a terminal");
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("replace it? [y/N]"), "{}", run.stdout);
+        let text = std::fs::read_to_string(&other).expect("the record");
+        assert_eq!(text.ends_with("moves\na3-b4\n"), replaced, "{answer}: {text}");
+        assert_eq!(run.stdout.contains("not saved"), !replaced, "{}", run.stdout);
+    }
+}
