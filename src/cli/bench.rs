@@ -18,19 +18,19 @@ use super::load::{GameArgs, load, start_position};
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// How long to run, in seconds of CPU time of this thread.
-    #[arg(long, default_value_t = 5.0)]
+    /// How long to run, in seconds of CPU time of this thread (at most a day).
+    #[arg(long, default_value_t = 5.0, value_parser = super::parse_seconds, allow_negative_numbers = true)]
     seconds: f64,
     /// Play exactly this many games instead (a fixed amount of work, for profilers
     /// and instruction counts).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::playouts(), allow_negative_numbers = true)]
     playouts: Option<u64>,
     /// The random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The longest game played, in turns; a game that reaches it ends unfinished (this
     /// is the program's limit, not a rule of the game).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = super::plies(), allow_negative_numbers = true)]
     max_plies: u32,
     /// Play from the position in this file instead of the start (the positions text
     /// format).
@@ -52,7 +52,7 @@ pub fn thread_cpu_seconds() -> f64 {
 /// Runs `bench`.
 pub fn run(args: Args) -> ExitCode {
     let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
-    let seconds = args.seconds.max(0.0);
+    let seconds = args.seconds;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {

@@ -12,8 +12,7 @@
 //! more error.
 
 use std::borrow::Cow;
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,6 +24,7 @@ use rulesi::render::{self, Style};
 use rulesi::syntax::{MAX_FILE_BYTES, Span};
 
 use super::ColorChoice;
+use super::files::{ReadError, read_user_file};
 
 /// The width diagnostics are wrapped at.
 const WIDTH: usize = 100;
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(found) => found,
             Err(e) => {
                 // Errors writing to stderr have nowhere to go: ignore them.
-                let _ = writeln!(err, "error: cannot read {name}: {}", os_reason(&e));
+                let _ = writeln!(err, "error: cannot read {name}: {e}");
                 totals.unreadable += 1;
                 continue;
             }
@@ -131,15 +131,18 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Reads one file and checks it: its text (for rendering) and its diagnostics. With
 /// `--option` or `--ruleset`, a file without errors is also built with those values.
-fn read_and_check(path: &Path, args: &Args) -> io::Result<(String, Vec<Diagnostic>)> {
-    let mut bytes = Vec::new();
-    // Read at most one byte more than the checker accepts, so that a huge file, a
-    // pipe or a device such as /dev/zero cannot exhaust memory or never end.
-    File::open(path)?.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes)?;
-    if bytes.len() > MAX_FILE_BYTES {
-        let start = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
-        return Ok((start, vec![too_large()]));
-    }
+fn read_and_check(path: &Path, args: &Args) -> Result<(String, Vec<Diagnostic>), ReadError> {
+    // At most one byte more than the checker accepts is read, and only from a regular
+    // file, so that a huge file, a pipe or a device such as /dev/zero cannot exhaust
+    // memory or never end.
+    let bytes = match read_user_file(path) {
+        Ok(bytes) => bytes,
+        Err(ReadError::TooLarge(bytes)) => {
+            let start = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
+            return Ok((start, vec![too_large()]));
+        }
+        Err(e) => return Err(e),
+    };
     let checked = rulesi::check_bytes(&bytes);
     let source = match String::from_utf8_lossy(&bytes) {
         Cow::Borrowed(text) => text.to_owned(),
@@ -198,15 +201,6 @@ fn too_large() -> Diagnostic {
     )
     .with_label(Span::new(0, 0), "the file starts here")
     .with_help("a game description is a few kilobytes; check that this is the file you meant")
-}
-
-/// The operating system's reason, without Rust's "(os error N)" suffix.
-fn os_reason(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
 }
 
 /// The one-line summary: `games/example.game: ok`, or

@@ -8,6 +8,8 @@ use rulesi::check::model::{Model, Value};
 use rulesi::engine::{self, AnyGame, Game, State};
 use rulesi::render::{Style, render};
 
+use super::files::read_user_file;
+
 /// The game file and its options, shared by every command that plays.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct GameArgs {
@@ -35,7 +37,7 @@ pub struct Loaded {
 /// file that does not check) and returns `Err(())`.
 pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
     let path: &Path = &args.file;
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_user_file(path) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", path.display());
@@ -82,12 +84,16 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
 /// [`rulesi::engine::position`]). On failure prints why and returns `Err(())`.
 pub fn start_position<const W: usize>(g: &Game<W>, file: Option<&Path>) -> Result<State<W>, ()> {
     let Some(path) = file else { return Ok(g.start()) };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let bytes = match read_user_file(path) {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", path.display());
             return Err(());
         }
     };
-    engine::position::read(g, &text).map_err(|e| eprintln!("error: {}: {e}", path.display()))
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        eprintln!("error: {} is not a text file (it is not valid UTF-8)", path.display());
+        return Err(());
+    };
+    engine::position::read(g, text).map_err(|e| eprintln!("error: {}: {e}", path.display()))
 }

@@ -28,7 +28,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// How many games.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::games(), allow_negative_numbers = true)]
     games: u32,
     /// Who plays a side: `--player white=computer` (computer or random; repeatable).
     /// Players not named play at random.
@@ -36,18 +36,18 @@ pub struct Args {
     players: Vec<String>,
     /// How long the computer thinks per move: a time (`1s`, `200ms`) or a number of
     /// iterations (`2000`, deterministic with --seed).
-    #[arg(long, default_value = "1000", value_parser = Budget::parse)]
+    #[arg(long, default_value = "1000", value_parser = Budget::parse, allow_negative_numbers = true)]
     think: Budget,
     /// The longest random playout of the computer's search, in turns (an unfinished
     /// playout is scored by the pieces, or scores, each player has; with a time budget
     /// slow games get shorter playouts).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The random seed of the first game (game i uses seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The longest game, in turns: a game that reaches it is unfinished.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::plies(), allow_negative_numbers = true)]
     max_plies: u32,
     /// Rotate who plays which seat from one game to the next.
     #[arg(long)]

@@ -24,6 +24,7 @@ mod bench;
 mod board;
 mod check;
 mod draw;
+mod files;
 mod load;
 mod matches;
 mod perft;
@@ -105,18 +106,65 @@ impl ColorChoice {
     }
 }
 
+/// The most turns of a game or playout a flag may ask for (`--max-plies`,
+/// `--playout-plies`).
+const MAX_PLIES: i64 = 1_000_000;
+
+/// The most games `match --games` and `bench --playouts` may ask for.
+const MAX_GAMES: u64 = 1_000_000;
+
+/// The deepest `perft` counts.
+const MAX_DEPTH: i64 = 30;
+
+/// The longest `bench --seconds`: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// `--max-plies N`, `--playout-plies N`: from 1 to [`MAX_PLIES`].
+fn plies() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=MAX_PLIES)
+}
+
+/// `match --games N`: from 1 to [`MAX_GAMES`].
+fn games() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=MAX_GAMES as i64)
+}
+
+/// `bench --playouts N`: from 1 to [`MAX_GAMES`].
+fn playouts() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_GAMES)
+}
+
+/// `perft FILE DEPTH`: from 1 to [`MAX_DEPTH`].
+fn depth() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=MAX_DEPTH)
+}
+
+/// `--seconds S`: a number of seconds, more than 0 and at most [`MAX_SECONDS`].
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => Err(format!("give a number of seconds more than 0 and at most {MAX_SECONDS} (a day)")),
+    }
+}
+
 /// Whether the `NO_COLOR` environment variable is set to a non-empty value.
 fn no_color_set() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// Held while a game is being saved on the way out (`play` on Ctrl-C): the program
+/// does not end until the save is done.
+pub static SAVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Writes to standard output (with a newline, or flushed without one); a closed
-/// output ends the program: nobody is reading any more.
+/// output ends the program: nobody is reading any more (after a save under way, see
+/// [`SAVING`]).
 pub fn emit(args: std::fmt::Arguments, newline: bool) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let written = out.write_fmt(args).and_then(|()| if newline { out.write_all(b"\n") } else { out.flush() });
     if written.is_err() {
+        let _saving = SAVING.lock().unwrap_or_else(|e| e.into_inner());
         std::process::exit(141);
     }
 }

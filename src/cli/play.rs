@@ -26,8 +26,9 @@ use rulesi::with_game;
 
 use super::ColorChoice;
 use super::board::{View, move_cells};
+use super::files::{ReadError, read_user_file};
 use super::load::{GameArgs, load};
-use super::record::{self, AUTOSAVE, Line, Record};
+use super::record::{self, Line, Record, Target};
 
 /// The most moves `moves` lists.
 const MOVES_SHOWN: usize = 300;
@@ -50,12 +51,12 @@ pub struct Args {
     players: Vec<String>,
     /// How long the computer thinks: a time (`2s`, `500ms`) or a number of iterations
     /// (`5000`, deterministic with --seed).
-    #[arg(long, default_value = "2s", value_parser = Budget::parse)]
+    #[arg(long, default_value = "2s", value_parser = Budget::parse, allow_negative_numbers = true)]
     think: Budget,
     /// The longest random playout of the computer's search, in turns (an unfinished
     /// playout is scored by the pieces, or scores, each player has; with a time budget
     /// slow games get shorter playouts).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The random seed for the computer and random players (default: from the clock).
     #[arg(long)]
@@ -192,37 +193,80 @@ struct Session<'g, const W: usize> {
     announced: bool,
     /// The status line last printed.
     last_status: String,
+    /// The records `save` replaces without asking (canonical paths): the one the game
+    /// was loaded from and the one it was last saved to.
+    loaded_from: Option<PathBuf>,
+    last_saved: Option<PathBuf>,
     autosave: Arc<Mutex<Autosave>>,
     input: Box<dyn BufRead>,
 }
 
-/// What Ctrl-C saves: the game's record (empty before the first move), and the file
-/// it was last saved to (or loaded from) with the text it had then.
-#[derive(Default)]
+/// What a game that must stop saves (Ctrl-C, SIGTERM, a closed terminal): the game
+/// as a record names it, its moves (none before the first move), and the file it was
+/// last saved to or loaded from.
 struct Autosave {
+    game: PathBuf,
+    ruleset: Option<String>,
+    options: Vec<(String, String)>,
+    moves: Vec<String>,
+    saved: Option<Saved>,
+}
+
+/// A file that held the game: where, the moves it held, and its text as written.
+struct Saved {
+    path: PathBuf,
+    moves: Vec<String>,
     text: String,
-    saved: Option<(PathBuf, String)>,
 }
 
 impl Autosave {
-    /// Saves an interrupted game, unless it is already saved as it stands, and says
-    /// where it is.
-    fn interrupted(&self) -> String {
-        if self.text.is_empty() {
-            return "interrupted (no move was played: nothing to save)".to_string();
+    /// The record of the game, to be saved at `path` (the game file is named relative
+    /// to it).
+    fn text_for(&self, path: &Path) -> String {
+        let game = record::game_path_for(path, &self.game);
+        record::write(&game, self.ruleset.as_deref(), &self.options, &self.moves)
+    }
+
+    /// Saves the game, unless the file it was last saved to still holds it as it stands
+    /// (read back to be sure; a deleted file is written again), in a new file (see
+    /// [`record::save_new`]). Returns what to tell the user, starting with `why`.
+    fn rescue(&mut self, why: &str) -> String {
+        if self.moves.is_empty() {
+            return format!("{why} (no move was played: nothing to save)");
         }
-        if let Some((path, text)) = &self.saved
-            && *text == self.text
+        if let Some(saved) = &self.saved
+            && saved.moves == self.moves
         {
-            return format!("interrupted: the game is saved in {}", path.display());
-        }
-        match record::save_new(&self.text) {
-            Ok(name) => {
-                format!("interrupted: the game is saved in {name}; continue it with `rulesi play --load {name}`")
+            let shown = saved.path.display();
+            match read_user_file(&saved.path) {
+                Ok(bytes) if bytes == saved.text.as_bytes() => return format!("{why}: the game is saved in {shown}"),
+                Err(ReadError::Io(e))
+                    if e.kind() == std::io::ErrorKind::NotFound && record::save(&saved.path, &saved.text).is_ok() =>
+                {
+                    return format!("{why}: the game is saved in {shown} (written again: the file had been deleted)");
+                }
+                // Changed or unreadable: saved anew below, the file left as it is.
+                _ => {}
             }
-            Err(e) => format!("interrupted: the game could not be saved: {e}"),
+        }
+        match record::save_new(&|p| self.text_for(p)) {
+            Ok((path, failed)) => {
+                let shown = path.display().to_string();
+                let text = self.text_for(&path);
+                self.saved = Some(Saved { path, moves: self.moves.clone(), text });
+                let not_here = if failed.is_empty() { String::new() } else { format!(" ({})", failed.join("; ")) };
+                format!("{why}: the game is saved in {shown}{not_here}; continue it with `rulesi play --load {shown}`")
+            }
+            Err(e) => format!("{why}: the game could not be saved: {e}"),
         }
     }
+}
+
+/// Saves a game that must stop (see [`Autosave::rescue`]) and returns what to tell the
+/// user. Holds [`super::SAVING`] meanwhile, so that the program does not end halfway.
+fn rescue(autosave: &Mutex<Autosave>, why: &str) -> String {
+    let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+    autosave.lock().unwrap_or_else(|e| e.into_inner()).rescue(why)
 }
 
 /// What the loop does next.
@@ -246,25 +290,56 @@ impl<const W: usize> Session<'_, W> {
         record::write(&game, self.ruleset.as_deref(), &self.g.prog.option_text, &self.line.texts())
     }
 
-    /// Keeps the Ctrl-C autosave up to date.
+    /// Keeps what a game that must stop saves up to date.
     fn changed(&mut self) {
         self.shown = false;
         self.announced = false;
-        let text = if self.line.moves.is_empty() { String::new() } else { self.record_text(Path::new(AUTOSAVE)) };
-        if let Ok(mut a) = self.autosave.lock() {
-            a.text = text;
-        }
+        let moves = self.line.texts();
+        self.autosave.lock().unwrap_or_else(|e| e.into_inner()).moves = moves;
     }
 
-    /// `save FILE`.
+    /// Saves the game before it must stop (see [`Autosave::rescue`]); returns what to
+    /// tell the user, starting with `why`.
+    fn rescue(&self, why: &str) -> String {
+        rescue(&self.autosave, why)
+    }
+
+    /// Whether `path` is the record this game was loaded from or last saved to.
+    fn is_ours(&self, path: &Path) -> bool {
+        let Ok(path) = std::fs::canonicalize(path) else { return false };
+        self.loaded_from.as_ref() == Some(&path) || self.last_saved.as_ref() == Some(&path)
+    }
+
+    /// `save FILE`: a new file, or the record this game was loaded from or last saved
+    /// to; another record only when the user agrees at a terminal; nothing else.
     fn save(&mut self, path: &Path) {
+        let target = match record::target(path) {
+            Ok(t) => t,
+            Err(e) => return self.out(&e),
+        };
+        if target == Target::Record && !self.is_ours(path) {
+            let shown = path.display();
+            if !self.interactive {
+                return self.out(&format!(
+                    "{shown} holds a record this game was neither loaded from nor saved to: not overwritten \
+                     (choose another name)"
+                ));
+            }
+            let answer = self.read(&format!(
+                "{shown} holds a record this game was neither loaded from nor saved to: replace it? [y/N] "
+            ));
+            if !answer.is_some_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "y" | "yes")) {
+                return self.out("not saved");
+            }
+        }
         let text = self.record_text(path);
         match record::save(path, &text) {
             Ok(()) => {
                 self.out(&format!("saved {} to {}", count(self.line.moves.len(), "move"), path.display()));
-                if let Ok(mut a) = self.autosave.lock() {
-                    a.saved = Some((path.to_path_buf(), self.record_text(Path::new(AUTOSAVE))));
-                }
+                self.last_saved = std::fs::canonicalize(path).ok();
+                let moves = self.line.texts();
+                self.autosave.lock().unwrap_or_else(|e| e.into_inner()).saved =
+                    Some(Saved { path: path.to_path_buf(), moves, text });
             }
             Err(e) => self.out(&e),
         }
@@ -301,6 +376,11 @@ impl<const W: usize> Session<'_, W> {
         let mut buf = Vec::new();
         match self.input.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => {
+                // At a terminal the input also ends when the terminal is closed: the
+                // game is saved then, as on SIGHUP (which may come after).
+                if self.interactive && !self.line.moves.is_empty() {
+                    tell(&self.rescue("the input ended"));
+                }
                 say!();
                 None
             }
@@ -566,6 +646,11 @@ impl<const W: usize> Session<'_, W> {
     }
 }
 
+/// Writes a line to stderr, ignoring errors (a closed terminal must not stop a save).
+fn tell(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 /// `1 legal move`, `3 legal moves`.
 fn count(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
@@ -584,13 +669,17 @@ fn use_colour(choice: ColorChoice, interactive: bool) -> bool {
 pub fn run(args: Args) -> ExitCode {
     let interactive = std::io::stdin().is_terminal();
     let mut record: Option<Record> = None;
+    let mut record_text: Option<String> = None;
     if let Some(path) = &args.load {
         if !args.options.is_empty() || args.ruleset.is_some() {
             eprintln!("error: with --load the options and the ruleset come from the record");
             return ExitCode::from(2);
         }
-        match Record::read(path) {
-            Ok(r) => record = Some(r),
+        match Record::read_text(path) {
+            Ok((r, text)) => {
+                record = Some(r);
+                record_text = Some(text);
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
@@ -633,16 +722,21 @@ pub fn run(args: Args) -> ExitCode {
                 eprintln!("the game continues from the move before it");
             }
         }
-        // Ctrl-C saves the game in a new file (never over another) and says where.
-        let autosave = Arc::new(Mutex::new(Autosave::default()));
+        // Ctrl-C, SIGTERM and SIGHUP save the game in a new file (never over another)
+        // and say where.
+        let autosave = Arc::new(Mutex::new(Autosave {
+            game: game_args.file.clone(),
+            ruleset: game_args.ruleset.clone(),
+            options: g.prog.option_text.clone(),
+            moves: Vec::new(),
+            saved: None,
+        }));
         {
             let shared = Arc::clone(&autosave);
             let _ = ctrlc::set_handler(move || {
-                let message = match shared.lock() {
-                    Ok(a) => a.interrupted(),
-                    Err(_) => "interrupted".to_string(),
-                };
-                eprintln!("\n{message}");
+                let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+                let message = shared.lock().unwrap_or_else(|e| e.into_inner()).rescue("interrupted");
+                tell(&format!("\n{message}"));
                 std::process::exit(130);
             });
         }
@@ -661,17 +755,21 @@ pub fn run(args: Args) -> ExitCode {
             drawn: false,
             announced: false,
             last_status: String::new(),
+            loaded_from: args.load.as_deref().and_then(|p| std::fs::canonicalize(p).ok()),
+            last_saved: None,
             autosave,
             input: Box::new(std::io::BufReader::new(std::io::stdin())),
         };
         session.changed();
-        if let (Some(path), None) = (&args.load, &bad) {
+        if let (Some(path), None, Some(text)) = (&args.load, &bad, record_text) {
             // A game loaded whole and not changed since need not be saved again.
-            let text = session.record_text(Path::new(AUTOSAVE));
-            if let Ok(mut a) = session.autosave.lock() {
-                a.saved = Some((path.clone(), text));
-            }
+            let moves = session.line.texts();
+            session.autosave.lock().unwrap_or_else(|e| e.into_inner()).saved =
+                Some(Saved { path: path.clone(), moves, text });
         }
-        session.run()
+        let code = session.run();
+        // A game being saved on a signal is saved whole before the program ends.
+        let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+        code
     })
 }

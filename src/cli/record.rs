@@ -31,6 +31,8 @@ use rulesi::engine::{Game, MoveList, Outcome, State};
 
 use rulesi::engine::notation::{find_move, move_text};
 
+use super::files::{not_regular, os_reason, read_user_file};
+
 /// The first line of a record.
 pub const HEADER: &str = "rulesi record 1";
 
@@ -146,9 +148,15 @@ impl Record {
 
     /// Reads a record file.
     pub fn read(path: &Path) -> Result<Record, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| format!("{} is not a text file", path.display()))?;
-        Record::parse(text).map_err(|e| format!("{}: {e}", path.display()))
+        Record::read_text(path).map(|(record, _)| record)
+    }
+
+    /// Reads a record file: the record and the file's text.
+    pub fn read_text(path: &Path) -> Result<(Record, String), String> {
+        let bytes = read_user_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", path.display()))?;
+        let record = Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((record, text))
     }
 
     /// The game file to load: as written when it exists, else beside the record.
@@ -187,43 +195,134 @@ pub fn is_record(text: &str) -> bool {
     text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')) == Some(HEADER)
 }
 
-/// Saves a record's text to a file that does not exist, or that holds a record
-/// (an earlier save); refuses to overwrite any other file.
-pub fn save(path: &Path, text: &str) -> Result<(), String> {
-    if path.exists() {
-        let old = std::fs::read(path).map_err(|e| format!("cannot save to {}: {e}", path.display()))?;
-        if !is_record(&String::from_utf8_lossy(&old)) {
-            return Err(format!(
-                "{} exists and is not a rulesi record: not overwritten (choose another name)",
-                path.display()
-            ));
-        }
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot save to {}: {e}", path.display()))
+/// What is at the path `save` was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing: a new file.
+    New,
+    /// A record (a regular file), which `save` overwrites only when it is this game's.
+    Record,
 }
 
-/// Writes the record of an interrupted game to a new file in the current directory,
-/// `rulesi-autosave.record` or, when that exists, the first free
-/// `rulesi-autosave-N.record`: no file is ever overwritten. Returns its name.
-pub fn save_new(text: &str) -> Result<String, String> {
+/// What is at `path`, when `save` may write there at all: nothing, or a regular file
+/// holding a record (or a link to one). Anything else is refused with the reason.
+pub fn target(path: &Path) -> Result<Target, String> {
+    let refuse = |why: String| format!("cannot save to {}: {why}", path.display());
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Target::New),
+        Err(e) => return Err(refuse(os_reason(&e))),
+        Ok(_) => {}
+    }
+    let meta = std::fs::metadata(path).map_err(|e| refuse(os_reason(&e)))?;
+    if let Some(what) = not_regular(&meta) {
+        return Err(refuse(format!("it is {what}, not a regular file")));
+    }
+    let old = read_user_file(path).map_err(|e| refuse(e.to_string()))?;
+    if !is_record(&String::from_utf8_lossy(&old)) {
+        return Err(format!(
+            "{} exists and is not a rulesi record: not overwritten (choose another name)",
+            path.display()
+        ));
+    }
+    Ok(Target::Record)
+}
+
+/// Writes `bytes` to `path` atomically: to a new file in the same directory, then
+/// renamed over `path`, so that a failed write leaves the old file as it was. A
+/// symbolic link is followed (the file it names is replaced, the link kept); an
+/// existing file keeps its permissions.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link { std::fs::canonicalize(path)? } else { path.to_path_buf() };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target.file_name().map_or_else(|| "record".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.rulesi-tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        if let Ok(meta) = std::fs::metadata(&target) {
+            f.set_permissions(meta.permissions())?;
+        }
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&temp, &target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
+/// Saves a record's text to `path` (see [`write_atomic`]); the caller has checked the
+/// [`target`].
+pub fn save(path: &Path, text: &str) -> Result<(), String> {
+    write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot save to {}: {}", path.display(), os_reason(&e)))
+}
+
+/// Where `play` saves a game it must stop (Ctrl-C, a closed terminal): the current
+/// directory, then the user's data directory (`$XDG_DATA_HOME/rulesi` or
+/// `~/.local/share/rulesi`), then the temporary directory.
+pub fn rescue_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::new()];
+    let absolute = |v: Option<std::ffi::OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    if let Some(data) = absolute(std::env::var_os("XDG_DATA_HOME")) {
+        dirs.push(data.join("rulesi"));
+    } else if let Some(home) = absolute(std::env::var_os("HOME")) {
+        dirs.push(home.join(".local/share/rulesi"));
+    }
+    dirs.push(std::env::temp_dir());
+    dirs
+}
+
+/// Writes the record of a game that must stop to a new file, never over another:
+/// `rulesi-autosave.record` or the first free `rulesi-autosave-N.record`, in the first
+/// of [`rescue_dirs`] where that works. `text` gives the record for a path (the game
+/// file is named relative to it). Returns the path, and why each earlier directory
+/// could not be used.
+pub fn save_new(text: &dyn Fn(&Path) -> String) -> Result<(PathBuf, Vec<String>), String> {
+    let mut failed = Vec::new();
+    for dir in rescue_dirs() {
+        match save_new_in(&dir, text) {
+            Ok(path) => return Ok((path, failed)),
+            Err(e) => failed.push(e),
+        }
+    }
+    Err(failed.join("; "))
+}
+
+/// [`save_new`] in one directory (`""`: the current one), created if need be.
+fn save_new_in(dir: &Path, text: &dyn Fn(&Path) -> String) -> Result<PathBuf, String> {
+    use std::io::Write;
+    let shown =
+        if dir.as_os_str().is_empty() { "the current directory".to_string() } else { dir.display().to_string() };
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {shown}: {}", os_reason(&e)))?;
+    }
     for n in 0..1000 {
         let name = if n == 0 { AUTOSAVE.to_string() } else { format!("rulesi-autosave-{n}.record") };
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&name) {
+        let path = dir.join(&name);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(mut f) => {
-                return f
-                    .write_all(text.as_bytes())
-                    .map(|()| name.clone())
-                    .map_err(|e| format!("cannot write {name}: {e}"));
+                let written = f.write_all(text(&path).as_bytes()).and_then(|()| f.sync_all());
+                return match written {
+                    Ok(()) => Ok(path),
+                    Err(e) => {
+                        let _ = std::fs::remove_file(&path);
+                        Err(format!("cannot write {}: {}", path.display(), os_reason(&e)))
+                    }
+                };
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot create {name}: {e}")),
+            Err(e) => return Err(format!("cannot write in {shown}: {}", os_reason(&e))),
         }
     }
-    Err("rulesi-autosave.record to rulesi-autosave-999.record all exist".to_string())
+    Err(format!("rulesi-autosave.record to rulesi-autosave-999.record all exist in {shown}"))
 }
 
-/// Where `play` saves a game interrupted with Ctrl-C (see [`save_new`]).
+/// The name `play` saves an interrupted game under (see [`save_new`]).
 pub const AUTOSAVE: &str = "rulesi-autosave.record";
 
 /// Writes a record of a game.

@@ -55,32 +55,41 @@ pub enum Budget {
 }
 
 impl Budget {
-    /// Parses `2s`, `500ms`, `1.5s` (time) or `5000` (iterations).
+    /// The longest time budget accepted, in seconds (an hour).
+    pub const MAX_SECONDS: f64 = 3600.0;
+    /// The most iterations accepted.
+    pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+
+    /// Parses `2s`, `500ms`, `1.5s` (time, from 1 ms to [`Budget::MAX_SECONDS`]) or
+    /// `5000` (iterations, from 1 to [`Budget::MAX_ITERATIONS`]).
     pub fn parse(text: &str) -> Result<Budget, String> {
         let t = text.trim();
         let bad = || {
             format!(
-                "`{text}` is not a thinking budget: give a time such as `2s` or `500ms`, or a number of iterations such as `5000`"
+                "`{text}` is not a thinking budget: give a time from 1ms to {}s (an hour), such as `2s` or \
+                 `500ms`, or a number of iterations from 1 to {}, such as `5000`",
+                Self::MAX_SECONDS,
+                Self::MAX_ITERATIONS
             )
         };
-        if let Some(ms) = t.strip_suffix("ms") {
-            let v: f64 = ms.trim().parse().map_err(|_| bad())?;
-            if !(v.is_finite() && v > 0.0) {
-                return Err(bad());
-            }
-            return Ok(Budget::Time(Duration::from_secs_f64(v / 1000.0)));
+        let (number, scale) = match t.strip_suffix("ms") {
+            Some(ms) => (ms, 0.001),
+            None => match t.strip_suffix('s') {
+                Some(s) => (s, 1.0),
+                None => {
+                    return match t.parse::<u64>() {
+                        Ok(n) if (1..=Self::MAX_ITERATIONS).contains(&n) => Ok(Budget::Iterations(n)),
+                        _ => Err(bad()),
+                    };
+                }
+            },
+        };
+        let seconds = number.trim().parse::<f64>().map_err(|_| bad())? * scale;
+        // NaN is in no range; a tenth of a microsecond of rounding is allowed.
+        if !(0.000_999_9..=Self::MAX_SECONDS).contains(&seconds) {
+            return Err(bad());
         }
-        if let Some(s) = t.strip_suffix('s') {
-            let v: f64 = s.trim().parse().map_err(|_| bad())?;
-            if !(v.is_finite() && v > 0.0 && v < 1e6) {
-                return Err(bad());
-            }
-            return Ok(Budget::Time(Duration::from_secs_f64(v)));
-        }
-        match t.parse::<u64>() {
-            Ok(n) if n > 0 => Ok(Budget::Iterations(n)),
-            _ => Err(bad()),
-        }
+        Ok(Budget::Time(Duration::from_secs_f64(seconds)))
     }
 }
 
@@ -635,6 +644,12 @@ no moves { draw }
         assert!(Budget::parse("0").is_err());
         assert!(Budget::parse("fast").is_err());
         assert!(Budget::parse("-1s").is_err());
+        for bad in ["1e300ms", "inf s", "nans", "3601s", "0.5ms", "1000000001", "3600001ms"] {
+            assert!(Budget::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Budget::parse("3600s"), Ok(Budget::Time(Duration::from_secs(3600))));
+        assert_eq!(Budget::parse("1ms"), Ok(Budget::Time(Duration::from_millis(1))));
+        assert_eq!(Budget::parse("1000000000"), Ok(Budget::Iterations(1_000_000_000)));
     }
 
     #[test]
