@@ -128,6 +128,8 @@ pub(crate) struct Checker<'a> {
     bounded: bool,
     /// Whether a chain of definitions too deep to check has been reported.
     nesting_reported: bool,
+    /// The names of regions (true) and direction sets (false) declared per side.
+    per_side_names: HashSet<(bool, String)>,
 }
 
 impl<'a> Checker<'a> {
@@ -146,6 +148,7 @@ impl<'a> Checker<'a> {
             def_stack: Vec::new(),
             bounded: true,
             nesting_reported: false,
+            per_side_names: HashSet::new(),
         }
     }
 
@@ -319,6 +322,9 @@ impl<'a> Checker<'a> {
                 }
                 ItemKind::Region { name, player, .. } | ItemKind::Directions { name, player, .. } => {
                     let is_region = matches!(item.kind, ItemKind::Region { .. });
+                    if player.is_some() {
+                        self.per_side_names.insert((is_region, name.text.clone()));
+                    }
                     let map = if is_region { &mut per_side_regions } else { &mut per_side_dirs };
                     if player.is_some()
                         && let Some(&idx) = map.get(&name.text)
