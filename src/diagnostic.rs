@@ -121,7 +121,8 @@ codes! {
     NotText = "not-text", Error;
     /// The file is larger than the checker accepts.
     FileTooLarge = "file-too-large", Error;
-    /// Brackets nested deeper than the language allows.
+    /// Brackets, expressions, or definitions used inside one another, nested deeper
+    /// than the language allows.
     NestingTooDeep = "nesting-too-deep", Error;
     /// A closing bracket with no matching opening one, or of the wrong kind.
     UnmatchedBracket = "unmatched-bracket", Error;
@@ -157,6 +158,8 @@ codes! {
     NonExhaustiveMatch = "non-exhaustive-match", Error;
     /// A definition that refers to itself, directly or through others.
     RecursiveDefinition = "recursive-definition", Error;
+    /// Rules too large once every use of a definition is replaced by its body.
+    DefinitionTooLarge = "definition-too-large", Error;
     /// A number outside the range its place allows.
     OutOfRange = "out-of-range", Error;
     /// A move rule missing a clause it needs, or with one it cannot take.

@@ -1,5 +1,9 @@
 //! "Did you mean ...?": the closest of a set of names to a misspelt one.
 
+/// The longest name (in characters) for which a suggestion is looked for: no declared
+/// or built-in name is near it, and the edit distance costs the product of the lengths.
+pub const MAX_SUGGESTED_LEN: usize = 64;
+
 /// The edit distance between two strings (insertions, deletions, substitutions and
 /// swaps of neighbouring characters each cost one), case-insensitive.
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -29,15 +33,29 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
 ///
 /// Close enough means at most a third of the name's length in edits (at least one),
-/// or the same letters in another case.
+/// or the same letters in another case. A name longer than [`MAX_SUGGESTED_LEN`] gets
+/// no suggestion, and candidates whose length alone puts them too far are skipped, so
+/// the work is bounded whatever the lengths.
 pub fn did_you_mean<'a, I>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let limit = (name.chars().count() / 3).max(1);
+    if name.len() > MAX_SUGGESTED_LEN * 4 {
+        return None;
+    }
+    let len = name.chars().count();
+    if len > MAX_SUGGESTED_LEN {
+        return None;
+    }
+    let limit = (len / 3).max(1);
     let mut best: Option<(usize, &'a str)> = None;
     for c in candidates {
         if c == name {
+            continue;
+        }
+        // The distance is at least the difference in length (lower case may change a
+        // character count a little, hence the margin).
+        if c.len() > (len + limit) * 4 + 4 || c.chars().count().abs_diff(len) > limit + 2 {
             continue;
         }
         let d = edit_distance(name, c);
@@ -68,5 +86,7 @@ mod tests {
         assert_eq!(did_you_mean("stoen", names), Some("stone"));
         assert_eq!(did_you_mean("xyz", names), None);
         assert_eq!(did_you_mean("towr", names), Some("tower"));
+        let long = "x".repeat(MAX_SUGGESTED_LEN + 1);
+        assert_eq!(did_you_mean(&long, [long.as_str(), &long[1..]]), None);
     }
 }

@@ -380,3 +380,36 @@ fn anchor_checks_with_every_option_value() {
         assert_eq!(out.status.code(), Some(1), "{setting}: {}", stderr(&out));
     }
 }
+
+/// The tiny game with `levels` definitions that each use the next twice, the first
+/// used in the phase: expanded, it would be 2^levels copies of the last.
+fn doubling(levels: usize) -> String {
+    let mut text = TINY.replace("place stone at empty", "place stone at empty where d0(to) > 0");
+    for i in 0..levels {
+        text.push_str(&format!("define d{i}(c: cell) = d{}(c) + d{}(c)\n", i + 1, i + 1));
+    }
+    text.push_str(&format!("define d{levels}(c: cell) = 1\n"));
+    text
+}
+
+#[test]
+fn perft_of_a_file_too_large_once_expanded_reports_the_check_error() {
+    let file = TempFile::new(doubling(28).as_bytes());
+    let out = check(&["--color", "never"], &[file.path()]);
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
+    assert!(stderr(&out).contains("definition-too-large"), "stderr: {}", stderr(&out));
+    // `perft` checks the file first: it reports the same error instead of building.
+    let out = run(&mut rulesi(&["perft".as_ref(), file.path().as_os_str(), "1".as_ref()]));
+    assert_eq!(out.status.code(), Some(1), "stdout: {}\nstderr: {}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).contains("definition-too-large"), "stderr: {}", stderr(&out));
+    assert!(!stdout(&out).contains("perft("), "stdout: {}", stdout(&out));
+}
+
+#[test]
+fn perft_of_a_file_within_the_bounds_builds() {
+    // Ten levels: 1 024 copies, well within the limit.
+    let file = TempFile::new(doubling(10).as_bytes());
+    let out = run(&mut rulesi(&["perft".as_ref(), file.path().as_os_str(), "1".as_ref()]));
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(stdout(&out).contains("perft(1) = 9"), "stdout: {}", stdout(&out));
+}

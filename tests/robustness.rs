@@ -481,6 +481,34 @@ fn seventeen_megabytes_is_too_large() {
     check(&vec![b'('; limit + 1], Expect::Code(&[Code::FileTooLarge]));
 }
 
+/// A name of five million letters is unknown, and no "did you mean" is looked for
+/// (the edit distance to every candidate would cost the product of the lengths).
+#[test]
+fn five_megabyte_unknown_name() {
+    let name = "x".repeat(if DEBUG { MB / 2 } else { 5_000_000 });
+    let input = small_game("1").replace("place stone at empty", &format!("place stone at {name}"));
+    let checked = check(input.as_bytes(), Expect::Code(&[Code::UnknownName]));
+    let unknown: Vec<&Diagnostic> = checked.diagnostics.iter().filter(|d| d.code == Code::UnknownName).collect();
+    assert_eq!(unknown.len(), 1, "{:?}", checked.diagnostics);
+    let help = unknown[0].help.as_deref().unwrap_or("");
+    assert!(!help.contains("did you mean"), "a suggestion for an absurdly long name: {help}");
+}
+
+/// A long name one letter away from a declared one of the same length gets no
+/// suggestion either: the search is bounded by the name's length alone.
+#[test]
+fn long_misspelt_name_gets_no_suggestion() {
+    let declared = "y".repeat(100_000);
+    let misspelt = format!("{}z", &declared[1..]);
+    let input = small_game("1")
+        .replace("piece stone \"S\"", &format!("piece stone \"S\"\nregion {declared} = {{ a1 }}"))
+        .replace("place stone at empty", &format!("place stone at {misspelt} or {declared}"));
+    let checked = check(input.as_bytes(), Expect::Code(&[Code::UnknownName]));
+    for d in checked.diagnostics.iter().filter(|d| d.code == Code::UnknownName) {
+        assert!(!d.help.as_deref().unwrap_or("").contains("did you mean"), "{d:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Deep nesting, each case in a child process
 // ---------------------------------------------------------------------------

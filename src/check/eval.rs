@@ -50,7 +50,21 @@ pub struct Env<'a> {
     pub geometry: Option<&'a Geometry>,
     /// Values of locals.
     pub locals: Vec<(LocalId, Value)>,
+    /// How many definitions, regions and direction sets are being evaluated inside one
+    /// another now (at most [`MAX_DEF_NESTING`], which the checker enforces).
+    nesting: usize,
+    /// Evaluation steps left: evaluation before play is bounded in time whatever
+    /// reaches it (the checker bounds what definitions expand to, but some values are
+    /// evaluated before it has seen the whole file).
+    steps: u64,
 }
+
+/// How many evaluation steps one [`Env`] may take: far more than any value the rules
+/// can need once checked (the rules are at most [`super::bounds::MAX_EXPANDED`] nodes
+/// once expanded), far less than a hang.
+pub const EVAL_STEPS: u64 = 200_000_000;
+
+use super::bounds::MAX_DEF_NESTING;
 
 /// Why an expression has no value before play.
 pub type EvalError = String;
@@ -61,7 +75,7 @@ type R = Result<Value, EvalError>;
 pub fn board_shape(model: &Model, options: &[OptionChoice]) -> Result<Option<Shape>, EvalError> {
     let b = &model.board;
     let Some(size) = &b.size else { return Ok(None) };
-    let mut env = Env { model, options, geometry: None, locals: Vec::new() };
+    let mut env = Env::new(model, options, None);
     let num = |env: &mut Env, e: &Expr| -> Result<u32, EvalError> {
         match env.eval(e)? {
             Value::Number(n) if (1..=1024).contains(&n) => Ok(n as u32),
@@ -89,7 +103,24 @@ pub fn board_shape(model: &Model, options: &[OptionChoice]) -> Result<Option<Sha
     }
 }
 
-impl Env<'_> {
+impl<'a> Env<'a> {
+    /// An environment with no locals.
+    pub fn new(model: &'a Model, options: &'a [OptionChoice], geometry: Option<&'a Geometry>) -> Self {
+        Env { model, options, geometry, locals: Vec::new(), nesting: 0, steps: EVAL_STEPS }
+    }
+
+    /// Evaluates `e`, the value of a named definition, region or direction set, one
+    /// level deeper.
+    fn nested(&mut self, e: &Expr) -> R {
+        if self.nesting >= MAX_DEF_NESTING {
+            return Err(format!("names used inside one another more than {MAX_DEF_NESTING} deep"));
+        }
+        self.nesting += 1;
+        let r = self.eval(e);
+        self.nesting -= 1;
+        r
+    }
+
     fn geometry(&self) -> Result<&Geometry, EvalError> {
         self.geometry.ok_or_else(|| "the board is not known here".to_string())
     }
@@ -153,13 +184,21 @@ impl Env<'_> {
 
     fn neighbour_dirs(&mut self) -> Result<Vec<Dir>, EvalError> {
         match &self.model.board.neighbours {
-            Some(e) => self.dirs(e),
+            Some(e) => match self.nested(e)? {
+                Value::Dirs(d) => Ok(d),
+                Value::Dir(d) => Ok(vec![d]),
+                _ => Err("not a set of directions".to_string()),
+            },
             None => Ok(self.geometry()?.default_neighbour_dirs().to_vec()),
         }
     }
 
     /// Evaluates an expression known before play.
     pub fn eval(&mut self, e: &Expr) -> R {
+        if self.steps == 0 {
+            return Err("too much to evaluate before play".to_string());
+        }
+        self.steps -= 1;
         Ok(match &e.kind {
             H::Int(n) => {
                 if e.ty == Ty::Bool {
@@ -218,7 +257,7 @@ impl Env<'_> {
                     .find(|(s, _)| *s == side)
                     .map(|(_, v)| v.clone())
                     .ok_or_else(|| format!("region {} has no value here", entry.name))?;
-                self.eval(&value)?
+                self.nested(&value)?
             }
             H::Directions(d, idx) => {
                 let entry = &self.model.directions[*d as usize];
@@ -235,7 +274,7 @@ impl Env<'_> {
                     .find(|(s, _)| *s == side)
                     .map(|(_, v)| v.clone())
                     .ok_or_else(|| format!("directions {} have no value here", entry.name))?;
-                self.eval(&value)?
+                self.nested(&value)?
             }
             H::Counter(..) | H::Flag(_) | H::Action(_) | H::Field(..) => {
                 return Err("depends on the position".to_string());
@@ -253,7 +292,7 @@ impl Env<'_> {
                 for ((id, _), v) in params.iter().zip(vals) {
                     self.locals.push((*id, v));
                 }
-                let r = self.eval(&body);
+                let r = self.nested(&body);
                 self.locals.truncate(mark);
                 r?
             }

@@ -146,8 +146,12 @@ fn walk_stmt(s: &ast::Stmt, found: &mut Vec<Diagnostic>) {
 /// Regions with no cell on this board (with the default options).
 fn never_fires(c: &mut Checker) {
     let Some(g) = &c.geometry else { return };
+    if !c.bounded {
+        // A cycle, or values too large to work out: already reported.
+        return;
+    }
     let mut found = Vec::new();
-    let mut env = Env { model: &c.model, options: &c.defaults, geometry: Some(g), locals: Vec::new() };
+    let mut env = Env::new(&c.model, &c.defaults, Some(g));
     for region in &c.model.regions {
         for (side, value) in &region.values {
             if let Ok(Value::Cells(s)) = env.eval(value)

@@ -9,6 +9,7 @@
 //!    appears in (a move rule, a `then` block, the setup, `end`, ...);
 //! 5. lints: unused declarations and options, unreachable rules, rules that cannot fire.
 
+pub mod bounds;
 pub mod eval;
 pub mod hir;
 mod lints;
@@ -122,6 +123,13 @@ pub(crate) struct Checker<'a> {
     local_dynamic: Vec<bool>,
     /// The definition being checked, if any (innermost last).
     def_stack: Vec<u16>,
+    /// Whether every named value has a value that can be worked out: no cycle, and
+    /// within the bounds on size and nesting (see [`bounds`]).
+    bounded: bool,
+    /// Whether a chain of definitions too deep to check has been reported.
+    nesting_reported: bool,
+    /// The names of regions (true) and direction sets (false) declared per side.
+    per_side_names: HashSet<(bool, String)>,
 }
 
 impl<'a> Checker<'a> {
@@ -138,6 +146,9 @@ impl<'a> Checker<'a> {
             scopes: Vec::new(),
             local_dynamic: Vec::new(),
             def_stack: Vec::new(),
+            bounded: true,
+            nesting_reported: false,
+            per_side_names: HashSet::new(),
         }
     }
 
@@ -150,6 +161,7 @@ impl<'a> Checker<'a> {
         self.check_options();
         self.check_board();
         self.check_items();
+        self.bounded = bounds::run(self);
         lints::run(self);
     }
 
@@ -310,6 +322,9 @@ impl<'a> Checker<'a> {
                 }
                 ItemKind::Region { name, player, .. } | ItemKind::Directions { name, player, .. } => {
                     let is_region = matches!(item.kind, ItemKind::Region { .. });
+                    if player.is_some() {
+                        self.per_side_names.insert((is_region, name.text.clone()));
+                    }
                     let map = if is_region { &mut per_side_regions } else { &mut per_side_dirs };
                     if player.is_some()
                         && let Some(&idx) = map.get(&name.text)
@@ -799,8 +814,7 @@ impl<'a> Checker<'a> {
         let when = p.when.as_ref().and_then(|e| self.static_expr(e, types::Ty::Bool, "a phase's `when`"));
         let turns = p.turns.as_ref().and_then(|e| self.static_expr(e, types::Ty::Number, "a phase's `turns`"));
         if let (Some(t), Some(g)) = (&turns, &self.geometry) {
-            let mut env =
-                eval::Env { model: &self.model, options: &self.defaults, geometry: Some(g), locals: Vec::new() };
+            let mut env = eval::Env::new(&self.model, &self.defaults, Some(g));
             if let Ok(eval::Value::Number(n)) = env.eval(t)
                 && n < 0
             {

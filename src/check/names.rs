@@ -513,11 +513,8 @@ impl Checker<'_> {
     fn region_is_per_side(&self, idx: u16, region: bool) -> bool {
         let name =
             if region { &self.model.regions[idx as usize].name } else { &self.model.directions[idx as usize].name };
-        self.file.items.iter().any(|i| match &i.kind {
-            ast::ItemKind::Region { name: n, player, .. } if region => n.text == *name && player.is_some(),
-            ast::ItemKind::Directions { name: n, player, .. } if !region => n.text == *name && player.is_some(),
-            _ => false,
-        })
+        // Looked up, not searched for: a file may hold hundreds of thousands of regions.
+        self.per_side_names.contains(&(region, name.clone()))
     }
 
     fn per_side_without_index(&mut self, n: &str, span: Span) -> Expr {

@@ -68,6 +68,12 @@ impl Checker<'_> {
         }
         let item = &self.file.items[info.item];
         let ItemKind::Define(def) = &item.kind else { return };
+        if self.def_stack.len() >= super::bounds::MAX_DEF_NESTING {
+            // Checked on first use, inside the definitions using it: a longer chain
+            // is refused here, so that checking never recurses with the chain.
+            self.too_deep_while_checking(&def.name);
+            return;
+        }
         self.defs[d as usize].in_progress = true;
         self.def_stack.push(d);
         // A definition sees only its parameters, not the locals of where it is used.
@@ -127,6 +133,29 @@ impl Checker<'_> {
         let info = &mut self.defs[d as usize];
         info.in_progress = false;
         info.done = true;
+    }
+
+    /// Reports (once) a definition first used inside as many definitions as may nest.
+    fn too_deep_while_checking(&mut self, name: &ast::Name) {
+        if self.nesting_reported {
+            return;
+        }
+        self.nesting_reported = true;
+        let max = super::bounds::MAX_DEF_NESTING;
+        let outer = self.def_stack[0];
+        let outer_name = self.model.defs[outer as usize].name.clone();
+        self.error(
+            Diagnostic::error(
+                Code::NestingTooDeep,
+                format!("`{}` is used inside {max} definitions nested in one another", name.text),
+            )
+            .with_label(name.span, format!("more than {max} definitions deep"))
+            .with_note(self.decl_span(&outer_name), format!("`{outer_name}` starts the chain"))
+            .with_help(format!(
+                "definitions, regions and direction sets may be used inside one another at most \
+                 {max} deep: write a long chain as fewer, larger definitions"
+            )),
+        );
     }
 
     /// Checks a top-level block.
@@ -777,6 +806,10 @@ impl Checker<'_> {
                 let info = self.defs[d as usize].clone();
                 if info.in_progress {
                     self.error(self.recursion(d, &name.text, name.span));
+                    return None;
+                }
+                if !info.done {
+                    // Nested too deep to be checked here: reported.
                     return None;
                 }
                 if info.ty.is_some() {

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use crate::board::{CellSet, Geometry};
+use crate::check::bounds::MAX_DEF_NESTING;
 use crate::check::eval::{self, Env, Value};
 use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
@@ -145,6 +146,7 @@ pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
         def_static: HashMap::new(),
         rules: Vec::new(),
         uses: Uses::default(),
+        nesting: 0,
     };
     let neighbour_dirs = match &model.board.neighbours {
         Some(e) => match c.env().eval(e)? {
@@ -285,13 +287,27 @@ struct Compiler<'a> {
     def_static: HashMap<u16, bool>,
     rules: Vec<Rule>,
     uses: Uses,
+    /// How many definitions are being inlined inside one another now.
+    nesting: usize,
 }
 
 type R<T> = Result<T, String>;
 
 impl Compiler<'_> {
     fn env(&self) -> Env<'_> {
-        Env { model: self.model, options: self.options, geometry: Some(self.geometry), locals: Vec::new() }
+        Env::new(self.model, self.options, Some(self.geometry))
+    }
+
+    /// Runs `f` one definition deeper: never deeper than the checker allows, whatever
+    /// the model (the recursion of every later pass is bounded by it).
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.nesting >= MAX_DEF_NESTING {
+            return Err(format!("definitions used inside one another more than {MAX_DEF_NESTING} deep"));
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        r
     }
 
     fn intern(&mut self, s: CellSet) -> u32 {
@@ -544,7 +560,7 @@ impl Compiler<'_> {
                 for ((id, _), a) in params.iter().zip(args) {
                     binds.push((*id, self.expr(a)?));
                 }
-                let body = self.expr(&body)?;
+                let body = self.nested(|c| c.expr(&body))?;
                 if binds.is_empty() { body } else { E::Bind(binds, b(body)) }
             }
             H::Unary(op, x) => {
@@ -761,9 +777,7 @@ impl Compiler<'_> {
                     let compiled = self.block(t, &[])?;
                     more = [compiled, more].concat();
                 }
-                for s in &body {
-                    self.stmt(s, &more, out)?;
-                }
+                self.nested(|c| body.iter().try_for_each(|s| c.stmt(s, &more, out)))?;
             }
         }
         Ok(())
