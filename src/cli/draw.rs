@@ -103,7 +103,7 @@ fn region_shades(model: &Model, values: &[Value], geometry: &Geometry, spec: &st
                 .ok_or_else(|| format!("`{side}` is not a player or colour of this game"))? as u8,
         ),
     };
-    let mut env = Env { model, options: values, geometry: Some(geometry), locals: Vec::new() };
+    let mut env = Env::new(model, values, Some(geometry));
     let mut shades = Vec::new();
     for (s, expr) in &region.values {
         if wanted.is_some() && *s != wanted {
