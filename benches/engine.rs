@@ -55,12 +55,12 @@ fn position_after<const W: usize>(g: &Game<W>, plies: u32, seed: u64) -> State<W
     let mut s = g.start();
     let mut list = MoveList::new();
     for _ in 0..plies {
-        g.legal_moves(&s, &mut list);
+        g.legal_moves(&s, &mut list).expect("legal moves");
         if list.is_empty() || s.outcome != Outcome::Ongoing {
             break;
         }
         let i = rng.below(list.len());
-        g.play(&mut s, list.get(i));
+        g.play(&mut s, list.get(i)).expect("play");
     }
     s
 }
@@ -72,14 +72,14 @@ fn bench_game<const W: usize>(c: &mut Criterion, name: &str, g: &Game<W>) {
     let mut list = MoveList::new();
     group.bench_function("legal_moves/start", |b| {
         b.iter(|| {
-            g.legal_moves(black_box(&start), &mut list);
+            g.legal_moves(black_box(&start), &mut list).expect("legal moves");
             list.len()
         })
     });
     let middle = position_after(g, 20, 20);
     group.bench_function("legal_moves/ply20", |b| {
         b.iter(|| {
-            g.legal_moves(black_box(&middle), &mut list);
+            g.legal_moves(black_box(&middle), &mut list).expect("legal moves");
             list.len()
         })
     });
@@ -89,7 +89,7 @@ fn bench_game<const W: usize>(c: &mut Criterion, name: &str, g: &Game<W>) {
     group.bench_function("playout", |b| {
         b.iter_batched_ref(
             || (start.clone(), Rng::new(PLAYOUT_SEED)),
-            |(s, rng)| random_game(g, s, rng, PLAYOUT_PLIES, &mut list),
+            |(s, rng)| random_game(g, s, rng, PLAYOUT_PLIES, &mut list).expect("playout"),
             BatchSize::SmallInput,
         )
     });

@@ -42,12 +42,12 @@ fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, see
         let parts = if Some(s.mover) == computer {
             let cfg =
                 Config { budget: Budget::Iterations(200), playout_plies: 4, seed: rng.next_u64(), ..Config::default() };
-            mcts::search(g, &s, &cfg, None).best_move().map(|m| m.to_vec())
+            mcts::search(g, &s, &cfg, None).expect("search").best_move().map(|m| m.to_vec())
         } else {
-            g.random_move(&s, &mut rng, &mut list).map(|i| list.get(i).to_vec())
+            g.random_move(&s, &mut rng, &mut list).expect("random move").map(|i| list.get(i).to_vec())
         };
         match parts {
-            Some(p) => g.play(&mut s, &p),
+            Some(p) => g.play(&mut s, &p).expect("play"),
             None => {
                 g.settle(&mut s);
             }

@@ -221,7 +221,7 @@ fn check_ply<const W: usize>(
     let diff = differences(g, s, &back);
     assert!(diff.is_empty(), "{}: the position read back differs in {diff:?}\n{text}", where_());
 
-    g.legal_moves(s, list);
+    g.legal_moves(s, list).expect("legal moves");
     let moves = sorted_moves(g, s, list);
     if s.outcome != Outcome::Ongoing {
         assert!(moves.is_empty(), "{}: a finished game has legal moves", where_());
@@ -235,7 +235,7 @@ fn check_ply<const W: usize>(
     }
     // The position read back has the same moves.
     let mut other = MoveList::new();
-    g.legal_moves(&back, &mut other);
+    g.legal_moves(&back, &mut other).expect("legal moves");
     let back_moves = sorted_moves(g, &back, &other);
     assert!(back_moves == moves, "{}: the position read back has other legal moves\n{text}", where_());
 
@@ -244,7 +244,7 @@ fn check_ply<const W: usize>(
     let mut work = s.clone();
     for (text, parts) in &moves {
         let saved = work.clone();
-        g.play(&mut work, parts);
+        g.play(&mut work, parts).expect("play");
         let at = || format!("{} after `{text}`", where_());
         if let Some(e) = inconsistency(g, &work) {
             panic!("{}: {e}", at());
@@ -272,7 +272,7 @@ fn battery_game<const W: usize>(g: &Game<W>, seed: u64, label: &str, deadline: I
             break;
         }
         let (_, parts) = &moves[rng.below(moves.len())];
-        g.play(&mut s, parts);
+        g.play(&mut s, parts).expect("play");
         ply += 1;
     }
     // The final position too (a finished game included).
@@ -328,7 +328,7 @@ fn transcript<const W: usize>(g: &Game<W>, seed: u64) -> String {
         if s.outcome != Outcome::Ongoing {
             break;
         }
-        g.legal_moves(&s, &mut list);
+        g.legal_moves(&s, &mut list).expect("legal moves");
         let moves = sorted_moves(g, &s, &list);
         let mover = g.prog.sides.get(s.mover as usize).cloned().unwrap_or_default();
         if moves.is_empty() {
@@ -338,7 +338,7 @@ fn transcript<const W: usize>(g: &Game<W>, seed: u64) -> String {
         }
         let (text, parts) = &moves[rng.below(moves.len())];
         out.push_str(&format!("{ply:>3} {mover} {} {text}\n", moves.len()));
-        g.play(&mut s, parts);
+        g.play(&mut s, parts).expect("play");
     }
     out.push('\n');
     out.push_str(&position::write(g, &s));

@@ -139,7 +139,7 @@ fn run(lines: Vec<Line>, limit: u64) {
                     let Some(l) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
                     let any = &games[&l.config()];
                     let started = std::time::Instant::now();
-                    let got = with_game!(any, g => perft(g, &g.start(), l.depth));
+                    let got = with_game!(any, g => perft(g, &g.start(), l.depth).expect("perft"));
                     eprintln!("{} = {got} in {:.2?}", l.describe(), started.elapsed());
                     if got != l.count {
                         failures.lock().unwrap_or_else(|e| e.into_inner()).push(format!(

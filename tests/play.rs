@@ -122,14 +122,14 @@ fn script(path: &Path) -> (Vec<String>, String) {
         let mut list = MoveList::new();
         let mut moves = Vec::new();
         for ply in 0..3 {
-            g.legal_moves(&s, &mut list);
+            g.legal_moves(&s, &mut list).expect("legal moves");
             if list.is_empty() {
                 break;
             }
             let i = (ply * 7 + list.len() / 2) % list.len();
             let parts = list.get(i).to_vec();
             moves.push(notation(&g.prog, &parts, &|p| g.chosen_name(&s, p)));
-            g.play(&mut s, &parts);
+            g.play(&mut s, &parts).expect("play");
         }
         let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height[c as usize] == 0).collect();
         let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();

@@ -162,7 +162,7 @@ fn load(sc: &Scenario) -> Result<AnyGame, String> {
 
 fn legal_notes<const W: usize>(g: &Game<W>, s: &State<W>) -> Vec<String> {
     let mut list = MoveList::new();
-    g.legal_moves(s, &mut list);
+    g.legal_moves(s, &mut list).expect("legal moves");
     list.iter().map(|m| notation(&g.prog, m, &|p| g.chosen_name(s, p))).collect()
 }
 
@@ -174,7 +174,7 @@ fn norm(line: &str) -> String {
 fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(), String> {
     let (word, rest) = text.split_once(char::is_whitespace).map_or((text, ""), |(a, b)| (a, b.trim()));
     let mut list = MoveList::new();
-    g.legal_moves(s, &mut list);
+    g.legal_moves(s, &mut list).expect("legal moves");
     match word {
         "moves" => {
             let want: usize = rest.parse().map_err(|_| "expected `moves N`".to_string())?;
@@ -227,10 +227,10 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
         "play" => {
             let i = find_move(g, s, &list, rest).map_err(|e| format!("`{rest}` is refused: {e}"))?;
             let parts = list.get(i).to_vec();
-            g.play(s, &parts);
+            g.play(s, &parts).expect("play");
             if s.outcome == Outcome::Ongoing {
                 let mut next = MoveList::new();
-                g.legal_moves(s, &mut next);
+                g.legal_moves(s, &mut next).expect("legal moves");
                 if next.is_empty() {
                     g.settle(s);
                 }
@@ -269,7 +269,7 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
             let (d, n) = rest.split_once('=').ok_or("expected `perft DEPTH = COUNT`")?;
             let d: u32 = d.trim().parse().map_err(|_| "bad depth")?;
             let n: u64 = n.trim().parse().map_err(|_| "bad count")?;
-            let got = perft(g, s, d);
+            let got = perft(g, s, d).map_err(|e| e.to_string())?;
             if got != n {
                 return Err(format!("perft({d}) = {got}, expected {n}"));
             }

@@ -67,7 +67,13 @@ pub fn run(args: Args) -> ExitCode {
         let cpu0 = thread_cpu_seconds();
         loop {
             state.clone_from(&start);
-            let (ending, n) = random_game(g, &mut state, &mut rng, args.max_plies, &mut list);
+            let (ending, n) = match random_game(g, &mut state, &mut rng, args.max_plies, &mut list) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: in random game {}: {e}", games + 1);
+                    return ExitCode::FAILURE;
+                }
+            };
             games += 1;
             plies += n as u64;
             match ending {

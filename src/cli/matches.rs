@@ -16,7 +16,7 @@ use clap::Args as ClapArgs;
 
 use rulesi::engine::mcts::{self, Budget};
 use rulesi::engine::search::Rng;
-use rulesi::engine::{Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load};
@@ -91,7 +91,7 @@ fn play_one<const W: usize>(
     cfg: &mcts::Config,
     seed: u64,
     max: u32,
-) -> (Option<Outcome>, u32, String) {
+) -> Result<(Option<Outcome>, u32, String), EngineError> {
     let mut rng = Rng::new(seed);
     let mut s = g.start();
     let mut plies = 0;
@@ -99,21 +99,21 @@ fn play_one<const W: usize>(
     let alike = who.iter().all(|w| *w == who[0]);
     loop {
         if s.outcome != Outcome::Ongoing {
-            return (Some(s.outcome), plies, piece_counts(g, &s));
+            return Ok((Some(s.outcome), plies, piece_counts(g, &s)));
         }
         if plies >= max {
-            return (None, plies, piece_counts(g, &s));
+            return Ok((None, plies, piece_counts(g, &s)));
         }
         // The player who chooses (a `by` clause may name another than the mover).
         let chooser = if alike {
             s.mover
         } else {
-            g.legal_moves(&s, &mut list);
+            g.legal_moves(&s, &mut list)?;
             g.chooser(&s, &list)
         };
-        match engine_move(g, &s, who[chooser as usize], cfg, &mut rng, None) {
+        match engine_move(g, &s, who[chooser as usize], cfg, &mut rng, None)? {
             Some(c) => {
-                g.play(&mut s, &c.parts);
+                g.play(&mut s, &c.parts)?;
                 plies += 1;
             }
             None => {
@@ -148,7 +148,14 @@ pub fn run(args: Args) -> ExitCode {
         for i in 0..args.games {
             let shift = if args.swap { i as usize % n } else { 0 };
             let seats: Vec<Who> = (0..n).map(|p| who[(p + n - shift) % n]).collect();
-            let (result, plies, pieces) = play_one(g, &seats, &cfg, args.seed.wrapping_add(i as u64), args.max_plies);
+            let (result, plies, pieces) = match play_one(g, &seats, &cfg, args.seed.wrapping_add(i as u64), args.max_plies)
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: in game {}: {e}", i + 1);
+                    return ExitCode::FAILURE;
+                }
+            };
             total_plies += plies as u64;
             if result.is_some() {
                 finished += 1;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args as ClapArgs;
 
 use rulesi::engine::search::perft;
-use rulesi::engine::{MoveList, moves::notation};
+use rulesi::engine::{EngineError, MoveList, moves::notation};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load, start_position};
@@ -37,18 +37,26 @@ pub fn run(args: Args) -> ExitCode {
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
         let Ok(start) = start_position(g, args.position.as_deref()) else { return ExitCode::FAILURE };
-        for d in 1..=args.depth {
-            let _ = writeln!(out, "perft({d}) = {}", perft(g, &start, d));
-        }
-        if args.divide && args.depth >= 1 {
-            let mut list = MoveList::new();
-            g.legal_moves(&start, &mut list);
-            for m in list.iter() {
-                let mut next = start.clone();
-                g.play(&mut next, m);
-                let n = perft(g, &next, args.depth - 1);
-                let _ = writeln!(out, "{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
+        let counted = (|| {
+            for d in 1..=args.depth {
+                let _ = writeln!(out, "perft({d}) = {}", perft(g, &start, d)?);
             }
+            if args.divide && args.depth >= 1 {
+                let mut list = MoveList::new();
+                g.legal_moves(&start, &mut list)?;
+                for m in list.iter() {
+                    let mut next = start.clone();
+                    g.play(&mut next, m)?;
+                    let n = perft(g, &next, args.depth - 1)?;
+                    let _ = writeln!(out, "{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
+                }
+            }
+            Ok::<(), EngineError>(())
+        })();
+        if let Err(e) = counted {
+            let _ = out.flush();
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
         }
     });
     ExitCode::SUCCESS

@@ -21,7 +21,7 @@ use rulesi::engine::moves::Part;
 use rulesi::engine::notation::{find_move, move_text};
 use rulesi::engine::program::NONE;
 use rulesi::engine::search::Rng;
-use rulesi::engine::{Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
 use super::ColorChoice;
@@ -142,20 +142,18 @@ pub fn engine_move<const W: usize>(
     cfg: &mcts::Config,
     rng: &mut Rng,
     progress: Option<&mut dyn FnMut(&mcts::Progress)>,
-) -> Option<Chosen> {
-    match who {
+) -> Result<Option<Chosen>, EngineError> {
+    Ok(match who {
         Who::Random | Who::Human => {
             let mut list = MoveList::new();
-            let i = g.random_move(s, rng, &mut list)?;
-            Some(Chosen { parts: list.get(i).to_vec(), search: None })
+            g.random_move(s, rng, &mut list)?.map(|i| Chosen { parts: list.get(i).to_vec(), search: None })
         }
         Who::Computer => {
             let cfg = mcts::Config { seed: rng.next_u64(), ..cfg.clone() };
-            let a = mcts::search(g, s, &cfg, progress);
-            let parts = a.best_move()?.to_vec();
-            Some(Chosen { parts, search: Some((a.iterations, a.value())) })
+            let a = mcts::search(g, s, &cfg, progress)?;
+            a.best_move().map(|m| Chosen { parts: m.to_vec(), search: Some((a.iterations, a.value())) })
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -273,6 +271,7 @@ fn rescue(autosave: &Mutex<Autosave>, why: &str) -> String {
 enum Flow {
     Continue,
     Quit,
+    Failed(EngineError),
 }
 
 impl<const W: usize> Session<'_, W> {
@@ -399,7 +398,18 @@ impl<const W: usize> Session<'_, W> {
         list.len() == 1 && list.get(0).iter().all(|p| self.g.prog.rules[p.rule as usize].action == Action::Pass)
     }
 
+    /// Plays the game; a run-time error of the engine saves the game (as Ctrl-C does)
+    /// and ends it with status 1.
     fn run(&mut self) -> ExitCode {
+        self.play_out().unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            let message = self.autosave.lock().map_or_else(|_| String::new(), |a| a.interrupted());
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        })
+    }
+
+    fn play_out(&mut self) -> Result<ExitCode, EngineError> {
         self.out(&format!("{} · {}", self.g.prog.title, self.view.legend(&self.g.prog)));
         let who: Vec<String> =
             (0..self.g.prog.players).map(|p| format!("{} {}", self.g.prog.sides[p], self.who[p].word())).collect();
@@ -409,7 +419,7 @@ impl<const W: usize> Session<'_, W> {
         }
         let mut list = MoveList::new();
         loop {
-            if self.line.settle(self.g) {
+            if self.line.settle(self.g)? {
                 let s = self.line.current();
                 self.out(&format!("{} has no legal move.", self.name(s.mover)));
                 let shown = self.shown;
@@ -432,20 +442,21 @@ impl<const W: usize> Session<'_, W> {
                     self.announced = true;
                 }
                 if !self.any_human() {
-                    return ExitCode::SUCCESS;
+                    return Ok(ExitCode::SUCCESS);
                 }
                 list.clear();
                 match self.human_turn(&s, &list) {
                     Flow::Continue => continue,
-                    Flow::Quit => return ExitCode::SUCCESS,
+                    Flow::Quit => return Ok(ExitCode::SUCCESS),
+                    Flow::Failed(e) => return Err(e),
                 }
             }
-            self.g.legal_moves(&s, &mut list);
+            self.g.legal_moves(&s, &mut list)?;
             if self.forced_pass(&list) {
                 let parts = list.get(0).to_vec();
                 self.out(&format!("{} has no legal move and passes.", self.name(s.mover)));
                 let text = move_text(self.g, &s, &parts);
-                self.line.play(self.g, &parts, text);
+                self.line.play(self.g, &parts, text)?;
                 self.changed();
                 continue;
             }
@@ -454,10 +465,11 @@ impl<const W: usize> Session<'_, W> {
             match self.who[chooser as usize] {
                 Who::Human => match self.human_turn(&s, &list) {
                     Flow::Continue => {}
-                    Flow::Quit => return ExitCode::SUCCESS,
+                    Flow::Quit => return Ok(ExitCode::SUCCESS),
+                    Flow::Failed(e) => return Err(e),
                 },
                 who => {
-                    let chosen = self.think(&s, who);
+                    let chosen = self.think(&s, who)?;
                     let Some(c) = chosen else { continue };
                     let text = move_text(self.g, &s, &c.parts);
                     let extra = match c.search {
@@ -474,7 +486,7 @@ impl<const W: usize> Session<'_, W> {
                             self.name(s.mover)
                         ));
                     }
-                    self.line.play(self.g, &c.parts, text);
+                    self.line.play(self.g, &c.parts, text)?;
                     self.changed();
                     if !self.any_human() && !self.quiet {
                         self.show_board();
@@ -484,11 +496,11 @@ impl<const W: usize> Session<'_, W> {
         }
     }
 
-    fn think(&mut self, s: &State<W>, who: Who) -> Option<Chosen> {
+    fn think(&mut self, s: &State<W>, who: Who) -> Result<Option<Chosen>, EngineError> {
         let g = self.g;
         if self.interactive && who == Who::Computer {
             let mut list = MoveList::new();
-            g.legal_moves(s, &mut list);
+            g.legal_moves(s, &mut list)?;
             let mut report = |p: &mcts::Progress| {
                 let best = p.best.filter(|&i| i < list.len()).map(|i| move_text(g, s, list.get(i))).unwrap_or_default();
                 say!(
@@ -580,7 +592,10 @@ impl<const W: usize> Session<'_, W> {
             "hint" => {
                 if over || list.is_empty() {
                     self.out("the game is over");
-                } else if let Some(c) = self.think(s, Who::Computer) {
+                } else if let Some(c) = match self.think(s, Who::Computer) {
+                    Ok(c) => c,
+                    Err(e) => return Flow::Failed(e),
+                } {
                     let (n, v) = c.search.unwrap_or((0, 0.5));
                     self.out(&format!(
                         "hint: {} ({n} playouts, expects {:.0}%)",
@@ -610,7 +625,9 @@ impl<const W: usize> Session<'_, W> {
                 Ok(i) => {
                     let parts = list.get(i).to_vec();
                     let text = move_text(self.g, s, &parts);
-                    self.line.play(self.g, &parts, text);
+                    if let Err(e) = self.line.play(self.g, &parts, text) {
+                        return Flow::Failed(e);
+                    }
                     self.changed();
                 }
                 Err(why) => self.out(&format!("not played: {why}")),
@@ -631,7 +648,9 @@ impl<const W: usize> Session<'_, W> {
         let mut list = MoveList::new();
         while !self.line.moves.is_empty() {
             let s = self.line.current();
-            self.g.legal_moves(s, &mut list);
+            if self.g.legal_moves(s, &mut list).is_err() {
+                break;
+            }
             let person = self.who[self.g.chooser(s, &list) as usize] == Who::Human;
             if person && !self.forced_pass(&list) {
                 break;

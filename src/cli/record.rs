@@ -27,7 +27,7 @@
 use std::path::{Path, PathBuf};
 
 use rulesi::engine::moves::Part;
-use rulesi::engine::{Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 
 use rulesi::engine::notation::{find_move, move_text};
 
@@ -386,26 +386,28 @@ impl<const W: usize> Line<W> {
 
     /// When the player to move has no legal move, applies the game's `no moves`
     /// outcome to the current position. Returns whether it did.
-    pub fn settle(&mut self, g: &Game<W>) -> bool {
+    pub fn settle(&mut self, g: &Game<W>) -> Result<bool, EngineError> {
         let s = self.states.last_mut().expect("a line has a start");
         if s.outcome != Outcome::Ongoing {
-            return false;
+            return Ok(false);
         }
         let mut list = MoveList::new();
-        g.legal_moves(s, &mut list);
+        g.legal_moves(s, &mut list)?;
         if list.is_empty() {
             g.settle(s);
-            return true;
+            return Ok(true);
         }
-        false
+        Ok(false)
     }
 
-    /// Plays a move (legal in the current position).
-    pub fn play(&mut self, g: &Game<W>, parts: &[Part], text: String) {
+    /// Plays a move (legal in the current position); on an error the line is left as
+    /// it was.
+    pub fn play(&mut self, g: &Game<W>, parts: &[Part], text: String) -> Result<(), EngineError> {
         let mut next = self.current().clone();
-        g.play(&mut next, parts);
+        g.play(&mut next, parts)?;
         self.states.push(next);
         self.moves.push(Played { parts: parts.to_vec(), text });
+        Ok(())
     }
 
     /// The player who would choose the next move resigns (the player to move, or the
@@ -424,8 +426,7 @@ impl<const W: usize> Line<W> {
     pub fn resigner(&self, g: &Game<W>) -> u8 {
         let s = self.current();
         let mut list = MoveList::new();
-        g.legal_moves(s, &mut list);
-        if list.is_empty() { s.mover } else { g.chooser(s, &list) }
+        if g.legal_moves(s, &mut list).is_err() || list.is_empty() { s.mover } else { g.chooser(s, &list) }
     }
 
     /// Takes back the last move. Returns it.
@@ -461,15 +462,23 @@ impl<const W: usize> Line<W> {
                 line.resign(g);
                 continue;
             }
-            if line.settle(g) {
-                return (line, Some(err(*n, text, "the game is over: the player to move has no legal move")));
+            match line.settle(g) {
+                Ok(true) => {
+                    return (line, Some(err(*n, text, "the game is over: the player to move has no legal move")));
+                }
+                Ok(false) => {}
+                Err(e) => return (line, Some(err(*n, text, e.to_string()))),
             }
-            g.legal_moves(&s, &mut list);
+            if let Err(e) = g.legal_moves(&s, &mut list) {
+                return (line, Some(err(*n, text, e.to_string())));
+            }
             match find_move(g, &s, &list, text) {
                 Ok(i) => {
                     let parts = list.get(i).to_vec();
                     let t = move_text(g, &s, &parts);
-                    line.play(g, &parts, t);
+                    if let Err(e) = line.play(g, &parts, t) {
+                        return (line, Some(err(*n, text, e.to_string())));
+                    }
                 }
                 Err(why) => return (line, Some(err(*n, text, format!("not a legal move here: {why}")))),
             }

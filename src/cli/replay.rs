@@ -78,20 +78,31 @@ pub fn run(args: Args) -> ExitCode {
             say_raw!("{}", view.board(g, after, &move_cells(&m.parts)));
             say!("{}", view.status(g, after));
         }
-        if bad.is_none() && line.settle(g) {
-            let s = line.current();
-            say!("{} has no legal move: {}.", view.player_name(g, s, s.mover), view.result(g, s));
+        let mut failed = None;
+        if bad.is_none() {
+            match line.settle(g) {
+                Ok(true) => {
+                    let s = line.current();
+                    say!("{} has no legal move: {}.", view.player_name(g, s, s.mover), view.result(g, s));
+                }
+                Ok(false) => {}
+                Err(e) => failed = Some(e),
+            }
         }
         let s = line.current();
         if s.outcome != Outcome::Ongoing {
             say!("Game over: {}.", view.result(g, s));
         }
-        match bad {
-            Some(e) => {
+        match (bad, failed) {
+            (Some(e), _) => {
                 eprintln!("error: {}: {e}", args.record.display());
                 ExitCode::FAILURE
             }
-            None => ExitCode::SUCCESS,
+            (None, Some(e)) => {
+                eprintln!("error: {}: after the last move: {e}", args.record.display());
+                ExitCode::FAILURE
+            }
+            (None, None) => ExitCode::SUCCESS,
         }
     })
 }

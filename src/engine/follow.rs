@@ -27,6 +27,7 @@ use crate::check::hir::{Action, Builtin, ContextVar};
 use super::bits::Bits;
 use super::closure::{self, FB, FS};
 use super::code::{CRule, CS, Lower, SetN, deps, deps_in, turn_fixed};
+use super::error::EngineError;
 use super::moves::{MoveList, Part};
 use super::program::{E, NONE, S};
 use super::run::{Ctx, MoveVars, Pending};
@@ -403,7 +404,10 @@ impl<const W: usize> Game<W> {
     }
 
     /// Slot `j` of first part `p1` (see the module), the first parts' candidates being
-    /// `list`'s run `first..end`: the turn when it is a legal one.
+    /// `list`'s run `first..end`: the turn when it is a legal one. A second part that
+    /// returns to the position at the start of the turn, or leaves the one after the
+    /// first part as it was, is not one (`Game::revisits`). An error when a part puts a
+    /// piece on a full stack.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn check_follow(
         &self,
@@ -414,14 +418,14 @@ impl<const W: usize> Game<W> {
         j: u32,
         first: u32,
         end: u32,
-    ) -> Option<(Part, Option<Part>)> {
+    ) -> Result<Option<(Part, Option<Part>)>, EngineError> {
         // The second part's cells first: the candidates are counted at the turn's start.
         let second = if j == 0 {
             None
         } else {
             let (r2, from2, k) = list.second_nth(first, end, j - 1);
             cx.mv = MoveVars { rule: r2, ..MoveVars::default() };
-            let to2 = self.fixed_dest(s, cx, r2, from2).nth(k)?;
+            let Some(to2) = self.fixed_dest(s, cx, r2, from2).nth(k) else { return Ok(None) };
             Some((r2, from2, to2))
         };
         let mut next = cx.scratch_copy(s);
@@ -431,20 +435,40 @@ impl<const W: usize> Game<W> {
         inner.extra = cx.extra.take();
         let flow = self.apply_part(&mut next, &mut inner, p1, Some(&mut pending), true);
         let found = match second {
-            _ if flow.refused => None,
-            None => Some((p1, None)),
-            Some(_) if flow.stopped || next.outcome != Outcome::Ongoing => None,
+            _ if next.full != NONE => Err(self.stack_full(next.full)),
+            _ if flow.refused => Ok(None),
+            None => Ok(Some((p1, None))),
+            Some(_) if flow.stopped || next.outcome != Outcome::Ongoing => Ok(None),
             Some((r2, from2, to2)) => match pending.iter().find(|p| optional_has(p.stmt, r2)) {
                 Some(p) => {
                     inner.slots = p.slots.clone();
-                    self.check_move(&next, &mut inner, r2, from2, to2).map(|p2| (p1, Some(p2)))
+                    match self.check_move(&next, &mut inner, r2, from2, to2) {
+                        Some(p2) => self.second_part(s, &next, &mut inner, p2).map(|ok| ok.then_some((p1, Some(p2)))),
+                        None => Ok(None),
+                    }
                 }
-                None => None,
+                None => Ok(None),
             },
         };
         cx.extra = inner.extra.take();
         cx.give_back(next);
         found
+    }
+
+    /// Whether second part `p2`, whose conditions hold in `mid` (the position after the
+    /// first part, from `start`), is a legal move: it is played on a scratch position,
+    /// as `Game::complete` would, and may not return to `start` or leave `mid` as it was.
+    fn second_part(&self, start: &State<W>, mid: &State<W>, cx: &mut Ctx<W>, p2: Part) -> Result<bool, EngineError> {
+        let mut after = cx.scratch_copy(mid);
+        cx.mv.chosen = None;
+        let flow = self.apply_part(&mut after, cx, p2, None, true);
+        let ok = if after.full != NONE {
+            Err(self.stack_full(after.full))
+        } else {
+            Ok(!flow.refused && after.hash != start.hash && after.hash != mid.hash)
+        };
+        cx.give_back(after);
+        ok
     }
 
     /// The move of rule `rid` from `from` to `to` when generating the rule in `s`

@@ -49,14 +49,14 @@ fn positions<const W: usize>(g: &Game<W>, seed: u64, games: usize, plies: usize,
             if ply % every == 0 {
                 out.push(s.clone());
             }
-            g.legal_moves(&s, &mut list);
+            g.legal_moves(&s, &mut list).expect("legal moves");
             if list.is_empty() {
                 g.settle(&mut s);
                 break;
             }
             let i = rng.below(list.len());
             let parts = list.get(i).to_vec();
-            g.play(&mut s, &parts);
+            g.play(&mut s, &parts).expect("play");
         }
     }
     out
@@ -91,7 +91,7 @@ fn random_move_is_uniform_over_legal_moves() {
                 let (n_games, plies, every) = if slow { (1, 30, 10) } else { (3, 400, 40) };
                 for (k, s) in positions(g, 7, n_games, plies, every).iter().enumerate() {
                     let mut list = MoveList::new();
-                    g.legal_moves(s, &mut list);
+                    g.legal_moves(s, &mut list).expect("legal moves");
                     if list.is_empty() || list.len() > 400 {
                         continue;
                     }
@@ -155,12 +155,12 @@ fn random_playouts_stay_consistent() {
                         if s.outcome != Outcome::Ongoing {
                             break;
                         }
-                        let Some(i) = g.random_move(&s, &mut rng, &mut list) else {
+                        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
                             g.settle(&mut s);
                             break;
                         };
                         let parts = list.get(i).to_vec();
-                        g.play(&mut s, &parts);
+                        g.play(&mut s, &parts).expect("play");
                         assert_eq!(s.hash, g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
                     }
                 }
@@ -188,12 +188,12 @@ fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every:
         if ply % every == 0 {
             out.push(s.clone());
         }
-        let Some(i) = g.random_move(&s, &mut rng, &mut list) else {
+        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
             g.settle(&mut s);
             break;
         };
         let parts = list.get(i).to_vec();
-        g.play(&mut s, &parts);
+        g.play(&mut s, &parts).expect("play");
     }
     out
 }

@@ -41,6 +41,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::error::EngineError;
 use super::moves::{MoveList, Part};
 use super::search::{Ending, Rng, random_game};
 use super::state::{Game, Outcome, State};
@@ -306,7 +307,13 @@ fn allowed(cfg: &Config, visits: u32) -> u32 {
 /// first: each move is played and the position evaluated ([`evaluate`], a finished
 /// game counting its result) for the player who chooses it. At most
 /// [`Config::ordered_moves`] moves (a random subset) are ordered; the rest follow at random.
-fn order_by_impression<const W: usize>(g: &Game<W>, root: &State<W>, node: &mut Node, cfg: &Config, rng: &mut Rng) {
+fn order_by_impression<const W: usize>(
+    g: &Game<W>,
+    root: &State<W>,
+    node: &mut Node,
+    cfg: &Config,
+    rng: &mut Rng,
+) -> Result<(), EngineError> {
     // A random order first: ties and the unordered rest stay random.
     let u = &mut node.untried;
     for i in (1..u.len()).rev() {
@@ -321,7 +328,7 @@ fn order_by_impression<const W: usize>(g: &Game<W>, root: &State<W>, node: &mut 
         let parts = node.moves.get(i as usize);
         let by = g.chooser_of(root, parts);
         s.clone_from(root);
-        g.play(&mut s, parts);
+        g.play(&mut s, parts)?;
         let v = match terminal_of(&s) {
             Some(o) => reward(Some(o), by),
             None => {
@@ -337,30 +344,32 @@ fn order_by_impression<const W: usize>(g: &Game<W>, root: &State<W>, node: &mut 
     for (slot, (_, i)) in u[rest..].iter_mut().zip(scored) {
         *slot = i;
     }
+    Ok(())
 }
 
 /// Searches from `root` for the move of the player to move. `progress`, when given,
-/// is called about once a second.
+/// is called about once a second. An error met on the way (see [`EngineError`]) ends
+/// the search.
 pub fn search<const W: usize>(
     g: &Game<W>,
     root: &State<W>,
     cfg: &Config,
     mut progress: Option<&mut dyn FnMut(&Progress)>,
-) -> Analysis {
+) -> Result<Analysis, EngineError> {
     let start = Instant::now();
     let mut rng = Rng::new(cfg.seed);
     let mut nodes = vec![Node::new(root.mover, terminal_of(root), false)];
     let mut root_moves = MoveList::new();
-    g.legal_moves(root, &mut root_moves);
+    g.legal_moves(root, &mut root_moves)?;
     let mut done =
         Analysis { moves: root_moves, best: None, stats: Vec::new(), iterations: 0, elapsed: Duration::ZERO };
     if done.moves.is_empty() || nodes[0].terminal.is_some() {
-        return done;
+        return Ok(done);
     }
     if done.moves.len() == 1 {
         done.best = Some(0);
         done.stats = vec![(0, 0.5)];
-        return done;
+        return Ok(done);
     }
     {
         // The root's moves are listed already.
@@ -372,7 +381,7 @@ pub fn search<const W: usize>(
         node.untried = (0..n as u32).rev().collect();
         node.wide = n > cfg.widen_above;
         if node.wide {
-            order_by_impression(g, root, node, cfg, &mut rng);
+            order_by_impression(g, root, node, cfg, &mut rng)?;
         }
     }
     let mut state = root.clone();
@@ -408,7 +417,7 @@ pub fn search<const W: usize>(
                     node.listing = Listing::Sampled;
                     node.wide = true;
                 } else {
-                    g.legal_moves(&state, &mut node.moves);
+                    g.legal_moves(&state, &mut node.moves)?;
                     node.listing = Listing::Listed;
                     parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
                     if node.moves.is_empty() {
@@ -432,7 +441,7 @@ pub fn search<const W: usize>(
                 let wide = nodes[at].wide;
                 let i = if nodes[at].listing == Listing::Sampled {
                     // Draw a turn; a turn drawn before leads to its child.
-                    let Some(k) = g.random_move(&state, &mut rng, &mut list) else {
+                    let Some(k) = g.random_move(&state, &mut rng, &mut list)? else {
                         if nodes[at].made == 0 {
                             g.settle(&mut state);
                             nodes[at].terminal = Some(state.outcome);
@@ -445,7 +454,7 @@ pub fn search<const W: usize>(
                     match seen {
                         Some(j) => {
                             let c = node.children[j];
-                            g.play(&mut state, drawn);
+                            g.play(&mut state, drawn)?;
                             at = c as usize;
                             path.push(c);
                             continue;
@@ -465,7 +474,7 @@ pub fn search<const W: usize>(
                 };
                 let node = &nodes[at];
                 let by = g.chooser_of(&state, node.moves.get(i));
-                g.play(&mut state, nodes[at].moves.get(i));
+                g.play(&mut state, nodes[at].moves.get(i))?;
                 let child = nodes.len() as u32;
                 nodes[at].children[i] = child;
                 nodes[at].made += 1;
@@ -493,7 +502,7 @@ pub fn search<const W: usize>(
             if best == usize::MAX {
                 break;
             }
-            g.play(&mut state, nodes[at].moves.get(best));
+            g.play(&mut state, nodes[at].moves.get(best))?;
             at = nodes[at].children[best] as usize;
             path.push(at as u32);
         }
@@ -503,7 +512,7 @@ pub fn search<const W: usize>(
             Some(o) => Some(o),
             None => {
                 let began = Instant::now();
-                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut list);
+                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut list)?;
                 if let Budget::Time(t) = cfg.budget {
                     // Adapt the cut to the measured time per random turn.
                     playout_time += began.elapsed();
@@ -559,7 +568,7 @@ pub fn search<const W: usize>(
     done.best = best.or(Some(0));
     done.iterations = iterations;
     done.elapsed = start.elapsed();
-    done
+    Ok(done)
 }
 
 /// The root's most visited child (ties: the better mean, then the first), and its mean.
@@ -622,12 +631,12 @@ no moves { draw }
         let mut s = g.start();
         let mut list = MoveList::new();
         for m in moves {
-            g.legal_moves(&s, &mut list);
+            g.legal_moves(&s, &mut list).expect("legal moves");
             let i = (0..list.len())
                 .find(|&i| notation(&g.prog, list.get(i), &|p| g.chosen_name(&s, p)) == *m)
                 .unwrap_or_else(|| panic!("{m} is legal"));
             let parts = list.get(i).to_vec();
-            g.play(&mut s, &parts);
+            g.play(&mut s, &parts).expect("play");
         }
         s
     }
@@ -659,7 +668,7 @@ no moves { draw }
             // cross: a1, b2; nought: c1, a3 — cross wins at c3 (a1, b2, c3).
             let s = play_line(g, &["a1", "c1", "b2", "a3"]);
             let cfg = Config { budget: Budget::Iterations(2000), seed: 7, ..Config::default() };
-            let a = search(g, &s, &cfg, None);
+            let a = search(g, &s, &cfg, None).expect("search");
             assert_eq!(best_text(g, &s, &a), "c3");
             assert!(a.value() > 0.9, "a won position: {}", a.value());
         });
@@ -672,7 +681,7 @@ no moves { draw }
             // cross threatens a1-b1-c1; nought must take c1.
             let s = play_line(g, &["a1", "b2", "b1"]);
             let cfg = Config { budget: Budget::Iterations(5000), seed: 3, ..Config::default() };
-            let a = search(g, &s, &cfg, None);
+            let a = search(g, &s, &cfg, None).expect("search");
             assert_eq!(best_text(g, &s, &a), "c1");
         });
     }
@@ -683,8 +692,8 @@ no moves { draw }
         with_game!(&any, g => {
             let s = g.start();
             let cfg = Config { budget: Budget::Iterations(700), seed: 11, ..Config::default() };
-            let a = search(g, &s, &cfg, None);
-            let b = search(g, &s, &cfg, None);
+            let a = search(g, &s, &cfg, None).expect("search");
+            let b = search(g, &s, &cfg, None).expect("search");
             assert_eq!(a.best, b.best);
             assert_eq!(a.stats, b.stats);
             assert_eq!(a.iterations, 700);
@@ -697,7 +706,7 @@ no moves { draw }
         with_game!(&any, g => {
             let s = play_line(g, &["a1", "c1", "b2", "a3", "c3"]);
             assert!(matches!(s.outcome, Outcome::Win(0)));
-            let a = search(g, &s, &Config::default(), None);
+            let a = search(g, &s, &Config::default(), None).expect("search");
             assert!(a.best.is_none());
         });
     }
@@ -730,11 +739,11 @@ no moves { draw }
         let any = game(TICTACTOE);
         with_game!(&any, g => {
             let s = play_line(g, &["a1", "c1", "b2", "a3"]);
-            let a = search(g, &s, &wide(2000, 7), None);
+            let a = search(g, &s, &wide(2000, 7), None).expect("search");
             assert_eq!(best_text(g, &s, &a), "c3");
             assert!(a.value() > 0.9, "a won position: {}", a.value());
             let s = play_line(g, &["a1", "b2", "b1"]);
-            let a = search(g, &s, &wide(5000, 3), None);
+            let a = search(g, &s, &wide(5000, 3), None).expect("search");
             assert_eq!(best_text(g, &s, &a), "c1");
         });
     }
@@ -744,15 +753,15 @@ no moves { draw }
         let any = game(TICTACTOE);
         with_game!(&any, g => {
             let s = g.start();
-            let a = search(g, &s, &wide(48, 11), None);
-            let b = search(g, &s, &wide(48, 11), None);
+            let a = search(g, &s, &wide(48, 11), None).expect("search");
+            let b = search(g, &s, &wide(48, 11), None).expect("search");
             assert_eq!(a.stats, b.stats);
             assert_eq!(a.best, b.best);
             // 48 visits allow ceil(2 * 49^0.5) = 14 children: all 9 moves. The 4th
             // iteration finds 3 visits, which allow ceil(2 * 4^0.5) = 4 children (the
             // 1st to 3rd allowed 2, 3, 4): each iteration adds one.
             assert_eq!(a.stats.iter().filter(|s| s.0 > 0).count(), 9);
-            let c = search(g, &s, &wide(4, 11), None);
+            let c = search(g, &s, &wide(4, 11), None).expect("search");
             assert_eq!(c.stats.iter().filter(|s| s.0 > 0).count(), 4);
         });
     }
@@ -765,7 +774,7 @@ no moves { draw }
             let cfg = Config { budget: Budget::Time(Duration::from_millis(1100)), ..Config::default() };
             let mut reports = 0;
             let mut on_progress = |_: &Progress| reports += 1;
-            let a = search(g, &s, &cfg, Some(&mut on_progress));
+            let a = search(g, &s, &cfg, Some(&mut on_progress)).expect("search");
             assert!(a.best.is_some());
             assert!(a.iterations > 0);
             assert!(reports >= 1);

@@ -9,6 +9,7 @@ pub mod bits;
 pub mod closure;
 pub mod code;
 pub mod compile;
+pub mod error;
 pub mod follow;
 #[cfg(test)]
 mod lowering_tests;
@@ -27,6 +28,7 @@ use crate::check::Model;
 use crate::check::model::Value as Choice;
 
 pub use bits::Bits;
+pub use error::{EngineError, EngineErrorKind};
 pub use moves::{MoveList, Part};
 pub use state::{Game, Outcome, State};
 

@@ -4,6 +4,7 @@ use crate::check::hir::Action;
 
 use super::bits::Bits;
 use super::compile::Program;
+use super::error::{EngineError, MAX_LISTED_PARTS};
 use super::program::NONE;
 
 /// One part of a turn: one move rule applied once.
@@ -61,6 +62,12 @@ pub struct MoveList {
     /// Candidate second parts: rule, start cell and how many destinations, in runs
     /// (one run per first rule and turn).
     seconds: Vec<(u32, u16, u32)>,
+    /// What stopped the listing (the first error met), if anything: nothing more is
+    /// listed once it is set.
+    fault: Option<EngineError>,
+    /// Whether a turn was left out because the parts listed would have passed
+    /// [`MAX_LISTED_PARTS`] (the error names the position: see `Game::legal_moves`).
+    overflow: bool,
 }
 
 /// First parts of one rule from one cell, each standing for `weight` slots: the part
@@ -134,6 +141,40 @@ impl MoveList {
         self.box_words.clear();
         self.box_open = 0;
         self.clear_follows();
+        self.fault = None;
+        self.overflow = false;
+    }
+
+    /// Records what stops the listing (the first error only).
+    #[cold]
+    pub(crate) fn fail(&mut self, e: EngineError) {
+        if self.fault.is_none() {
+            self.fault = Some(e);
+        }
+    }
+
+    /// Whether the listing has been stopped by an error, or by too many parts.
+    #[inline(always)]
+    pub(crate) fn failed(&self) -> bool {
+        self.fault.is_some() || self.overflow
+    }
+
+    /// What stopped the listing: `Some(None)` when it was too many parts.
+    pub(crate) fn take_fault(&mut self) -> Option<Option<EngineError>> {
+        let e = self.fault.take();
+        let overflow = std::mem::take(&mut self.overflow);
+        (e.is_some() || overflow).then_some(e)
+    }
+
+    /// Whether a turn of `parts` parts may be added without passing
+    /// [`MAX_LISTED_PARTS`] (when it may not, the listing is stopped).
+    #[inline(always)]
+    fn room(&mut self, parts: usize) -> bool {
+        if self.parts.len() + parts > MAX_LISTED_PARTS {
+            self.overflow = true;
+            return false;
+        }
+        true
     }
 
     /// Removes the turns only (not the groups, boxes and first parts, which only
@@ -436,6 +477,9 @@ impl MoveList {
 
     /// Adds a one-part turn whose conditions are still to be checked.
     pub fn push_unchecked(&mut self, part: Part) {
+        if !self.room(1) {
+            return;
+        }
         let start = self.parts.len() as u32;
         self.parts.push(part);
         self.spans.push((start, start + 1, false));
@@ -455,8 +499,12 @@ impl MoveList {
         self.spans.len() - 1
     }
 
-    /// Adds a turn: `prefix` followed by `last`.
+    /// Adds a turn: `prefix` followed by `last` (nothing once the parts listed would
+    /// pass [`MAX_LISTED_PARTS`]).
     pub fn push(&mut self, prefix: &[Part], last: Part) {
+        if !self.room(prefix.len() + 1) {
+            return;
+        }
         let start = self.parts.len() as u32;
         self.parts.extend_from_slice(prefix);
         self.parts.push(last);

@@ -593,12 +593,12 @@ end { if passes == 2 { draw } }
                     let back = read(g, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
                     assert_eq!(normalised(g, &back), normalised(g, &s), "{text}");
                     assert_eq!(back.hash, g.hash_from_scratch(&back));
-                    g.legal_moves(&s, &mut list);
+                    g.legal_moves(&s, &mut list).expect("legal moves");
                     if list.is_empty() {
                         break;
                     }
                     let i = rng.below(list.len());
-                    g.play(&mut s, list.get(i));
+                    g.play(&mut s, list.get(i)).expect("play");
                 }
             });
         }

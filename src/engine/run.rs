@@ -10,6 +10,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 use super::bits::Bits;
 use super::closure::Flow;
 use super::code::{CRule, CS, EffN, Mask, Plan};
+use super::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use super::moves::{MoveList, Part};
 use super::program::{E, NONE, Op};
 use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
@@ -148,6 +149,10 @@ pub struct CtxExtra<const W: usize> {
     /// Sets that depend only on the turn's start and `from`, computed this turn
     /// ([`super::code::SetN::Cached`]), by [`cache_key`].
     pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
+    /// The hashes of the positions of the turn being generated before the one its
+    /// current part starts from (the turn's start first): a further part may not
+    /// return to any of them (see `Game::complete`).
+    pub turn: Vec<u64>,
 }
 
 /// The key of a set kept for the turn: its number and the start cell.
@@ -1476,19 +1481,51 @@ impl<const W: usize> Game<W> {
     /// Every legal turn in this position. Empty when the game is over, or when the
     /// player to move has no move and `no moves` declares no forced move (call
     /// [`Game::settle`] to apply its outcome).
-    pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) {
+    ///
+    /// An error when a turn would have more than [`MAX_TURN_PARTS`] parts, when the
+    /// turns hold more than [`MAX_LISTED_PARTS`](super::error::MAX_LISTED_PARTS) parts
+    /// in all, or when a stack is full (in `s`, or after a part); `out` is then empty.
+    pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
         out.clear();
+        self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
-            return;
+            return Ok(());
         }
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
         let mut cx = Ctx::new(start);
         let mut prefix = Vec::new();
         let body = &self.code.phases[s.phase as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, out, None);
+        self.listed(s, out)?;
         if out.is_empty() {
             self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, out, None);
+            self.listed(s, out)?;
         }
+        Ok(())
+    }
+
+    /// The error that stopped listing the turns of `s` into `out`, if one did (`out`
+    /// is then cleared).
+    #[inline]
+    fn listed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        if !out.failed() {
+            return Ok(());
+        }
+        self.listing_failed(s, out)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn listing_failed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        let e = out.take_fault().flatten().unwrap_or_else(|| {
+            EngineErrorKind::TooManyTurns {
+                move_number: self.move_number(s),
+                player: self.prog.sides.get(s.mover as usize).cloned().unwrap_or_default(),
+            }
+            .into()
+        });
+        out.clear();
+        Err(e)
     }
 
     /// The player who chooses the turn `parts` in `s`: the player named by the `by`
@@ -2170,11 +2207,20 @@ impl<const W: usize> Game<W> {
     ///
     /// `list` holds the turn drawn at the index returned; whatever else it holds is
     /// unspecified.
-    pub fn random_move(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
+    ///
+    /// The errors of [`Game::legal_moves`], when the turns drawn from must be listed
+    /// (a turn drawn without listing them all is drawn, even where listing would fail).
+    pub fn random_move(
+        &self,
+        s: &State<W>,
+        rng: &mut super::search::Rng,
+        list: &mut MoveList,
+    ) -> Result<Option<usize>, EngineError> {
         // The general path clears the rest itself.
         list.clear_turns();
+        self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
-            return None;
+            return Ok(None);
         }
         if let Some(Some(plan)) = self.code.plans.get(s.phase as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
@@ -2182,7 +2228,7 @@ impl<const W: usize> Game<W> {
             let drawn = self.random_by_plan(s, &mut cx, rng, list, plan);
             finish!(cx);
             if drawn.is_some() {
-                return drawn;
+                return Ok(drawn);
             }
         }
         self.random_general(s, rng, list)
@@ -2452,7 +2498,12 @@ impl<const W: usize> Game<W> {
     }
 
     /// Random play, the general way (see [`Game::random_move`]).
-    fn random_general(&self, s: &State<W>, rng: &mut super::search::Rng, list: &mut MoveList) -> Option<usize> {
+    fn random_general(
+        &self,
+        s: &State<W>,
+        rng: &mut super::search::Rng,
+        list: &mut MoveList,
+    ) -> Result<Option<usize>, EngineError> {
         list.clear();
 
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
@@ -2462,6 +2513,7 @@ impl<const W: usize> Game<W> {
         let mut prefix = Vec::new();
         let body = &self.code.phases[s.phase as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, list, None);
+        self.listed(s, list)?;
         let mut exact = list.len() + list.group_total();
         let mut boxed = list.box_total();
         let mut follows = list.follow_total();
@@ -2474,17 +2526,18 @@ impl<const W: usize> Game<W> {
                 let (rule, from, extra, first, end) = list.follow_info(gi);
                 let action = self.prog.rules[rule as usize].action;
                 let p1 = self.part_of(rule, action, from, to, extra);
-                if let Some((a, b)) = self.check_follow(s, &mut cx, list, p1, j, first, end) {
+                if let Some((a, b)) = self.check_follow(s, &mut cx, list, p1, j, first, end)? {
                     let i = list.len();
                     match b {
                         Some(p2) => list.push(&[a], p2),
                         None => list.push(&[], a),
                     }
-                    return Some(i);
+                    return Ok(Some(i));
                 }
                 follow_misses += 1;
                 if follow_misses == super::follow::FOLLOW_MISSES {
                     self.follows_to_turns(s, &mut cx, list);
+                    self.listed(s, list)?;
                     exact = list.len() + list.group_total();
                     follows = 0;
                 }
@@ -2492,7 +2545,7 @@ impl<const W: usize> Game<W> {
             }
             if r < list.len() {
                 if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0]) {
-                    return Some(r);
+                    return Ok(Some(r));
                 }
                 list.swap_remove(r);
                 exact -= 1;
@@ -2502,7 +2555,7 @@ impl<const W: usize> Game<W> {
                 if let Some(part) = self.check_masked(s, &mut cx, rule, from, to, extra) {
                     let i = list.len();
                     list.push(&[], part);
-                    return Some(i);
+                    return Ok(Some(i));
                 }
                 list.group_remove(gi, to, W);
                 exact -= 1;
@@ -2511,7 +2564,7 @@ impl<const W: usize> Game<W> {
                 if let Some(part) = self.check_box(s, &mut cx, list, bi, from, k) {
                     let i = list.len();
                     list.push(&[], part);
-                    return Some(i);
+                    return Ok(Some(i));
                 }
                 // A slot that is not a legal move stays (it is drawn again with the
                 // same chance as before); after a few misses the boxes give way to
@@ -2528,7 +2581,8 @@ impl<const W: usize> Game<W> {
         cx.lazy = false;
         cx.groups = false;
         self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, list, None);
-        if list.is_empty() { None } else { Some(rng.below(list.len())) }
+        self.listed(s, list)?;
+        Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) })
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
@@ -2542,8 +2596,11 @@ impl<const W: usize> Game<W> {
         out: &mut MoveList,
     ) {
         let rule = &self.prog.rules[rid as usize];
-        if !rule.needs_apply {
+        if !rule.needs_apply && prefix.is_empty() {
             out.push(prefix, part);
+            return;
+        }
+        if out.failed() {
             return;
         }
         let mut next = cx.scratch_copy(s);
@@ -2553,12 +2610,19 @@ impl<const W: usize> Game<W> {
         inner.mv.chosen = cx.mv.chosen.clone();
         inner.extra = cx.extra.take();
         let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
-        if r.refused {
+        if next.full != NONE {
+            out.fail(self.stack_full(next.full));
+        } else if r.refused || (!prefix.is_empty() && self.revisits(s, &next, &inner)) {
             // Not a legal move: nothing is listed.
+        } else if prefix.len() >= MAX_TURN_PARTS {
+            // This part would be one too many.
+            let cell = self.label(if part.to == NONE { part.from } else { part.to });
+            out.fail(EngineErrorKind::TurnTooLong { cell }.into());
         } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
             out.push(prefix, part);
         } else {
             prefix.push(part);
+            inner.extra().turn.push(s.hash);
             let mark = out.len();
             let mut any_optional = false;
             for p in &pending {
@@ -2566,13 +2630,23 @@ impl<const W: usize> Game<W> {
                 any_optional |= p.optional;
                 self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
             }
+            inner.extra().turn.pop();
             prefix.pop();
-            if out.len() == mark || any_optional {
+            if (out.len() == mark || any_optional) && !out.failed() {
                 out.push(prefix, part);
             }
         }
         cx.extra = inner.extra.take();
         cx.give_back(next);
+    }
+
+    /// Whether a further part of a turn, which went from `before` to `after`, returns to
+    /// a position the turn has already reached (`before`, or one of the positions
+    /// before it: [`CtxExtra::turn`]). Such a part is not a legal move: a chain may
+    /// not go round in circles.
+    #[inline]
+    pub(crate) fn revisits(&self, before: &State<W>, after: &State<W>, cx: &Ctx<W>) -> bool {
+        after.hash == before.hash || cx.extra.as_ref().is_some_and(|x| x.turn.contains(&after.hash))
     }
 
     /// Applies one part: the piece moves (or is placed), then its `then` block runs,
@@ -2678,13 +2752,17 @@ impl<const W: usize> Game<W> {
     /// a capture, `previous`, the ply), the next phase and player are set, the new
     /// position is recorded for `repetitions`, and `end` runs, with `mover` and `phase`
     /// still those of the turn just played and the tallies including it.
-    pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
+    ///
+    /// An error when a piece is put on a full stack (in the turn, or before it): the
+    /// position is then broken and should not be played on.
+    pub fn play(&self, s: &mut State<W>, parts: &[Part]) -> Result<(), EngineError> {
         if let [p] = parts
             && let Some(Some(model)) = self.lean.get(s.phase as usize)
             && let Some(action) = self.prog.rules.get(p.rule as usize).map(|r| r.action)
             && action != Action::Choose
         {
-            return self.play_lean(s, *p, action, *model);
+            self.play_lean(s, *p, action, *model);
+            return self.check_stacks(s);
         }
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
@@ -2697,6 +2775,7 @@ impl<const W: usize> Game<W> {
         }
         self.end_turn(s, &mut cx, parts);
         finish!(cx);
+        self.check_stacks(s)
     }
 
     /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of

@@ -2,40 +2,53 @@
 
 use std::collections::HashMap;
 
+use super::error::EngineError;
 use super::moves::{MoveList, Part};
 use super::state::{Game, Outcome, State};
 
 /// The number of distinct legal move sequences of length `depth` (a turn of several
-/// parts is one move; counts stop at a finished game).
-pub fn perft<const W: usize>(g: &Game<W>, s: &State<W>, depth: u32) -> u64 {
-    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
-    let mut states: Vec<State<W>> = (0..depth).map(|_| s.clone()).collect();
-    perft_in(g, s, depth, &mut lists, &mut states)
-}
-
-fn perft_in<const W: usize>(
-    g: &Game<W>,
-    s: &State<W>,
-    depth: u32,
-    lists: &mut [MoveList],
-    states: &mut [State<W>],
-) -> u64 {
+/// parts is one move; counts stop at a finished game), or the first error met.
+///
+/// A depth-first walk kept in vectors (one level per turn deep, made when first
+/// reached), not on the native stack: any depth is safe.
+pub fn perft<const W: usize>(g: &Game<W>, s: &State<W>, depth: u32) -> Result<u64, EngineError> {
     if depth == 0 {
-        return 1;
+        return Ok(1);
     }
-    let (list, rest_lists) = lists.split_first_mut().expect("one list per level");
-    g.legal_moves(s, list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    let (next, rest_states) = states.split_first_mut().expect("one state per level");
+    let depth = depth as usize;
+    // Level `d`: a position `d` turns deep, its legal turns, and the next one to play.
+    let mut states = vec![s.clone()];
+    let mut lists = vec![MoveList::new()];
+    let mut next = vec![0usize];
+    g.legal_moves(s, &mut lists[0])?;
+    let mut d = 0;
     let mut total = 0;
-    for i in 0..list.len() {
-        next.clone_from(s);
-        g.play(next, list.get(i));
-        total += perft_in(g, next, depth - 1, rest_lists, rest_states);
+    loop {
+        if d + 1 == depth {
+            total += lists[d].len() as u64;
+        } else if next[d] < lists[d].len() {
+            let i = next[d];
+            next[d] += 1;
+            if states.len() == d + 1 {
+                states.push(s.clone());
+                lists.push(MoveList::new());
+                next.push(0);
+            }
+            let (here, deeper) = states.split_at_mut(d + 1);
+            let child = &mut deeper[0];
+            child.clone_from(&here[d]);
+            g.play(child, lists[d].get(i))?;
+            g.legal_moves(child, &mut lists[d + 1])?;
+            next[d + 1] = 0;
+            d += 1;
+            continue;
+        }
+        // Level `d` is done.
+        if d == 0 {
+            return Ok(total);
+        }
+        d -= 1;
     }
-    total
 }
 
 /// A small, fast, seedable random number generator (xorshift64*).
@@ -72,27 +85,27 @@ pub enum Ending {
 }
 
 /// Plays one uniformly random game from `s` (changed in place) for at most `max_plies`
-/// turns. Returns how it ended and the number of turns played.
+/// turns. Returns how it ended and the number of turns played, or the first error met.
 pub fn random_game<const W: usize>(
     g: &Game<W>,
     s: &mut State<W>,
     rng: &mut Rng,
     max_plies: u32,
     list: &mut MoveList,
-) -> (Ending, u32) {
+) -> Result<(Ending, u32), EngineError> {
     let mut plies = 0;
     loop {
         if s.outcome != Outcome::Ongoing {
-            return (Ending::Finished(s.outcome), plies);
+            return Ok((Ending::Finished(s.outcome), plies));
         }
         if plies >= max_plies {
-            return (Ending::Unfinished, plies);
+            return Ok((Ending::Unfinished, plies));
         }
-        let Some(i) = g.random_move(s, rng, list) else {
+        let Some(i) = g.random_move(s, rng, list)? else {
             g.settle(s);
             continue;
         };
-        g.play(s, list.get(i));
+        g.play(s, list.get(i))?;
         plies += 1;
     }
 }
@@ -104,7 +117,7 @@ pub fn random_game<const W: usize>(
 /// turns, or what went wrong. For tests.
 pub fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64) -> Result<usize, String> {
     let mut list = MoveList::new();
-    g.legal_moves(s, &mut list);
+    g.legal_moves(s, &mut list).map_err(|e| e.to_string())?;
     let legal: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
     if legal.is_empty() {
         return Ok(0);
@@ -112,7 +125,7 @@ pub fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed
     let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
     let mut rng = Rng::new(seed);
     for _ in 0..per * legal.len() {
-        let i = g.random_move(s, &mut rng, &mut list).ok_or("no random move")?;
+        let i = g.random_move(s, &mut rng, &mut list).map_err(|e| e.to_string())?.ok_or("no random move")?;
         let turn = list.get(i).to_vec();
         if !legal.contains(&turn) {
             return Err(format!("random_move drew {turn:?}, not a legal move"));

@@ -10,6 +10,7 @@ use crate::check::hir::Action;
 use super::bits::Bits;
 use super::code::{Code, Lower};
 use super::compile::Program;
+use super::error::{EngineError, EngineErrorKind, MAX_STACK};
 use super::program::NONE;
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
@@ -163,6 +164,10 @@ pub struct State<const W: usize> {
     pub last_jumped: u16,
     /// Captures made this turn.
     pub turn_captures: u32,
+    /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
+    /// [`NONE`]: once set, the position is broken and playing on from it is an error
+    /// ([`EngineErrorKind::StackFull`](super::error::EngineErrorKind::StackFull)).
+    pub full: u16,
 }
 
 impl<const W: usize> Clone for State<W> {
@@ -191,6 +196,7 @@ impl<const W: usize> Clone for State<W> {
             jumped: self.jumped,
             last_jumped: self.last_jumped,
             turn_captures: self.turn_captures,
+            full: self.full,
         }
     }
 
@@ -220,6 +226,7 @@ impl<const W: usize> Clone for State<W> {
         self.jumped = o.jumped;
         self.last_jumped = o.last_jumped;
         self.turn_captures = o.turn_captures;
+        self.full = o.full;
     }
 }
 
@@ -299,7 +306,7 @@ impl<const W: usize> Game<W> {
             counter_base.push(slots);
             slots += dims.iter().map(|d| d.len().max(1)).product::<usize>().max(1);
         }
-        let cap = if prog.stacks { 64 } else { 1 };
+        let cap = if prog.stacks { MAX_STACK } else { 1 };
         let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
         let mut prog = prog;
         {
@@ -469,6 +476,7 @@ impl<const W: usize> Game<W> {
             jumped: Bits::EMPTY,
             last_jumped: NONE,
             turn_captures: 0,
+            full: NONE,
         };
         s.hash = self.hash_from_scratch(&s);
         s
@@ -523,15 +531,41 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, top, false);
         let h = s.height[c as usize] as usize;
         if h >= self.cap {
-            // A stack cannot grow past its capacity: the piece is lost (never happens
-            // in a game whose stacks hold fewer pieces than the capacity).
+            // A stack cannot grow past its capacity: the position is marked broken.
             self.set_top_bits(s, c, top, true);
+            self.overflow(s, c);
             return;
         }
         s.pieces[c as usize * self.cap + h] = p;
         s.height[c as usize] += 1;
         s.hash ^= self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
+    }
+
+    /// Marks the position broken: a piece was put on the full stack of `c`.
+    #[cold]
+    fn overflow(&self, s: &mut State<W>, c: u16) {
+        if s.full == NONE {
+            s.full = c;
+        }
+    }
+
+    /// An error when a piece was put on a full stack in `s` (see [`State::full`]).
+    #[inline(always)]
+    pub fn check_stacks(&self, s: &State<W>) -> Result<(), EngineError> {
+        if s.full == NONE { Ok(()) } else { Err(self.stack_full(s.full)) }
+    }
+
+    /// The error of a piece put on the full stack of `c`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn stack_full(&self, c: u16) -> EngineError {
+        EngineErrorKind::StackFull { cell: self.label(c) }.into()
+    }
+
+    /// The label of a cell (`?` for [`NONE`]).
+    pub fn label(&self, c: u16) -> String {
+        if (c as usize) < self.n { self.prog.geometry.label(crate::board::CellId(c)).to_string() } else { "?".into() }
     }
 
     /// Takes the top piece off a cell.
@@ -580,6 +614,7 @@ impl<const W: usize> Game<W> {
             return self.put(s, c, p);
         }
         if h >= self.cap {
+            self.overflow(s, c);
             return;
         }
         let base = c as usize * self.cap;
@@ -607,7 +642,7 @@ impl<const W: usize> Game<W> {
     #[inline(never)]
     fn move_stacked(&self, s: &mut State<W>, from: u16, to: u16) {
         let h = s.height[from as usize] as usize;
-        let mut tmp = [0 as Piece; 64];
+        let mut tmp = [0 as Piece; MAX_STACK];
         for slot in tmp.iter_mut().take(h) {
             *slot = self.take(s, from).unwrap_or(0);
         }

@@ -1,0 +1,73 @@
+//! Run-time errors: what a game the checker accepts may still do wrong while it is
+//! played (a chain of parts that never ends, more turns than can be listed, a stack
+//! that is full). Each is a clear error returned by the function that meets it
+//! ([`Game::legal_moves`](super::Game::legal_moves),
+//! [`Game::random_move`](super::Game::random_move), [`Game::play`](super::Game::play),
+//! perft, random playouts, the computer's search), never a panic or an abort.
+
+/// The most parts one turn may have. A chain of parts (`again`, move rules in `then`
+/// blocks) may not return to a position it has already reached in the same turn, so
+/// most chains end by the rules' own semantics; one that goes on reaching new positions
+/// past this many parts is an error ([`EngineErrorKind::TurnTooLong`]). Far above any real
+/// game (a capture chain on a large draughts board has a few dozen parts), and it bounds
+/// the depth of the search over a turn's parts, which recurses once per part: about
+/// 1.5 KB of stack per part on boards of up to 64 cells, 4 KB on the largest, so a turn
+/// at the limit needs up to 4 MB of stack (the main thread has 8 MB; a thread that
+/// lists turns of games with such chains needs as much).
+pub const MAX_TURN_PARTS: usize = 1000;
+
+/// The most parts (of all turns together) the legal turns of one position may hold
+/// when they are listed ([`EngineErrorKind::TooManyTurns`]): 4 million, about 50 MB.
+pub const MAX_LISTED_PARTS: usize = 4_000_000;
+
+/// The most pieces a stack holds ([`EngineErrorKind::StackFull`]).
+pub const MAX_STACK: usize = 64;
+
+/// A run-time error of the engine: what went wrong is its [`kind`](EngineError::kind).
+/// One pointer (the kind is boxed), so that the results of the functions played in a
+/// loop (`random_move`, `play`) stay as small as their values.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct EngineError(Box<EngineErrorKind>);
+
+impl EngineError {
+    /// What went wrong.
+    pub fn kind(&self) -> &EngineErrorKind {
+        &self.0
+    }
+}
+
+impl From<EngineErrorKind> for EngineError {
+    #[cold]
+    fn from(k: EngineErrorKind) -> EngineError {
+        EngineError(Box::new(k))
+    }
+}
+
+/// What went wrong in an [`EngineError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineErrorKind {
+    /// A turn would have more than [`MAX_TURN_PARTS`] parts (an [`EngineError`]'s kind).
+    #[error("this turn has more than {MAX_TURN_PARTS} parts: the chain at {cell} never ends")]
+    TurnTooLong {
+        /// Where the chain was when it reached the limit.
+        cell: String,
+    },
+    /// The legal turns of a position hold more than [`MAX_LISTED_PARTS`] parts.
+    #[error(
+        "the legal turns of move {move_number} ({player} to move) have more than {MAX_LISTED_PARTS} parts in all: \
+         too many to list"
+    )]
+    TooManyTurns {
+        /// The position's move number (see [`Game::move_number`](super::Game::move_number)).
+        move_number: u32,
+        /// The player to move.
+        player: String,
+    },
+    /// A piece was put on a stack that already holds [`MAX_STACK`] pieces.
+    #[error("a stack holds at most {MAX_STACK} pieces: the stack at {cell} is full")]
+    StackFull {
+        /// The cell of the full stack.
+        cell: String,
+    },
+}
