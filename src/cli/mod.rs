@@ -114,7 +114,7 @@ const MAX_PLIES: i64 = 1_000_000;
 const MAX_GAMES: u64 = 1_000_000;
 
 /// The deepest `perft` counts.
-const MAX_DEPTH: i64 = 30;
+const MAX_DEPTH: i64 = 1000;
 
 /// The longest `bench --seconds`: a day.
 const MAX_SECONDS: f64 = 86_400.0;

@@ -403,8 +403,7 @@ impl<const W: usize> Session<'_, W> {
     fn run(&mut self) -> ExitCode {
         self.play_out().unwrap_or_else(|e| {
             eprintln!("error: {e}");
-            let message = self.autosave.lock().map_or_else(|_| String::new(), |a| a.interrupted());
-            eprintln!("{message}");
+            eprintln!("{}", self.rescue("the game stopped on this error"));
             ExitCode::FAILURE
         })
     }
