@@ -8,6 +8,7 @@ pub mod board;
 pub mod check;
 pub mod diagnostic;
 pub mod engine;
+pub mod record;
 pub mod render;
 pub mod suggest;
 pub mod syntax;
