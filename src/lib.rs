@@ -9,6 +9,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod draw;
 pub mod engine;
+pub mod record;
 pub mod render;
 pub mod suggest;
 pub mod syntax;

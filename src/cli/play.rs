@@ -693,7 +693,7 @@ pub fn run(args: Args) -> ExitCode {
             eprintln!("error: with --load the options and the ruleset come from the record");
             return ExitCode::from(2);
         }
-        match Record::read_text(path) {
+        match record::read_record_text(path) {
             Ok((r, text)) => {
                 record = Some(r);
                 record_text = Some(text);

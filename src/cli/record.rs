@@ -1,28 +1,6 @@
-//! Game records: a saved game as text, written by `save` in `rulesi play` and read by
-//! `rulesi play --load` and `rulesi replay`.
-//!
-//! # The format
-//!
-//! ```text
-//! # A comment: `#` at the start of a line. Blank lines are ignored.
-//! rulesi record 1                 the first line that is not a comment (format version)
-//! game games/example.game         the game file, as it was given
-//! ruleset NAME                    the ruleset, if one was chosen (optional)
-//! option first=red                an option's value (any number of lines)
-//! moves                           the moves follow, one per line
-//! a3-b4                           a move in the game's notation (as `moves` lists them)
-//! b6-c5
-//! resign                          the player choosing the next move resigned (only as the last line)
-//! ```
-//!
-//! Before `moves`, each line starts with its keyword. `save` writes every option's
-//! value (from the compiled game), so a record replays the same game even if the
-//! defaults change. A record does not say who played (people or the computer).
-//!
-//! Moves are matched against the legal moves of each position as a person's typed moves
-//! are (case does not matter). A move that is not legal (the game file changed, the
-//! record was edited) stops the reading: the moves before it are kept, and the error
-//! names its line and text. Reading never panics, whatever the bytes.
+//! Saved games in the CLI: saving a record's text (never over another file), and
+//! replaying a record's moves (see [`Line`]). The format, its reader [`Record::parse`]
+//! and its writer [`write`] are the library's [`rulesi::record`].
 
 use std::path::{Path, PathBuf};
 
@@ -33,142 +11,23 @@ use rulesi::engine::notation::{find_move, move_text};
 
 use super::files::{not_regular, os_reason, read_user_file};
 
-/// The first line of a record.
-pub const HEADER: &str = "rulesi record 1";
+pub use rulesi::record::{Record, RecordError, is_record, write};
 
-/// A record as read from text.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Record {
-    /// The game file.
-    pub game: PathBuf,
-    /// The ruleset.
-    pub ruleset: Option<String>,
-    /// The options, `key=value`.
-    pub options: Vec<(String, String)>,
-    /// The moves, with their line numbers (1-based).
-    pub moves: Vec<(usize, String)>,
+/// Reads a record file (see [`read_user_file`]): the record and the file's text.
+pub fn read_record_text(path: &Path) -> Result<(Record, String), String> {
+    let bytes = read_user_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", path.display()))?;
+    let record = Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((record, text))
 }
 
-/// Why a record cannot be read or replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError {
-    /// The line, counting from 1 (0: the record as a whole).
-    pub line: usize,
-    /// The line's text.
-    pub text: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for RecordError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}", self.message)
-        } else if self.text.is_empty() {
-            write!(f, "line {}: {}", self.line, self.message)
-        } else {
-            write!(f, "line {}: `{}`: {}", self.line, self.text, self.message)
-        }
-    }
+/// Reads a record file.
+pub fn read_record(path: &Path) -> Result<Record, String> {
+    read_record_text(path).map(|(record, _)| record)
 }
 
 fn err(line: usize, text: &str, message: impl Into<String>) -> RecordError {
-    RecordError { line, text: text.to_string(), message: message.into() }
-}
-
-impl Record {
-    /// Reads a record's text.
-    pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let mut record = Record::default();
-        let mut header = false;
-        let mut game = false;
-        let mut in_moves = false;
-        for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if !header {
-                if line != HEADER {
-                    return Err(err(n, line, format!("not a rulesi record: the first line should be `{HEADER}`")));
-                }
-                header = true;
-                continue;
-            }
-            if in_moves {
-                record.moves.push((n, line.to_string()));
-                continue;
-            }
-            let (key, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(k, r)| (k, r.trim()));
-            match key {
-                "game" if !rest.is_empty() => {
-                    if game {
-                        return Err(err(n, line, "the game is given twice"));
-                    }
-                    record.game = PathBuf::from(rest);
-                    game = true;
-                }
-                "ruleset" if !rest.is_empty() => {
-                    if record.ruleset.is_some() {
-                        return Err(err(n, line, "the ruleset is given twice"));
-                    }
-                    record.ruleset = Some(rest.to_string());
-                }
-                "option" => match rulesi::engine::options::parse_setting(rest) {
-                    Ok(kv) => {
-                        if record.options.iter().any(|(k, _)| *k == kv.0) {
-                            return Err(err(n, line, format!("the option `{}` is given twice", kv.0)));
-                        }
-                        record.options.push(kv);
-                    }
-                    Err(e) => return Err(err(n, line, e)),
-                },
-                "moves" if rest.is_empty() => in_moves = true,
-                _ => {
-                    return Err(err(
-                        n,
-                        line,
-                        "expected `game FILE`, `ruleset NAME`, `option KEY=VALUE` or `moves` before the moves",
-                    ));
-                }
-            }
-        }
-        if !header {
-            return Err(err(0, "", format!("not a rulesi record: it has no `{HEADER}` line")));
-        }
-        if !game {
-            return Err(err(0, "", "the record names no game (a `game FILE` line)"));
-        }
-        if !in_moves {
-            return Err(err(0, "", "the record has no `moves` line"));
-        }
-        Ok(record)
-    }
-
-    /// Reads a record file.
-    pub fn read(path: &Path) -> Result<Record, String> {
-        Record::read_text(path).map(|(record, _)| record)
-    }
-
-    /// Reads a record file: the record and the file's text.
-    pub fn read_text(path: &Path) -> Result<(Record, String), String> {
-        let bytes = read_user_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", path.display()))?;
-        let record = Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((record, text))
-    }
-
-    /// The game file to load: as written when it exists, else beside the record.
-    pub fn game_path(&self, record_path: &Path) -> PathBuf {
-        if self.game.exists() || self.game.is_absolute() {
-            return self.game.clone();
-        }
-        match record_path.parent() {
-            Some(dir) if dir.join(&self.game).exists() => dir.join(&self.game),
-            _ => self.game.clone(),
-        }
-    }
+    RecordError::new(line, text, message)
 }
 
 /// The game file as a record saved at `record` names it: as given when it is absolute
@@ -187,12 +46,6 @@ pub fn game_path_for(record: &Path, game: &Path) -> PathBuf {
         return game.to_path_buf();
     }
     std::fs::canonicalize(game).or_else(|_| std::path::absolute(game)).unwrap_or_else(|_| game.to_path_buf())
-}
-
-/// Whether `text` is a record (its first line that is not a comment is [`HEADER`]):
-/// `save` overwrites a record, never another file.
-pub fn is_record(text: &str) -> bool {
-    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')) == Some(HEADER)
 }
 
 /// What is at the path `save` was given.
@@ -324,29 +177,6 @@ fn save_new_in(dir: &Path, text: &dyn Fn(&Path) -> String) -> Result<PathBuf, St
 
 /// The name `play` saves an interrupted game under (see [`save_new`]).
 pub const AUTOSAVE: &str = "rulesi-autosave.record";
-
-/// Writes a record of a game.
-pub fn write(game: &Path, ruleset: Option<&str>, options: &[(String, String)], moves: &[String]) -> String {
-    let mut out = String::new();
-    out.push_str(
-        "# A game of rulesi: continue it with `rulesi play --load FILE`, or watch it with `rulesi replay FILE`.\n",
-    );
-    out.push_str(HEADER);
-    out.push('\n');
-    out.push_str(&format!("game {}\n", game.display()));
-    if let Some(r) = ruleset {
-        out.push_str(&format!("ruleset {r}\n"));
-    }
-    for (k, v) in options {
-        out.push_str(&format!("option {k}={v}\n"));
-    }
-    out.push_str("moves\n");
-    for m in moves {
-        out.push_str(m);
-        out.push('\n');
-    }
-    out
-}
 
 /// One move of a game: its parts and its text (or a resignation).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -491,18 +321,6 @@ impl<const W: usize> Line<W> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip() {
-        let moves = vec!["a3-b4".to_string(), "b6-c5".to_string()];
-        let opts = vec![("first".to_string(), "red".to_string())];
-        let text = write(Path::new("games/example.game"), Some("std"), &opts, &moves);
-        let r = Record::parse(&text).expect("a record");
-        assert_eq!(r.game, PathBuf::from("games/example.game"));
-        assert_eq!(r.ruleset.as_deref(), Some("std"));
-        assert_eq!(r.options, opts);
-        assert_eq!(r.moves, vec![(7, "a3-b4".to_string()), (8, "b6-c5".to_string())]);
-    }
-
     /// `resign` is typed by the player who chooses the next move, who may not be the
     /// player to move (a move rule's `by`): that player loses.
     #[test]
@@ -522,17 +340,5 @@ mod tests {
             assert!(err.is_none());
             assert_eq!(again.current().outcome, Outcome::Win(0), "a record's resignation means the same");
         });
-    }
-
-    #[test]
-    fn bad_records() {
-        assert!(Record::parse("").is_err());
-        assert!(Record::parse("hello\n").is_err());
-        assert!(Record::parse("rulesi record 1\nmoves\n").is_err());
-        assert!(Record::parse("rulesi record 1\ngame x\n").is_err());
-        assert!(Record::parse("rulesi record 1\ngame x\noption nonsense\nmoves\n").is_err());
-        assert!(Record::parse("rulesi record 1\ngame x\nfoo bar\nmoves\n").is_err());
-        let e = Record::parse("rulesi record 1\ngame x\ngame y\nmoves\n").unwrap_err();
-        assert_eq!(e.line, 3);
     }
 }

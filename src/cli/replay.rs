@@ -17,7 +17,7 @@ use rulesi::with_game;
 use super::ColorChoice;
 use super::board::{View, move_cells};
 use super::load::{GameArgs, load};
-use super::record::{Line, Record};
+use super::record::{self, Line};
 
 /// Arguments of `replay`.
 #[derive(Debug, ClapArgs)]
@@ -35,7 +35,7 @@ pub struct Args {
 /// Runs `replay`.
 pub fn run(args: Args) -> ExitCode {
     let interactive = std::io::stdin().is_terminal();
-    let record = match Record::read(&args.record) {
+    let record = match record::read_record(&args.record) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
