@@ -160,6 +160,9 @@ codes! {
     RecursiveDefinition = "recursive-definition", Error;
     /// Rules too large once every use of a definition is replaced by its body.
     DefinitionTooLarge = "definition-too-large", Error;
+    /// Rules that check but cannot be built with the default options or a ruleset: a
+    /// value that cannot be computed before play.
+    CannotBuild = "cannot-build", Error;
     /// A number outside the range its place allows.
     OutOfRange = "out-of-range", Error;
     /// A move rule missing a clause it needs, or with one it cannot take.

@@ -24,7 +24,7 @@ const FRONT_END_STACK: usize = 256 * 1024 * 1024;
 /// Parses and checks `.game` text: the front end in one call. Never panics.
 pub fn check_source(source: &str) -> check::Checked {
     let run = || match syntax::parse(source) {
-        Ok(file) => check::check(&file),
+        Ok(file) => builds(check::check(&file)),
         Err(diagnostics) => check::Checked { model: None, diagnostics },
     };
     std::thread::scope(|scope| {
@@ -41,6 +41,41 @@ pub fn check_source(source: &str) -> check::Checked {
             Err(_) => run(),
         }
     })
+}
+
+/// A checked game is also built with its default options and with each ruleset: a
+/// value the checker cannot rule out but that cannot be computed before play (a
+/// division by zero in a region, an option that is `none` used as a number) is a
+/// `cannot-build` error at the expression that could not be computed, and the model is
+/// dropped, so that whatever `check` accepts can be played.
+fn builds(mut checked: check::Checked) -> check::Checked {
+    let Some(model) = &checked.model else { return checked };
+    let mut settings: Vec<Option<&str>> = vec![None];
+    settings.extend(model.rulesets.iter().map(|r| Some(r.name.as_str())));
+    let mut failures = Vec::new();
+    for ruleset in settings {
+        let Ok(values) = engine::options::resolve(model, ruleset, &[]) else { continue };
+        if let Err((message, span)) = engine::compile::compile_located(model, &values) {
+            let with = ruleset.map_or("the default options".to_string(), |r| format!("the ruleset `{r}`"));
+            let d = Diagnostic::error(
+                diagnostic::Code::CannotBuild,
+                format!("the rules cannot be built with {with}: {message}"),
+            )
+            .with_help("a value here cannot be computed before play with these options");
+            let d = match span {
+                Some(span) => d.with_label(span, message),
+                None => d.with_label(syntax::Span::default(), "the game as a whole"),
+            };
+            if !failures.iter().any(|f: &Diagnostic| f.labels == d.labels) {
+                failures.push(d);
+            }
+        }
+    }
+    if !failures.is_empty() {
+        checked.model = None;
+        checked.diagnostics.extend(failures);
+    }
+    checked
 }
 
 /// Like [`check_source`], for raw bytes that may not be text.

@@ -14,6 +14,7 @@ use crate::check::eval::{self, Env, Value};
 use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
+use crate::syntax::Span;
 
 use super::program::{E, NONE, Op, Phase, Rule, S, children};
 
@@ -130,6 +131,17 @@ impl Program {
 
 /// Compiles a model for the given option values (one per option, in order).
 pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
+    compile_located(model, options).map_err(|(message, _)| message)
+}
+
+/// [`compile`], with the place of the innermost expression that could not be compiled
+/// when compiling fails there (for `check` to point at it).
+pub fn compile_located(model: &Model, options: &[Choice]) -> Result<Program, (String, Option<Span>)> {
+    let blame = std::cell::Cell::new(None);
+    compile_blamed(model, options, &blame).map_err(|message| (message, blame.get()))
+}
+
+fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Option<Span>>) -> Result<Program, String> {
     let shape = eval::board_shape(model, options)?.ok_or("the game has no board")?;
     let geometry = Geometry::new(shape).map_err(|e| format!("the board cannot be built: {e}"))?;
     let mut c = Compiler {
@@ -147,6 +159,7 @@ pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
         rules: Vec::new(),
         uses: Uses::default(),
         nesting: 0,
+        blame,
     };
     let neighbour_dirs = match &model.board.neighbours {
         Some(e) => match c.env().eval(e)? {
@@ -289,6 +302,8 @@ struct Compiler<'a> {
     uses: Uses,
     /// How many definitions are being inlined inside one another now.
     nesting: usize,
+    /// The innermost expression that failed to compile, once one has.
+    blame: &'a std::cell::Cell<Option<Span>>,
 }
 
 type R<T> = Result<T, String>;
@@ -454,7 +469,16 @@ impl Compiler<'_> {
         Some(table)
     }
 
+    /// Compiles an expression; the innermost one that fails is blamed.
     fn expr(&mut self, e: &hir::Expr) -> R<E> {
+        let r = self.expr_here(e);
+        if r.is_err() && self.blame.get().is_none() {
+            self.blame.set(Some(e.span));
+        }
+        r
+    }
+
+    fn expr_here(&mut self, e: &hir::Expr) -> R<E> {
         if !matches!(e.kind, H::Int(_) | H::Local(_))
             && !matches!(e.ty, Ty::Enum(_) | Ty::Error | Ty::Text | Ty::Record | Ty::Action | Ty::Flag)
             && self.is_static(e, &[])
