@@ -14,32 +14,13 @@
 
 #![no_main]
 
-use std::sync::OnceLock;
-
 use libfuzzer_sys::fuzz_target;
-use rulesi::engine::{AnyGame, position};
+use rulesi::engine::position;
 
-/// The games, built with their default options.
-const GAMES: [&str; 4] = [
-    include_str!("../../games/agon.game"),
-    include_str!("../../games/anchor.game"),
-    include_str!("../../games/sackson-agon.game"),
-    include_str!("../../games/stax.game"),
-];
+#[path = "shared/games.rs"]
+mod shared_games;
 
-fn games() -> &'static [AnyGame] {
-    static BUILT: OnceLock<Vec<AnyGame>> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        GAMES
-            .iter()
-            .map(|src| {
-                let model = rulesi::check_source(src).model.expect("a game of games/ checks");
-                let values = rulesi::engine::options::resolve(&model, None, &[]).expect("default options");
-                rulesi::engine::build(&model, &values).expect("a game of games/ builds")
-            })
-            .collect()
-    })
-}
+use shared_games::{GAMES, games};
 
 fuzz_target!(|input: &[u8]| {
     let Some((&which, rest)) = input.split_first() else { return };

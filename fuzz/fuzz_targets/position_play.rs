@@ -11,36 +11,17 @@
 
 #![no_main]
 
-use std::sync::OnceLock;
-
 use libfuzzer_sys::fuzz_target;
 use rulesi::engine::search::Rng;
-use rulesi::engine::{AnyGame, MoveList, Outcome, position};
+use rulesi::engine::{MoveList, Outcome, position};
 
 /// At most this many turns are played from the position.
 const PLIES: usize = 8;
 
-/// The games, built with their default options (as in the `position` target).
-const GAMES: [&str; 4] = [
-    include_str!("../../games/agon.game"),
-    include_str!("../../games/anchor.game"),
-    include_str!("../../games/sackson-agon.game"),
-    include_str!("../../games/stax.game"),
-];
+#[path = "shared/games.rs"]
+mod shared_games;
 
-fn games() -> &'static [AnyGame] {
-    static BUILT: OnceLock<Vec<AnyGame>> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        GAMES
-            .iter()
-            .map(|src| {
-                let model = rulesi::check_source(src).model.expect("a game of games/ checks");
-                let values = rulesi::engine::options::resolve(&model, None, &[]).expect("default options");
-                rulesi::engine::build(&model, &values).expect("a game of games/ builds")
-            })
-            .collect()
-    })
-}
+use shared_games::{GAMES, games};
 
 fuzz_target!(|input: &[u8]| {
     let Some((&which, rest)) = input.split_first() else { return };
@@ -58,7 +39,11 @@ fuzz_target!(|input: &[u8]| {
             if s.outcome != Outcome::Ongoing {
                 break;
             }
-            g.legal_moves(&s, &mut list);
+            // A typed engine error (a full stack, too many turns to list) ends the play:
+            // it is an answer, not a failure.
+            if g.legal_moves(&s, &mut list).is_err() {
+                break;
+            }
             if list.is_empty() {
                 g.settle(&mut s);
                 assert_eq!(s.hash, g.hash_from_scratch(&s), "the hash after settling, ply {ply}");
@@ -68,7 +53,9 @@ fuzz_target!(|input: &[u8]| {
             let mut drawn = MoveList::new();
             let _ = g.random_move(&s, &mut rng, &mut drawn);
             let i = choices.get(ply).map_or(0, |&c| c as usize % list.len());
-            g.play(&mut s, list.get(i));
+            if g.play(&mut s, list.get(i)).is_err() {
+                break;
+            }
             assert_eq!(s.hash, g.hash_from_scratch(&s), "the hash after ply {ply}");
         }
     });
