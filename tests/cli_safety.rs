@@ -148,6 +148,8 @@ fn reading_commands(dir: &TempDir) -> Vec<Vec<String>> {
         "bench F --playouts 1",
         "bench G --playouts 1 --position F",
         "match F --games 1 --max-plies 2",
+        "draw F",
+        "draw G --position F",
     ];
     lines.iter().map(|l| l.split(' ').map(|w| w.replace('G', &g).replace('R', &r)).collect::<Vec<String>>()).collect()
 }
