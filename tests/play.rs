@@ -413,7 +413,8 @@ fn the_computer_beats_random() {
     assert!(wins >= 5, "the computer won only {wins} of 6 games:\n{}", run.stdout);
 }
 
-/// An unknown option, option value or ruleset is refused with the valid ones listed.
+/// An unknown option, option value or ruleset is a usage error (exit 2) with the valid
+/// ones listed.
 #[test]
 fn unknown_options_are_named() {
     let dir = TempDir::new("options");
@@ -447,7 +448,7 @@ fn unknown_options_are_named() {
             }
             all.extend(args.iter());
             let run = rulesi(dir.path(), &all, "");
-            assert_ne!(run.code, 0, "`rulesi {}` succeeded", all.join(" "));
+            assert_eq!(run.code, 2, "`rulesi {}` is a usage error", all.join(" "));
             assert!(run.stderr.contains(want), "`rulesi {}`: missing `{want}` in:\n{}", all.join(" "), run.stderr);
             assert!(run.stdout.is_empty(), "`rulesi {}` printed:\n{}", all.join(" "), run.stdout);
         }

@@ -51,7 +51,10 @@ pub fn thread_cpu_seconds() -> f64 {
 
 /// Runs `bench`.
 pub fn run(args: Args) -> ExitCode {
-    let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    let loaded = match load(&args.game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     let seconds = args.seconds;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -37,7 +37,10 @@ pub struct Args {
 
 /// Runs `draw`.
 pub fn run(args: Args) -> ExitCode {
-    let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    let loaded = match load(&args.game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     let prog = loaded.game.program();
     let mut shades = Vec::new();
     for name in &args.regions {

@@ -1,6 +1,7 @@
 //! Loading a game for the commands that play it: read, check, choose options, compile.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
@@ -34,14 +35,15 @@ pub struct Loaded {
 }
 
 /// Reads, checks and compiles a game; on failure prints why (with diagnostics for a
-/// file that does not check) and returns `Err(())`.
-pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
+/// file that does not check) and returns the exit status: 2 for an option or ruleset
+/// the game does not have (a usage error), 1 for the rest.
+pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
     let path: &Path = &args.file;
     let bytes = match read_user_file(path) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", path.display());
-            return Err(());
+            return Err(ExitCode::FAILURE);
         }
     };
     let checked = rulesi::check_bytes(&bytes);
@@ -52,7 +54,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
             eprint!("{}", render(d, &name, &text, Style { colour: false, unicode: false, width: 100 }));
         }
         eprintln!("error: {name} has errors; run `rulesi check {name}` for details");
-        return Err(());
+        return Err(ExitCode::FAILURE);
     };
     let mut settings = Vec::new();
     for s in &args.options {
@@ -60,7 +62,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
             Ok(kv) => settings.push(kv),
             Err(e) => {
                 eprintln!("error: {e}");
-                return Err(());
+                return Err(ExitCode::from(2));
             }
         }
     }
@@ -68,14 +70,14 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ()> {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
-            return Err(());
+            return Err(ExitCode::from(2));
         }
     };
     match engine::build(&model, &values) {
         Ok(game) => Ok(Loaded { game, model, values }),
         Err(e) => {
             eprintln!("error: {name}: {e}");
-            Err(())
+            Err(ExitCode::FAILURE)
         }
     }
 }

@@ -125,7 +125,10 @@ fn play_one<const W: usize>(
 
 /// Runs `match`.
 pub fn run(args: Args) -> ExitCode {
-    let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    let loaded = match load(&args.game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     with_game!(&loaded.game, g => {
         let prog = &g.prog;
         let who = match parse_players(prog, &args.players, Who::Random, &[Who::Computer, Who::Random]) {

@@ -32,7 +32,10 @@ pub struct Args {
 
 /// Runs `perft`.
 pub fn run(args: Args) -> ExitCode {
-    let Ok(loaded) = load(&args.game) else { return ExitCode::FAILURE };
+    let loaded = match load(&args.game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {

@@ -716,7 +716,12 @@ pub fn run(args: Args) -> ExitCode {
             ruleset: args.ruleset.clone(),
         },
     };
-    let Ok(loaded) = load(&game_args) else { return ExitCode::FAILURE };
+    let loaded = match load(&game_args) {
+        Ok(loaded) => loaded,
+        // Options read from a record are the record's fault, not a usage error.
+        Err(_) if record.is_some() => return ExitCode::FAILURE,
+        Err(code) => return code,
+    };
     let colour = use_colour(args.color, interactive);
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)

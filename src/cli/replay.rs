@@ -47,6 +47,8 @@ pub fn run(args: Args) -> ExitCode {
         options: record.options.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         ruleset: record.ruleset.clone(),
     };
+    // The options are the record's: one the game does not have is the record's fault,
+    // not a usage error.
     let Ok(loaded) = load(&game_args) else { return ExitCode::FAILURE };
     let colour = match args.color {
         ColorChoice::Always => true,

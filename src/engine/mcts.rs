@@ -67,23 +67,19 @@ impl Budget {
         let t = text.trim();
         let bad = || {
             format!(
-                "`{text}` is not a thinking budget: give a time from 1ms to {}s (an hour), such as `2s` or \
-                 `500ms`, or a number of iterations from 1 to {}, such as `5000`",
+                "`{text}` is not a thinking budget: give a time from 1ms to {}s (an hour), such as `2s`, \
+                 `500ms` or `1m`, or a number of iterations from 1 to {}, such as `5000`",
                 Self::MAX_SECONDS,
                 Self::MAX_ITERATIONS
             )
         };
-        let (number, scale) = match t.strip_suffix("ms") {
-            Some(ms) => (ms, 0.001),
-            None => match t.strip_suffix('s') {
-                Some(s) => (s, 1.0),
-                None => {
-                    return match t.parse::<u64>() {
-                        Ok(n) if (1..=Self::MAX_ITERATIONS).contains(&n) => Ok(Budget::Iterations(n)),
-                        _ => Err(bad()),
-                    };
-                }
-            },
+        let units = [("ms", 0.001), ("s", 1.0), ("m", 60.0)];
+        let Some((number, scale)) = units.iter().find_map(|(unit, scale)| t.strip_suffix(unit).map(|n| (n, *scale)))
+        else {
+            return match t.parse::<u64>() {
+                Ok(n) if (1..=Self::MAX_ITERATIONS).contains(&n) => Ok(Budget::Iterations(n)),
+                _ => Err(bad()),
+            };
         };
         let seconds = number.trim().parse::<f64>().map_err(|_| bad())? * scale;
         // NaN is in no range; a tenth of a microsecond of rounding is allowed.
@@ -658,6 +654,9 @@ no moves { draw }
         }
         assert_eq!(Budget::parse("3600s"), Ok(Budget::Time(Duration::from_secs(3600))));
         assert_eq!(Budget::parse("1ms"), Ok(Budget::Time(Duration::from_millis(1))));
+        assert_eq!(Budget::parse("1m"), Ok(Budget::Time(Duration::from_secs(60))));
+        assert_eq!(Budget::parse("60m"), Ok(Budget::Time(Duration::from_secs(3600))));
+        assert!(Budget::parse("61m").is_err());
         assert_eq!(Budget::parse("1000000000"), Ok(Budget::Iterations(1_000_000_000)));
     }
 
