@@ -105,6 +105,9 @@ fn points_attr(points: &[Point]) -> String {
     points.iter().map(|p| format!("{},{}", num(p.x), num(p.y))).collect::<Vec<_>>().join(" ")
 }
 
+/// The picture's stylesheet (centred text), kept with the other assets.
+const STYLE: &str = include_str!("../../assets/picture.css");
+
 /// Board colours.
 const FRAME: &str = "#d9c29a";
 const CELL: &str = "#f0dcb4";
@@ -172,19 +175,20 @@ pub fn svg(prog: &Program, scene: &Scene) -> String {
         h = num(height)
     );
     let _ = writeln!(o, "<title>{}</title>", escape(&prog.title));
+    let _ = writeln!(o, "<style>{}</style>", STYLE.trim());
     let _ = writeln!(o, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
 
     // Caption: the title, and the options as chosen.
     let _ = writeln!(
         o,
-        r#"<text x="{}" y="24" font-size="20" font-weight="bold" text-anchor="middle" fill="{LABEL}">{}</text>"#,
+        r#"<text x="{}" y="24" font-size="20" font-weight="bold" class="mid" fill="{LABEL}">{}</text>"#,
         num(width / 2.0),
         escape(&prog.title)
     );
     for (i, line) in caption_lines.iter().enumerate() {
         let _ = writeln!(
             o,
-            r#"<text x="{}" y="{}" font-size="13" text-anchor="middle" fill="{LABEL}">{}</text>"#,
+            r#"<text x="{}" y="{}" font-size="13" class="mid" fill="{LABEL}">{}</text>"#,
             num(width / 2.0),
             num(44.0 + OPTION_LINE * i as f64),
             escape(line)
@@ -210,7 +214,7 @@ pub fn svg(prog: &Program, scene: &Scene) -> String {
     for label in &layout.labels {
         let _ = writeln!(
             o,
-            r#"<text x="{}" y="{}" font-size="15" text-anchor="middle" dy="0.35em" fill="{LABEL}">{}</text>"#,
+            r#"<text x="{}" y="{}" font-size="15" class="mid" dy="0.35em" fill="{LABEL}">{}</text>"#,
             num(label.at.x),
             num(label.at.y),
             escape(&label.text)
@@ -344,7 +348,7 @@ fn pieces(
             }
             let _ = writeln!(
                 o,
-                r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" text-anchor="middle" dy="0.35em" fill="{}">{}</text>"#,
+                r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" class="mid" dy="0.35em" fill="{}">{}</text>"#,
                 num(at.x),
                 num(at.y),
                 num(r),
@@ -378,7 +382,7 @@ fn pieces(
                 if layer >= 9.0 {
                     let _ = writeln!(
                         o,
-                        r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" text-anchor="middle" dy="0.35em" fill="{}">{}</text>"#,
+                        r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" class="mid" dy="0.35em" fill="{}">{}</text>"#,
                         num(at.x - 6.0),
                         num(y + layer / 2.0),
                         num(layer - 1.0),
@@ -389,7 +393,7 @@ fn pieces(
             }
             let _ = writeln!(
                 o,
-                r#"<text x="{}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" dy="0.35em" fill="{LABEL}">{}</text>"#,
+                r#"<text x="{}" y="{}" font-size="13" font-weight="bold" class="mid" dy="0.35em" fill="{LABEL}">{}</text>"#,
                 num(at.x + w / 2.0 + 4.0),
                 num(at.y - UNIT * 0.28),
                 stack.len()
