@@ -11,9 +11,11 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::TempDir;
 
 /// Past this a run is taken to hang.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -27,41 +29,6 @@ fn root() -> PathBuf {
 
 fn stax() -> String {
     root().join("games/stax.game").display().to_string()
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rulesi-safety-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("make a temporary directory");
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        use std::os::unix::fs::PermissionsExt;
-        // Directories made read-only by a test must be writable again to be removed.
-        if let Ok(entries) = std::fs::read_dir(&self.0) {
-            for e in entries.flatten() {
-                let _ = std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(0o755));
-            }
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A FIFO at `path`.

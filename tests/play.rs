@@ -11,11 +11,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rulesi::board::CellId;
 use rulesi::engine::{AnyGame, MoveList, build, moves::notation, options};
 use rulesi::with_game;
+
+mod common;
+use common::TempDir;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,36 +36,6 @@ fn games() -> Vec<PathBuf> {
 
 fn stem(path: &Path) -> String {
     path.file_stem().expect("a file name").to_string_lossy().to_string()
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rulesi-play-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("make a temporary directory");
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn write(&self, name: &str, contents: &[u8]) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, contents).expect("write a temporary file");
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 struct Run {
