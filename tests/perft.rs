@@ -16,14 +16,16 @@
 //! against regressions only.
 //!
 //! `perft_small_counts` runs every line whose count is at most [`LIMIT`] (lower in
-//! debug builds); `cargo test --release --test perft -- --ignored` runs them all.
+//! debug builds), and `perft_counts_without_fast_paths` those up to a tenth of it with
+//! the engine's fast paths off; `cargo test --release --test perft -- --ignored` runs
+//! them all.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rulesi::engine::search::perft;
-use rulesi::engine::{AnyGame, build, options};
+use rulesi::engine::{AnyGame, build_with_fast_paths, options};
 use rulesi::with_game;
 
 /// The largest count run by default.
@@ -109,21 +111,28 @@ fn lines() -> Vec<Line> {
     out
 }
 
-fn build_game(game: &Path, ruleset: Option<&str>, settings: &[(String, String)]) -> Result<AnyGame, String> {
+fn build_game(
+    game: &Path,
+    ruleset: Option<&str>,
+    settings: &[(String, String)],
+    fast: bool,
+) -> Result<AnyGame, String> {
     let text = std::fs::read_to_string(game).map_err(|e| format!("cannot read {}: {e}", game.display()))?;
     let model = rulesi::check_source(&text).model.ok_or_else(|| format!("{} does not check", game.display()))?;
     let values = options::resolve(&model, ruleset, settings)?;
-    build(&model, &values)
+    build_with_fast_paths(&model, &values, fast)
 }
 
-/// Runs the lines whose count is at most `limit` (on every core) and fails listing every
-/// count that differs. Every line's options are checked, run or not.
-fn run(lines: Vec<Line>, limit: u64) {
+/// Runs the lines whose count is at most `limit` (on every core), with the engine's
+/// fast paths on or off, and fails listing every count that differs. Every line's
+/// options are checked, run or not.
+fn run(lines: Vec<Line>, limit: u64, fast: bool) {
     // Build each configuration once (this also checks the options of every line).
     let mut games: HashMap<Config, AnyGame> = HashMap::new();
     for l in &lines {
         games.entry(l.config()).or_insert_with(|| {
-            build_game(&l.game, l.ruleset.as_deref(), &l.settings).unwrap_or_else(|e| panic!("{}: {e}", l.describe()))
+            build_game(&l.game, l.ruleset.as_deref(), &l.settings, fast)
+                .unwrap_or_else(|e| panic!("{}: {e}", l.describe()))
         });
     }
     // The largest counts first, so the threads finish together.
@@ -167,11 +176,17 @@ fn perft_small_counts() {
             assert!(all.iter().any(|l| l.game == p), "{} has no tests/perft file", p.display());
         }
     }
-    run(all, LIMIT);
+    run(all, LIMIT, true);
+}
+
+/// The same counts with every fast path off (the smaller ones: the plain way is slower).
+#[test]
+fn perft_counts_without_fast_paths() {
+    run(lines(), LIMIT / 10, false);
 }
 
 #[test]
 #[ignore = "large counts: run with `cargo test --release --test perft -- --ignored`"]
 fn perft_all_counts() {
-    run(lines(), u64::MAX);
+    run(lines(), u64::MAX, true);
 }

@@ -22,6 +22,10 @@ pub struct GameArgs {
     /// A ruleset declared in the game file (options given with --option override it).
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
+    /// Play with every fast path of the engine off: the same game, more slowly (for
+    /// checking a count or a game against the plain way of playing it).
+    #[arg(long)]
+    pub no_fast_paths: bool,
 }
 
 /// A game ready to play.
@@ -73,7 +77,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
             return Err(ExitCode::from(2));
         }
     };
-    match engine::build(&model, &values) {
+    match engine::build_with_fast_paths(&model, &values, !args.no_fast_paths) {
         Ok(game) => Ok(Loaded { game, model, values }),
         Err(e) => {
             eprintln!("error: {name}: {e}");

@@ -709,11 +709,13 @@ pub fn run(args: Args) -> ExitCode {
             file: args.file.clone().unwrap_or_else(|| r.game_path(path)),
             options: r.options.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             ruleset: r.ruleset.clone(),
+            no_fast_paths: false,
         },
         _ => GameArgs {
             file: args.file.clone().unwrap_or_default(),
             options: args.options.clone(),
             ruleset: args.ruleset.clone(),
+            no_fast_paths: false,
         },
     };
     let loaded = match load(&game_args) {

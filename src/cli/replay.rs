@@ -46,6 +46,7 @@ pub fn run(args: Args) -> ExitCode {
         file: args.game.clone().unwrap_or_else(|| record.game_path(&args.record)),
         options: record.options.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         ruleset: record.ruleset.clone(),
+        no_fast_paths: false,
     };
     // The options are the record's: one the game does not have is the record's fault,
     // not a usage error.

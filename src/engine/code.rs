@@ -528,6 +528,22 @@ pub struct Code<const W: usize> {
     pub fixed: Vec<Option<super::follow::Fixed<W>>>,
 }
 
+impl<const W: usize> Code<W> {
+    /// Drops every fast path (see [`Game::fast`]): move masks, plans, turns of two
+    /// parts drawn by slots, and blocks run as one closure.
+    pub fn without_fast_paths(&mut self) {
+        for r in &mut self.rules {
+            r.mask = None;
+            r.then_fx = None;
+        }
+        self.plans.iter_mut().for_each(|p| *p = None);
+        self.follows.iter_mut().for_each(|f| *f = None);
+        self.fixed.iter_mut().for_each(|f| *f = None);
+        self.end_fx = None;
+        self.after_fx = None;
+    }
+}
+
 // ---------------------------------------------------------------------------
 // What an expression reads
 // ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ use super::state::{Game, Outcome, State};
 use super::{AnyGame, build, options};
 use crate::with_game;
 
-fn games() -> Vec<PathBuf> {
+pub(super) fn games() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("games/ is readable")

@@ -9,6 +9,8 @@ pub mod bits;
 pub mod closure;
 pub mod code;
 pub mod compile;
+#[cfg(test)]
+mod differential_tests;
 pub mod error;
 pub mod follow;
 #[cfg(test)]
@@ -17,6 +19,8 @@ pub mod mcts;
 pub mod moves;
 pub mod notation;
 pub mod options;
+#[cfg(test)]
+mod oracle;
 pub mod position;
 pub mod program;
 pub mod run;
@@ -63,14 +67,19 @@ macro_rules! with_game {
 
 /// Compiles a checked game with the given option values (see [`options::resolve`]).
 pub fn build(model: &Model, options: &[Choice]) -> Result<AnyGame, String> {
+    build_with_fast_paths(model, options, true)
+}
+
+/// [`build`], with the fast paths on or off (see [`Game::fast`]).
+pub fn build_with_fast_paths(model: &Model, options: &[Choice], fast: bool) -> Result<AnyGame, String> {
     let prog = compile::compile(model, options)?;
     let n = prog.geometry.len();
     Ok(match n {
-        0..=64 => AnyGame::W1(Box::new(Game::new(prog))),
-        65..=128 => AnyGame::W2(Box::new(Game::new(prog))),
-        129..=256 => AnyGame::W4(Box::new(Game::new(prog))),
-        257..=512 => AnyGame::W8(Box::new(Game::new(prog))),
-        _ => AnyGame::W16(Box::new(Game::new(prog))),
+        0..=64 => AnyGame::W1(Box::new(Game::with_fast_paths(prog, fast))),
+        65..=128 => AnyGame::W2(Box::new(Game::with_fast_paths(prog, fast))),
+        129..=256 => AnyGame::W4(Box::new(Game::with_fast_paths(prog, fast))),
+        257..=512 => AnyGame::W8(Box::new(Game::with_fast_paths(prog, fast))),
+        _ => AnyGame::W16(Box::new(Game::with_fast_paths(prog, fast))),
     })
 }
 

@@ -1246,15 +1246,7 @@ impl<const W: usize> Game<W> {
             CS::Counter(add, c, idx, v) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
                 let v = self.eval(s, cx, v).num();
-                if *c == u16::MAX {
-                    let side = idx.first().map_or(0, |v| v.side()) as usize;
-                    if let Some(x) = s.scores.get_mut(side) {
-                        *x = if *add { *x + v } else { v };
-                    }
-                } else if let Some(i) = self.counter_index(*c, &idx) {
-                    let nv = if *add { s.counters[i] + v } else { v };
-                    self.set_counter(s, i, nv);
-                }
+                self.write_counter(s, *c, &idx, v, *add);
             }
             CS::First(_) | CS::Optional(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
@@ -1264,6 +1256,20 @@ impl<const W: usize> Game<W> {
             }
         }
         Flow::GO
+    }
+
+    /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter
+    /// `u16::MAX` is the score of the side `idx[0]`.
+    pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
+        if c == u16::MAX {
+            let side = idx.first().map_or(0, |v| v.side()) as usize;
+            if let Some(x) = s.scores.get_mut(side) {
+                *x = if add { *x + v } else { v };
+            }
+        } else if let Some(i) = self.counter_index(c, idx) {
+            let nv = if add { s.counters[i] + v } else { v };
+            self.set_counter(s, i, nv);
+        }
     }
 
     /// Runs a lowered effect.
@@ -1346,7 +1352,7 @@ impl<const W: usize> Game<W> {
         Flow::GO
     }
 
-    fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> Flow {
+    pub(crate) fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> Flow {
         let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
         for (slot, a) in vals.iter_mut().zip(args) {
             *slot = self.eval(s, cx, a);
@@ -2222,6 +2228,10 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
         }
+        if !self.fast {
+            self.legal_moves(s, list)?;
+            return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
+        }
         if let Some(Some(plan)) = self.code.plans.get(s.phase as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
@@ -2596,7 +2606,7 @@ impl<const W: usize> Game<W> {
         out: &mut MoveList,
     ) {
         let rule = &self.prog.rules[rid as usize];
-        if !rule.needs_apply && prefix.is_empty() {
+        if self.fast && !rule.needs_apply && prefix.is_empty() {
             out.push(prefix, part);
             return;
         }

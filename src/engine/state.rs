@@ -112,6 +112,11 @@ pub struct Game<const W: usize> {
     /// phase with no turn limit and no `by` (so a turn neither ends the phase nor
     /// changes who plays next other than by turn order). Known when the game is built.
     pub(crate) lean: Vec<Option<u16>>,
+    /// Whether the fast paths are on. Off, the game has no move masks, no random
+    /// play by plans, boxes, groups or slots (random play lists every legal turn and
+    /// picks one), no blocks run as one closure, no short way to play a turn, and
+    /// every part is applied before its turn is listed. Both ways play the same game.
+    pub fast: bool,
 }
 
 /// A position of a game.
@@ -268,8 +273,14 @@ fn colour_key(p: usize, c: u8) -> u64 {
 }
 
 impl<const W: usize> Game<W> {
-    /// Builds the tables for a compiled program.
+    /// Builds the tables for a compiled program, with every fast path.
     pub fn new(prog: Program) -> Self {
+        Self::with_fast_paths(prog, true)
+    }
+
+    /// Builds the tables for a compiled program; without `fast`, with no fast path
+    /// at all (see [`Game::fast`]): what the fast paths are tested against.
+    pub fn with_fast_paths(prog: Program, fast: bool) -> Self {
         let g = &prog.geometry;
         let n = g.len();
         let ndirs = g.directions().len();
@@ -348,6 +359,7 @@ impl<const W: usize> Game<W> {
             key_bits: (0, 0, 0),
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
             lean: Vec::new(),
+            fast,
             prog,
             code: Code::default(),
         };
@@ -393,6 +405,9 @@ impl<const W: usize> Game<W> {
         };
         game.sets.extend(new_sets);
         game.code = code;
+        if !fast {
+            game.code.without_fast_paths();
+        }
         game.piece_keys();
         game.lean = game.lean_phases();
         game
@@ -401,7 +416,12 @@ impl<const W: usize> Game<W> {
     /// The phases of [`Game::lean`].
     fn lean_phases(&self) -> Vec<Option<u16>> {
         let p = &self.prog;
-        if p.uses.turn_start || p.players == 0 || self.code.after_fx.is_some() || !self.code.after_turn.is_empty() {
+        if !self.fast
+            || p.uses.turn_start
+            || p.players == 0
+            || self.code.after_fx.is_some()
+            || !self.code.after_turn.is_empty()
+        {
             return Vec::new();
         }
         p.phases.iter().map(|ph| (ph.turns.is_none() && ph.by.is_none()).then_some(ph.model_index)).collect()

@@ -1,0 +1,625 @@
+//! The reference player: the rules run the plain way, for tests to hold the engine to.
+//!
+//! [`Oracle`] reads the compiled program as the compiler wrote it (before the
+//! simplifier, the typed lowering, the closures and every fast path) and plays it with
+//! the expression tree walker ([`Game::eval`]) and nothing else: statements are run by
+//! one `match`, move rules are generated cell by cell and direction by direction, every
+//! part is applied to a copy of the position to see whether it is legal and whether the
+//! turn goes on, and a turn ends in one routine. It shares only the position and its
+//! primitive changes (`put`, `take`, `move_stack`, the hash) with the engine.
+//!
+//! It is slow on purpose and used only by tests: the differential test
+//! (`differential_tests.rs`) plays random games of every game with both and requires
+//! the same legal turns, the same positions (hash included) and the same outcomes.
+
+use crate::check::hir::{Action, Effect};
+
+use super::bits::Bits;
+use super::closure::Flow;
+use super::compile::Program;
+use super::error::MAX_TURN_PARTS;
+use super::moves::Part;
+use super::program::{NONE, S};
+use super::run::{Ctx, MoveVars, Val};
+use super::state::{Game, Outcome, Previous, State, piece};
+
+/// A further part of a turn met in a `then` block: generated once the part is applied.
+struct Pending<'p, const W: usize> {
+    /// The statement (a move rule, `again`, `optional`, `first`, `longest`).
+    stmt: &'p S,
+    /// The locals when it was met.
+    slots: Vec<Val<W>>,
+    /// The rule whose `then` block held it (what `again` repeats).
+    rule: u32,
+}
+
+/// The rules of a game played the plain way (see the module's documentation).
+pub struct Oracle<'g, const W: usize> {
+    /// The engine's tables and position primitives.
+    game: &'g Game<W>,
+    /// The program as compiled, before the simplifier.
+    prog: &'g Program,
+}
+
+/// The turn being generated: the parts so far and the positions they went through.
+struct Turn {
+    /// The parts applied so far.
+    prefix: Vec<Part>,
+    /// The hashes of the positions the turn has been in before the current one.
+    seen: Vec<u64>,
+}
+
+impl<'g, const W: usize> Oracle<'g, W> {
+    /// The reference player for `game`, reading `prog` (the program compiled for the
+    /// same options, not simplified).
+    pub fn new(game: &'g Game<W>, prog: &'g Program) -> Self {
+        Oracle { game, prog }
+    }
+
+    fn ctx<'s>(&self, turn_start: &'s State<W>) -> Ctx<'s, W> {
+        Ctx::new(self.prog.uses.turn_start.then_some(turn_start))
+    }
+
+    // ---------------------------------------------------------------------------
+    // The start
+    // ---------------------------------------------------------------------------
+
+    /// The start position.
+    pub fn start(&self) -> State<W> {
+        let g = self.game;
+        let mut s = g.empty_state();
+        let mut cx = Ctx::new(None);
+        self.setup(&mut s, &mut cx, &self.prog.setup);
+        while self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns == Some(0)) {
+            let next = s.phase + 1;
+            g.set_phase(&mut s, next);
+        }
+        let first = self.prog.phases.get(s.phase as usize).and_then(|p| p.by.or(p.starting));
+        let first = first.map_or(0, |side| g.player_of(&s, side));
+        g.set_mover(&mut s, first);
+        s.history.clear();
+        s.repeats = 1;
+        if self.prog.uses.repetitions {
+            s.history.push(s.hash);
+        }
+        s
+    }
+
+    fn setup(&self, s: &mut State<W>, cx: &mut Ctx<W>, block: &[S]) {
+        let g = self.game;
+        for st in block {
+            match st {
+                S::Move(r) => {
+                    let rule = &self.prog.rules[*r as usize];
+                    let owner = rule.owner.as_ref().map_or(0, |o| side(&g.eval(s, cx, o)));
+                    let owner = self.colour_of_player(s, owner);
+                    if let Some(to) = &rule.to {
+                        let cells = cells(&g.eval(s, cx, to));
+                        for c in cells.iter() {
+                            g.put(s, c, piece(owner, rule.kind, 0));
+                        }
+                    }
+                }
+                S::If(branches, otherwise) => match branches.iter().find(|(c, _)| g.eval_bool(s, cx, c)) {
+                    Some((_, body)) => self.setup(s, cx, body),
+                    None => self.setup(s, cx, otherwise.as_deref().unwrap_or(&[])),
+                },
+                other => {
+                    self.run(s, cx, other, false, &mut None);
+                }
+            }
+        }
+    }
+
+    /// A player's colour (a side that is not a player is itself).
+    fn colour_of_player(&self, s: &State<W>, side: u8) -> u8 {
+        if (side as usize) < self.prog.players { s.colour_of.get(side as usize).copied().unwrap_or(side) } else { side }
+    }
+
+    // ---------------------------------------------------------------------------
+    // Statements
+    // ---------------------------------------------------------------------------
+
+    fn run_block<'p>(
+        &'p self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        block: &'p [S],
+        capture: bool,
+        pending: &mut Option<&mut Vec<Pending<'p, W>>>,
+    ) -> Flow {
+        for st in block {
+            let flow = self.run(s, cx, st, capture, pending);
+            if flow.ends() {
+                return flow;
+            }
+        }
+        Flow::GO
+    }
+
+    /// Runs one statement as an effect; the further parts it names go to `pending`.
+    fn run<'p>(
+        &'p self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        st: &'p S,
+        capture: bool,
+        pending: &mut Option<&mut Vec<Pending<'p, W>>>,
+    ) -> Flow {
+        let g = self.game;
+        match st {
+            S::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if g.eval_bool(s, cx, c) {
+                        return self.run_block(s, cx, body, capture, pending);
+                    }
+                }
+                if let Some(body) = otherwise {
+                    return self.run_block(s, cx, body, capture, pending);
+                }
+                Flow::GO
+            }
+            S::For(slot, source, body) => {
+                for item in g.items(s, cx, source) {
+                    g.store(cx, *slot, item);
+                    let flow = self.run_block(s, cx, body, capture, pending);
+                    if flow.ends() {
+                        return flow;
+                    }
+                }
+                Flow::GO
+            }
+            S::Let(slot, e) => {
+                let v = g.eval(s, cx, e);
+                g.store(cx, *slot, v);
+                Flow::GO
+            }
+            S::Set(c, idx, v) | S::Add(c, idx, v) => {
+                let idx: Vec<Val<W>> = idx.iter().map(|i| g.eval(s, cx, i)).collect();
+                let v = g.eval_num(s, cx, v);
+                g.write_counter(s, *c, &idx, v, matches!(st, S::Add(..)));
+                Flow::GO
+            }
+            S::Capture(inner) => self.run(s, cx, inner, true, pending),
+            S::Effect(Effect::Again, _) => Flow::GO,
+            S::Effect(e, args) => g.effect(s, cx, *e, args, capture),
+            S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
+                if let Some(p) = pending.as_mut() {
+                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule });
+                }
+                Flow::GO
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------
+    // Legal turns
+    // ---------------------------------------------------------------------------
+
+    /// Every legal turn of `s`, in no particular order; an error where the engine
+    /// reports one (a turn too long, a full stack).
+    pub fn legal_turns(&self, s: &State<W>) -> Result<Vec<Vec<Part>>, String> {
+        let mut out = Vec::new();
+        if s.full != NONE {
+            return Err("a stack is full".into());
+        }
+        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+            return Ok(out);
+        }
+        let mut cx = self.ctx(s);
+        let mut turn = Turn { prefix: Vec::new(), seen: Vec::new() };
+        let body = &self.prog.phases[s.phase as usize].body;
+        self.gen_block(s, &mut cx, body, &mut turn, None, &mut out)?;
+        if out.is_empty() {
+            self.gen_block(s, &mut cx, &self.prog.no_moves, &mut turn, None, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn gen_block(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        block: &[S],
+        turn: &mut Turn,
+        again: Option<(u32, u16)>,
+        out: &mut Vec<Vec<Part>>,
+    ) -> Result<(), String> {
+        for st in block {
+            self.gen_stmt(s, cx, st, turn, again, out)?;
+        }
+        Ok(())
+    }
+
+    /// Generates the turns a statement of a move block allows (effects are not run
+    /// here: only move rules make turns).
+    fn gen_stmt(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        st: &S,
+        turn: &mut Turn,
+        again: Option<(u32, u16)>,
+        out: &mut Vec<Vec<Part>>,
+    ) -> Result<(), String> {
+        let g = self.game;
+        match st {
+            S::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if g.eval_bool(s, cx, c) {
+                        return self.gen_block(s, cx, body, turn, again, out);
+                    }
+                }
+                if let Some(body) = otherwise {
+                    return self.gen_block(s, cx, body, turn, again, out);
+                }
+            }
+            S::For(slot, source, body) => {
+                for item in g.items(s, cx, source) {
+                    g.store(cx, *slot, item);
+                    self.gen_block(s, cx, body, turn, again, out)?;
+                }
+            }
+            S::Let(slot, e) => {
+                let v = g.eval(s, cx, e);
+                g.store(cx, *slot, v);
+            }
+            S::First(blocks) => {
+                for body in blocks {
+                    let mark = out.len();
+                    self.gen_block(s, cx, body, turn, again, out)?;
+                    if out.len() > mark {
+                        break;
+                    }
+                }
+            }
+            S::Longest(body) => {
+                let mark = out.len();
+                self.gen_block(s, cx, body, turn, again, out)?;
+                let longest = out[mark..].iter().map(Vec::len).max().unwrap_or(0);
+                let mut i = mark;
+                while i < out.len() {
+                    if out[i].len() < longest {
+                        out.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            S::Optional(body) => self.gen_block(s, cx, body, turn, again, out)?,
+            S::Move(r) => self.gen_rule(s, cx, *r, None, turn, out)?,
+            S::Again => {
+                if let Some((rule, at)) = again {
+                    self.gen_rule(s, cx, rule, Some(at), turn, out)?;
+                }
+            }
+            S::Set(..) | S::Add(..) | S::Capture(_) | S::Effect(..) => {}
+        }
+        Ok(())
+    }
+
+    /// Generates the parts of one move rule (from `only_from` alone for `again`).
+    fn gen_rule(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        only_from: Option<u16>,
+        turn: &mut Turn,
+        out: &mut Vec<Vec<Part>>,
+    ) -> Result<(), String> {
+        let g = self.game;
+        let rule = &self.prog.rules[rid as usize];
+        let saved = std::mem::take(&mut cx.mv);
+        cx.mv.rule = rid;
+        let mut candidates: Vec<(Part, Option<Val<W>>)> = Vec::new();
+        match rule.action {
+            Action::Pass => candidates.push((Part::new(rid, NONE, NONE, NONE, 0), None)),
+            Action::Choose => {
+                if let Some(subject) = &rule.subject
+                    && let Val::List(items) = g.eval(s, cx, subject)
+                {
+                    for (i, v) in items.iter().enumerate() {
+                        candidates.push((Part::new(rid, NONE, NONE, NONE, i as u16), Some(v.clone())));
+                    }
+                }
+            }
+            Action::Place => {
+                let owner = match &rule.owner {
+                    Some(e) => {
+                        let side = side(&g.eval(s, cx, e));
+                        self.colour_of_player(s, side)
+                    }
+                    None => self.colour_of_player(s, s.mover),
+                };
+                let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                for to in dest.iter() {
+                    candidates.push((Part::new(rid, NONE, to, NONE, owner as u16), None));
+                }
+            }
+            Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
+                let pieces = match (only_from, &rule.subject) {
+                    (Some(c), _) => Bits::single(c),
+                    (None, Some(e)) => cells(&g.eval(s, cx, e)) & s.occupied,
+                    (None, None) => Bits::EMPTY,
+                };
+                for from in pieces.iter() {
+                    cx.mv.from = from;
+                    cx.mv.to = NONE;
+                    cx.mv.middle = NONE;
+                    let dest = |cx: &mut Ctx<W>| rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                    if rule.action == Action::Relocate {
+                        for to in dest(cx).iter().filter(|&to| to != from) {
+                            candidates.push((Part::new(rid, from, to, NONE, 0), None));
+                        }
+                        continue;
+                    }
+                    let dirs = rule.along.as_ref().map_or(0, |a| dirs(&g.eval(s, cx, a)));
+                    let over = rule.over.as_ref().map(|o| cells(&g.eval(s, cx, o)));
+                    for d in (0..g.ndirs).filter(|d| dirs >> d & 1 == 1) {
+                        let next = |c: u16| if c == NONE { NONE } else { g.step[c as usize * g.ndirs + d] };
+                        match rule.action {
+                            Action::Step => {
+                                let to = next(from);
+                                if to != NONE && dest(cx).has(to) {
+                                    candidates.push((Part::new(rid, from, to, NONE, 0), None));
+                                }
+                            }
+                            Action::Slide => {
+                                let mut to = next(from);
+                                while to != NONE {
+                                    if dest(cx).has(to) {
+                                        candidates.push((Part::new(rid, from, to, NONE, 0), None));
+                                    }
+                                    if s.occupied.has(to) {
+                                        break;
+                                    }
+                                    to = next(to);
+                                }
+                            }
+                            _ => {
+                                let middle = next(from);
+                                let to = next(middle);
+                                if middle == NONE || to == NONE || !over.is_some_and(|o| o.has(middle)) {
+                                    continue;
+                                }
+                                cx.mv.middle = middle;
+                                cx.mv.to = to;
+                                if dest(cx).has(to) {
+                                    candidates.push((Part::new(rid, from, to, middle, 0), None));
+                                }
+                                cx.mv.middle = NONE;
+                                cx.mv.to = NONE;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut result = Ok(());
+        for (part, chosen) in candidates {
+            cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: rid, chosen, captures: 0 };
+            if rule.conds.iter().all(|c| g.eval_bool(s, cx, c)) {
+                result = self.complete(s, cx, part, turn, out);
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        cx.mv = saved;
+        result
+    }
+
+    /// A part passed its rule's conditions: apply it to a copy of the position, and
+    /// list the turn, or the turns that go on from it.
+    fn complete(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        part: Part,
+        turn: &mut Turn,
+        out: &mut Vec<Vec<Part>>,
+    ) -> Result<(), String> {
+        let mut next = s.clone();
+        let mut inner = Ctx::new(cx.turn_start);
+        inner.slots = cx.slots.clone();
+        inner.mv.chosen = cx.mv.chosen.clone();
+        let mut pending = Vec::new();
+        let flow = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
+        if next.full != NONE {
+            return Err(format!("a stack is full at cell {}", next.full));
+        }
+        let revisits = !turn.prefix.is_empty() && (next.hash == s.hash || turn.seen.contains(&next.hash));
+        if flow.refused || revisits {
+            return Ok(());
+        }
+        if turn.prefix.len() >= MAX_TURN_PARTS {
+            return Err("a turn has too many parts".into());
+        }
+        let mut whole = turn.prefix.clone();
+        whole.push(part);
+        if flow.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+            out.push(whole);
+            return Ok(());
+        }
+        turn.prefix.push(part);
+        turn.seen.push(s.hash);
+        let mark = out.len();
+        let mut any_optional = false;
+        let mut result = Ok(());
+        for p in &pending {
+            inner.slots = p.slots.clone();
+            any_optional |= matches!(p.stmt, S::Optional(_));
+            result = self.gen_stmt(&next, &mut inner, p.stmt, turn, Some((p.rule, part.to)), out);
+            if result.is_err() {
+                break;
+            }
+        }
+        turn.seen.pop();
+        turn.prefix.pop();
+        result?;
+        if out.len() == mark || any_optional {
+            out.push(whole);
+        }
+        Ok(())
+    }
+
+    /// Applies one part: the piece moves (or is placed, or a value is chosen), its
+    /// `then` block runs, then, when `check_end`, the `end` block.
+    fn apply_part<'p>(
+        &'p self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        part: Part,
+        pending: Option<&mut Vec<Pending<'p, W>>>,
+        check_end: bool,
+    ) -> Flow {
+        let g = self.game;
+        let rule = &self.prog.rules[part.rule as usize];
+        cx.mv.rule = part.rule;
+        cx.mv.from = part.from;
+        cx.mv.to = part.to;
+        cx.mv.middle = part.middle;
+        cx.mv.captures = 0;
+        match rule.action {
+            Action::Choose => {
+                if cx.mv.chosen.is_none()
+                    && let Some(subject) = &rule.subject
+                    && let Val::List(items) = g.eval(s, cx, subject)
+                {
+                    cx.mv.chosen = items.get(part.extra as usize).cloned();
+                }
+            }
+            Action::Step | Action::Slide | Action::Relocate => g.move_stack(s, part.from, part.to),
+            Action::Jump => {
+                g.move_stack(s, part.from, part.to);
+                s.jumped.insert(part.middle);
+            }
+            Action::Place => g.put(s, part.to, piece(part.extra as u8, rule.kind, 0)),
+            Action::Pass => {}
+        }
+        let mut pending = pending;
+        let flow = self.run_block(s, cx, &rule.then, false, &mut pending);
+        if rule.action == Action::Jump {
+            s.last_jumped = part.middle;
+        }
+        if flow.refused || !check_end {
+            return flow;
+        }
+        self.run_block(s, cx, &self.prog.end, false, &mut None);
+        flow
+    }
+
+    // ---------------------------------------------------------------------------
+    // Playing a turn
+    // ---------------------------------------------------------------------------
+
+    /// Plays a legal turn (see [`Game::play`] for the order of its steps).
+    pub fn play(&self, s: &mut State<W>, parts: &[Part]) {
+        let g = self.game;
+        let start = s.clone();
+        let mut cx = self.ctx(&start);
+        for (i, p) in parts.iter().enumerate() {
+            cx.mv = MoveVars::default();
+            self.apply_part(s, &mut cx, *p, None, i + 1 < parts.len());
+            if s.outcome != Outcome::Ongoing {
+                break;
+            }
+        }
+        if s.outcome == Outcome::Ongoing {
+            self.run_block(s, &mut cx, &self.prog.after_turn, false, &mut None);
+        }
+        let action = |p: &Part| self.prog.rules[p.rule as usize].action;
+        let (first, last) = (parts.first(), parts.last());
+        s.passes = if parts.iter().all(|p| action(p) == Action::Pass) { s.passes + 1 } else { 0 };
+        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
+        s.previous = Previous {
+            action: first.map(action),
+            from: first.map_or(NONE, |p| p.from),
+            to: last.map_or(NONE, |p| p.to),
+            phase: self.prog.phases.get(s.phase as usize).map_or(0, |p| p.model_index),
+            player: s.mover,
+        };
+        s.jumped = Bits::EMPTY;
+        s.last_jumped = NONE;
+        s.turn_captures = 0;
+        s.ply += 1;
+        s.turn_in_phase += 1;
+        let (played_by, played_in) = (s.mover, s.phase);
+        let mut entered = false;
+        if self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase >= t)) {
+            let next = s.phase + 1;
+            g.set_phase(s, next);
+            s.turn_in_phase = 0;
+            s.passes = 0;
+            entered = true;
+            while self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns == Some(0)) {
+                let next = s.phase + 1;
+                g.set_phase(s, next);
+            }
+        }
+        let next = match self.prog.phases.get(s.phase as usize) {
+            None => s.mover,
+            Some(p) => match (p.by, p.starting) {
+                (Some(by), _) => g.player_of(s, by),
+                (None, Some(first)) if entered => g.player_of(s, first),
+                _ => (s.mover + 1) % self.prog.players as u8,
+            },
+        };
+        g.set_mover(s, next);
+        if self.prog.uses.repetitions {
+            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
+            s.history.push(s.hash);
+        }
+        if s.outcome == Outcome::Ongoing {
+            let (next_mover, next_phase) = (s.mover, s.phase);
+            s.mover = played_by;
+            s.phase = played_in;
+            self.run_block(s, &mut cx, &self.prog.end, false, &mut None);
+            s.phase = next_phase;
+            s.mover = next_mover;
+        }
+        if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
+            s.outcome = Outcome::Draw;
+        }
+    }
+
+    /// When the player to move has no legal turn: the `no moves` outcome, a draw if it
+    /// declares none.
+    pub fn settle(&self, s: &mut State<W>) {
+        if s.outcome != Outcome::Ongoing {
+            return;
+        }
+        let mut cx = Ctx::new(None);
+        self.run_block(s, &mut cx, &self.prog.no_moves, false, &mut None);
+        if s.outcome == Outcome::Ongoing {
+            s.outcome = Outcome::Draw;
+        }
+    }
+}
+
+/// A value as a set of cells (a cell is a set of one).
+fn cells<const W: usize>(v: &Val<W>) -> Bits<W> {
+    match v {
+        Val::Cells(b) => *b,
+        Val::Cell(c) if *c != NONE => Bits::single(*c),
+        _ => Bits::EMPTY,
+    }
+}
+
+/// A value as a set of directions (a direction is a set of one).
+fn dirs<const W: usize>(v: &Val<W>) -> u32 {
+    match v {
+        Val::Dirs(d) => *d,
+        Val::Dir(d) => 1 << d,
+        _ => 0,
+    }
+}
+
+/// A value as a side.
+fn side<const W: usize>(v: &Val<W>) -> u8 {
+    match v {
+        Val::Side(x) => *x,
+        _ => 0,
+    }
+}
