@@ -19,7 +19,7 @@ use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_m
 use std::hint::black_box;
 
 use rulesi::engine::search::{Rng, random_game};
-use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, options};
+use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options};
 use rulesi::with_game;
 
 /// The longest playout, in turns.

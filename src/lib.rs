@@ -54,7 +54,7 @@ fn builds(mut checked: check::Checked) -> check::Checked {
     settings.extend(model.rulesets.iter().map(|r| Some(r.name.as_str())));
     let mut failures = Vec::new();
     for ruleset in settings {
-        let Ok(values) = engine::options::resolve(model, ruleset, &[]) else { continue };
+        let Ok(values) = engine::compile::options::resolve(model, ruleset, &[]) else { continue };
         if let Err((message, span)) = engine::compile::compile_located(model, &values) {
             let with = ruleset.map_or("the default options".to_string(), |r| format!("the ruleset `{r}`"));
             let d = Diagnostic::error(

@@ -116,7 +116,7 @@ impl Record {
                     }
                     record.ruleset = Some(rest.to_string());
                 }
-                "option" => match crate::engine::options::parse_setting(rest) {
+                "option" => match crate::engine::compile::options::parse_setting(rest) {
                     Ok(kv) => {
                         if record.options.iter().any(|(k, _)| *k == kv.0) {
                             return Err(err(n, line, format!("the option `{}` is given twice", kv.0)));

@@ -1,4 +1,4 @@
-//! The computer player (`engine::mcts`) against a random player at Sackson's AGON
+//! The computer player (`engine::search::mcts`) against a random player at Sackson's AGON
 //! (`games/sackson-agon.game`), the game whose random games are longest (thousands of
 //! turns) and whose turns are most numerous (two-part turns): from a small position,
 //! with a fixed budget of iterations and a fixed seed, so that it takes seconds. The
@@ -9,9 +9,9 @@
 
 use std::path::PathBuf;
 
-use rulesi::engine::mcts::{self, Budget, Config};
 use rulesi::engine::search::Rng;
-use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, options, position};
+use rulesi::engine::search::mcts::{self, Budget, Config};
+use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options, text::position};
 use rulesi::with_game;
 
 fn sackson() -> AnyGame {

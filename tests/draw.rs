@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use rulesi::draw::{PieceView, Scene, Shade, svg};
-use rulesi::engine::{AnyGame, build, options};
+use rulesi::engine::{AnyGame, build, compile::options};
 use rulesi::with_game;
 
 fn games() -> Vec<PathBuf> {

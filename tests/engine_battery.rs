@@ -9,7 +9,7 @@
 //!   whose notation is that text is that move);
 //! - play/undo by copy-make: copying the state, playing, then restoring the copy gives
 //!   back the position and its hash;
-//! - the position round-trips through `engine::position` (`write` then `read`), every
+//! - the position round-trips through `engine::text::position` (`write` then `read`), every
 //!   field but the repetition history equal, and the position read back has the same
 //!   legal moves;
 //! - a game ends only with a legal outcome, and a finished game has no legal move.
@@ -28,11 +28,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rulesi::engine::moves::notation;
-use rulesi::engine::position;
+use rulesi::engine::exec::moves::notation;
+use rulesi::engine::exec::state::{flags_of, kind_of, side_of};
 use rulesi::engine::search::Rng;
-use rulesi::engine::state::{flags_of, kind_of, side_of};
-use rulesi::engine::{AnyGame, Bits, Game, MoveList, Outcome, Part, State, build, options};
+use rulesi::engine::text::position;
+use rulesi::engine::{AnyGame, Bits, Game, MoveList, Outcome, Part, State, build, compile::options};
 use rulesi::with_game;
 
 /// Random games per game and configuration.

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use rulesi::engine::error::{MAX_STACK, MAX_TURN_PARTS};
 use rulesi::engine::search::perft;
-use rulesi::engine::{AnyGame, EngineErrorKind, MoveList, build, options};
+use rulesi::engine::{AnyGame, EngineErrorKind, MoveList, build, compile::options};
 use rulesi::with_game;
 
 fn fixture(name: &str) -> PathBuf {

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rulesi::engine::search::perft;
-use rulesi::engine::{AnyGame, build_with_fast_paths, options};
+use rulesi::engine::{AnyGame, build_with_fast_paths, compile::options};
 use rulesi::with_game;
 
 /// The largest count run by default.

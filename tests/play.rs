@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use rulesi::board::CellId;
-use rulesi::engine::{AnyGame, MoveList, build, moves::notation, options};
+use rulesi::engine::{AnyGame, MoveList, build, compile::options, exec::moves::notation};
 use rulesi::with_game;
 
 mod common;

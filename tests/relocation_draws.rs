@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 
 use rulesi::check::hir::Action;
-use rulesi::engine::code::Plan;
+use rulesi::engine::exec::code::Plan;
 use rulesi::engine::search;
-use rulesi::engine::{AnyGame, Game, State, build, options, position};
+use rulesi::engine::{AnyGame, Game, State, build, compile::options, text::position};
 use rulesi::with_game;
 
 /// Checks that random play is uniform on a position (`search::check_uniform`).

@@ -43,10 +43,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rulesi::engine::moves::notation;
-use rulesi::engine::notation::find_move;
+use rulesi::engine::exec::moves::notation;
 use rulesi::engine::search::perft;
-use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, options, position};
+use rulesi::engine::text::notation::find_move;
+use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options, text::position};
 use rulesi::with_game;
 
 fn root() -> PathBuf {

@@ -1,5 +1,5 @@
 //! Turns of two parts (a first move, then optionally a second with another figure) are
-//! drawn uniformly by random play, which does not list them (see `engine::follow`): on
+//! drawn uniformly by random play, which does not list them (see `engine::exec::follow`): on
 //! positions of Sackson's AGON (`games/sackson-agon.game`) small enough to list, with
 //! two figures (every first move may be followed), with a figure of one piece (which
 //! cannot move: most slots are misses, so the exact listing takes over), and with
@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use rulesi::engine::search;
-use rulesi::engine::{Game, State, build, options, position};
+use rulesi::engine::{Game, State, build, compile::options, text::position};
 use rulesi::with_game;
 
 /// Checks that random play is uniform on a position (`search::check_uniform`).

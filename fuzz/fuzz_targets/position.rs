@@ -1,4 +1,4 @@
-//! Fuzz target: arbitrary text into the position reader, `rulesi::engine::position::read`
+//! Fuzz target: arbitrary text into the position reader, `rulesi::engine::text::position::read`
 //! (what `--position FILE` and the scenario tests read), for the games of `games/`.
 //!
 //! The first byte chooses the game (its value modulo the number of games, in the order
@@ -15,7 +15,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rulesi::engine::position;
+use rulesi::engine::text::position;
 
 #[path = "shared/games.rs"]
 mod shared_games;

@@ -13,7 +13,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rulesi::engine::search::Rng;
-use rulesi::engine::{MoveList, Outcome, position};
+use rulesi::engine::{MoveList, Outcome, text::position};
 
 /// At most this many turns are played from the position.
 const PLIES: usize = 8;

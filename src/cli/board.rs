@@ -25,8 +25,8 @@
 use rulesi::board::{CellId, HexUnit, Shape};
 use rulesi::check::hir::Action;
 use rulesi::engine::compile::Program;
-use rulesi::engine::moves::Part;
-use rulesi::engine::state::{Piece, flags_of, kind_of, side_of};
+use rulesi::engine::exec::moves::Part;
+use rulesi::engine::exec::state::{Piece, flags_of, kind_of, side_of};
 use rulesi::engine::{Game, Outcome, State};
 
 /// Marks for flagged pieces, one per flag in order of declaration (the last is reused).
@@ -319,7 +319,7 @@ impl View {
         for &o in &self.owners {
             let pieces: Vec<String> = (0..prog.kinds.len())
                 .map(|k| {
-                    let p = rulesi::engine::state::piece(o, k as u16, 0);
+                    let p = rulesi::engine::exec::state::piece(o, k as u16, 0);
                     format!(
                         "{} {}",
                         paint(&self.piece_letters(prog, p), self.side_code(prog, o), self.colour),
@@ -479,7 +479,7 @@ pub fn move_cells(parts: &[Part]) -> Vec<u16> {
     let mut cells = Vec::new();
     for p in parts {
         for c in [p.from, p.to] {
-            if c != rulesi::engine::program::NONE && !cells.contains(&c) {
+            if c != rulesi::engine::compile::program::NONE && !cells.contains(&c) {
                 cells.push(c);
             }
         }

@@ -59,7 +59,7 @@ pub struct Args {
 
 /// `--option KEY=VALUE`, refused by clap (a usage error) when it has no `=`.
 fn parse_setting(s: &str) -> Result<(String, String), String> {
-    engine::options::parse_setting(s)
+    engine::compile::options::parse_setting(s)
 }
 
 /// `--format`.
@@ -168,7 +168,7 @@ fn build_with_options(model: &Model, args: &Args) -> Option<Diagnostic> {
         .chain(args.options.iter().map(|(k, v)| format!("{k}={v}")))
         .collect();
     let with = settings.join(" ");
-    let values = match engine::options::resolve(model, args.ruleset.as_deref(), &args.options) {
+    let values = match engine::compile::options::resolve(model, args.ruleset.as_deref(), &args.options) {
         Ok(values) => values,
         Err(e) => {
             // Which setting was refused decides the kind of problem.

@@ -62,7 +62,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
     };
     let mut settings = Vec::new();
     for s in &args.options {
-        match engine::options::parse_setting(s) {
+        match engine::compile::options::parse_setting(s) {
             Ok(kv) => settings.push(kv),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -70,7 +70,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
             }
         }
     }
-    let values = match engine::options::resolve(&model, args.ruleset.as_deref(), &settings) {
+    let values = match engine::compile::options::resolve(&model, args.ruleset.as_deref(), &settings) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
@@ -87,7 +87,7 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
 }
 
 /// The position to start from: the game's start, or the position in `file` (see
-/// [`rulesi::engine::position`]). On failure prints why and returns `Err(())`.
+/// [`rulesi::engine::text::position`]). On failure prints why and returns `Err(())`.
 pub fn start_position<const W: usize>(g: &Game<W>, file: Option<&Path>) -> Result<State<W>, ()> {
     let Some(path) = file else { return Ok(g.start()) };
     let bytes = match read_user_file(path) {
@@ -101,5 +101,5 @@ pub fn start_position<const W: usize>(g: &Game<W>, file: Option<&Path>) -> Resul
         eprintln!("error: {} is not a text file (it is not valid UTF-8)", path.display());
         return Err(());
     };
-    engine::position::read(g, text).map_err(|e| eprintln!("error: {}: {e}", path.display()))
+    engine::text::position::read(g, text).map_err(|e| eprintln!("error: {}: {e}", path.display()))
 }

@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use clap::Args as ClapArgs;
 
-use rulesi::engine::mcts::{self, Budget};
 use rulesi::engine::search::Rng;
+use rulesi::engine::search::mcts::{self, Budget};
 use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 use rulesi::with_game;
 

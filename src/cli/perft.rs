@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args as ClapArgs;
 
 use rulesi::engine::search::perft;
-use rulesi::engine::{EngineError, MoveList, moves::notation};
+use rulesi::engine::{EngineError, MoveList, exec::moves::notation};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load, start_position};

@@ -1,5 +1,5 @@
 //! `rulesi play FILE`: play a game in the terminal, against people, the computer
-//! ([`rulesi::engine::mcts`]) or a random player.
+//! ([`rulesi::engine::search::mcts`]) or a random player.
 //!
 //! Moves are typed in the game's notation, case-insensitively; a move that is not
 //! legal is refused with a reason worked out from the legal moves alone (see
@@ -16,11 +16,11 @@ use clap::Args as ClapArgs;
 
 use rulesi::check::hir::Action;
 use rulesi::engine::compile::Program;
-use rulesi::engine::mcts::{self, Budget};
-use rulesi::engine::moves::Part;
-use rulesi::engine::notation::{find_move, move_text};
-use rulesi::engine::program::NONE;
+use rulesi::engine::compile::program::NONE;
+use rulesi::engine::exec::moves::Part;
 use rulesi::engine::search::Rng;
+use rulesi::engine::search::mcts::{self, Budget};
+use rulesi::engine::text::notation::{find_move, move_text};
 use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 use rulesi::with_game;
 

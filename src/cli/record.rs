@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rulesi::engine::moves::Part;
+use rulesi::engine::exec::moves::Part;
 use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 
-use rulesi::engine::notation::{find_move, move_text};
+use rulesi::engine::text::notation::{find_move, move_text};
 
 use super::files::{not_regular, os_reason, read_user_file};
 
@@ -328,7 +328,7 @@ mod tests {
         let text = "game \"Chosen\"\nplayers white, black\nboard square 3 by 3\npiece stone \"o\"\n\
                     phase play {\n  place stone at empty by opponent\n}\n";
         let model = rulesi::check_source(text).model.expect("the game checks");
-        let values = rulesi::engine::options::resolve(&model, None, &[]).expect("no options");
+        let values = rulesi::engine::compile::options::resolve(&model, None, &[]).expect("no options");
         let any = rulesi::engine::build(&model, &values).expect("the game builds");
         rulesi::with_game!(&any, g => {
             let mut line = Line::new(g);

@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use crate::board::{CellId, CellSet};
 use crate::engine::compile::Program;
-use crate::engine::state::{flags_of, kind_of, side_of};
+use crate::engine::exec::state::{flags_of, kind_of, side_of};
 use crate::engine::{Game, State};
 
 use colour::{FLAG_COLOURS, HIGHLIGHT, Paint};

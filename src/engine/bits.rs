@@ -118,7 +118,7 @@ impl<const W: usize> Bits<W> {
                     }
                     x.trailing_zeros()
                 } else {
-                    super::moves::select(*w, n)
+                    crate::engine::exec::moves::select(*w, n)
                 };
                 return Some((i * 64) as u16 + at as u16);
             }

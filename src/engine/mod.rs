@@ -6,35 +6,21 @@
 //! generic over the width, and dispatched with [`with_game!`](crate::with_game).
 
 pub mod bits;
-pub mod closure;
-pub mod code;
 pub mod compile;
-#[cfg(test)]
-mod differential_tests;
 pub mod error;
-pub mod follow;
-#[cfg(test)]
-mod lowering_tests;
-pub mod mcts;
-pub mod moves;
-pub mod notation;
-pub mod options;
+pub mod exec;
 #[cfg(test)]
 mod oracle;
-pub mod position;
-pub mod program;
-pub mod run;
 pub mod search;
-pub mod simplify;
-pub mod state;
+pub mod text;
 
 use crate::check::Model;
 use crate::check::model::Value as Choice;
 
 pub use bits::Bits;
 pub use error::{EngineError, EngineErrorKind};
-pub use moves::{MoveList, Part};
-pub use state::{Game, Outcome, State};
+pub use exec::moves::{MoveList, Part};
+pub use exec::state::{Game, Outcome, State};
 
 /// A compiled game at the bitset width its board needs.
 #[derive(Clone, Debug)]

@@ -21,7 +21,7 @@ pub fn games() -> &'static [AnyGame] {
             .iter()
             .map(|src| {
                 let model = rulesi::check_source(src).model.expect("a game of games/ checks");
-                let values = rulesi::engine::options::resolve(&model, None, &[]).expect("default options");
+                let values = rulesi::engine::compile::options::resolve(&model, None, &[]).expect("default options");
                 rulesi::engine::build(&model, &values).expect("a game of games/ builds")
             })
             .collect()

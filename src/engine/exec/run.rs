@@ -7,13 +7,13 @@ use std::rc::Rc;
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 
-use super::bits::Bits;
-use super::closure::Flow;
-use super::code::{CRule, CS, EffN, Mask, Plan};
-use super::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
-use super::moves::{MoveList, Part};
-use super::program::{E, NONE, Op};
-use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, Op};
+use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
+use crate::engine::exec::closure::Flow;
+use crate::engine::exec::code::{CRule, CS, EffN, Mask, Plan};
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
 /// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply
 /// forgotten (its drop glue is not inlined, and random play makes two contexts a
@@ -141,13 +141,13 @@ pub struct Ctx<'s, const W: usize> {
 #[derive(Default)]
 pub struct CtxExtra<const W: usize> {
     /// Sets computed once and read several times by one compiled condition
-    /// ([`super::code::SetN::Let`]).
+    /// ([`crate::engine::exec::code::SetN::Let`]).
     pub temps: Vec<Bits<W>>,
     /// Positions to reuse (for `without` and for the parts of a turn), so that
     /// evaluating and generating allocate no position once these exist.
     pub scratch: Vec<State<W>>,
     /// Sets that depend only on the turn's start and `from`, computed this turn
-    /// ([`super::code::SetN::Cached`]), by [`cache_key`].
+    /// ([`crate::engine::exec::code::SetN::Cached`]), by [`cache_key`].
     pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
     /// The hashes of the positions of the turn being generated before the one its
     /// current part starts from (the turn's start first): a further part may not
@@ -246,7 +246,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
 /// The elements of a collection, taken when the loop starts (so the loop body may
 /// change the position), without allocating.
 pub(crate) enum Items<const W: usize> {
-    Cells(super::bits::BitsIter<W>),
+    Cells(crate::engine::bits::BitsIter<W>),
     Dirs(u32),
     Sides(u8, u8),
     List(Rc<Vec<Val<W>>>, usize),
@@ -386,10 +386,10 @@ impl<const W: usize> Game<W> {
         let mut i = 0usize;
         for (d, v) in dims.iter().zip(idx) {
             let key = match v {
-                Val::Side(s) => super::compile::Key::Side(*s),
-                Val::Sym(s) => super::compile::Key::Sym(*s),
-                Val::Num(n) => super::compile::Key::Num(*n),
-                Val::Cell(c) => super::compile::Key::Cell(*c),
+                Val::Side(s) => crate::engine::compile::Key::Side(*s),
+                Val::Sym(s) => crate::engine::compile::Key::Sym(*s),
+                Val::Num(n) => crate::engine::compile::Key::Num(*n),
+                Val::Cell(c) => crate::engine::compile::Key::Cell(*c),
                 _ => return None,
             };
             let pos = d.iter().position(|k| *k == key)?;
@@ -1489,7 +1489,7 @@ impl<const W: usize> Game<W> {
     /// [`Game::settle`] to apply its outcome).
     ///
     /// An error when a turn would have more than [`MAX_TURN_PARTS`] parts, when the
-    /// turns hold more than [`MAX_LISTED_PARTS`](super::error::MAX_LISTED_PARTS) parts
+    /// turns hold more than [`MAX_LISTED_PARTS`](crate::engine::error::MAX_LISTED_PARTS) parts
     /// in all, or when a stack is full (in `s`, or after a part); `out` is then empty.
     pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
         out.clear();
@@ -1665,7 +1665,7 @@ impl<const W: usize> Game<W> {
         // unchecked; their conditions are checked when drawn (`random_move`).
         let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
         if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
-            // Random play over turns of two parts (see `super::follow`).
+            // Random play over turns of two parts (see `crate::engine::exec::follow`).
             self.gen_follow(s, cx, rid, cr, out);
         } else if let Some(m) = &cr.mask {
             self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
@@ -2219,7 +2219,7 @@ impl<const W: usize> Game<W> {
     pub fn random_move(
         &self,
         s: &State<W>,
-        rng: &mut super::search::Rng,
+        rng: &mut crate::engine::search::Rng,
         list: &mut MoveList,
     ) -> Result<Option<usize>, EngineError> {
         // The general path clears the rest itself.
@@ -2255,7 +2255,7 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        rng: &mut super::search::Rng,
+        rng: &mut crate::engine::search::Rng,
         list: &mut MoveList,
         plan: &Plan<W>,
     ) -> Option<usize> {
@@ -2419,7 +2419,7 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        rng: &mut super::search::Rng,
+        rng: &mut crate::engine::search::Rng,
         list: &mut MoveList,
         rid: u32,
     ) -> Option<usize> {
@@ -2511,7 +2511,7 @@ impl<const W: usize> Game<W> {
     fn random_general(
         &self,
         s: &State<W>,
-        rng: &mut super::search::Rng,
+        rng: &mut crate::engine::search::Rng,
         list: &mut MoveList,
     ) -> Result<Option<usize>, EngineError> {
         list.clear();
@@ -2531,7 +2531,7 @@ impl<const W: usize> Game<W> {
         while exact + boxed + follows > 0 {
             let r = rng.below(exact + boxed + follows);
             if r >= exact + boxed {
-                // A first part and one of its slots (see `super::follow`).
+                // A first part and one of its slots (see `crate::engine::exec::follow`).
                 let (gi, to, j) = list.follow_slot((r - exact - boxed) as u64, W);
                 let (rule, from, extra, first, end) = list.follow_info(gi);
                 let action = self.prog.rules[rule as usize].action;
@@ -2545,7 +2545,7 @@ impl<const W: usize> Game<W> {
                     return Ok(Some(i));
                 }
                 follow_misses += 1;
-                if follow_misses == super::follow::FOLLOW_MISSES {
+                if follow_misses == crate::engine::exec::follow::FOLLOW_MISSES {
                     self.follows_to_turns(s, &mut cx, list);
                     self.listed(s, list)?;
                     exact = list.len() + list.group_total();
@@ -2805,8 +2805,13 @@ impl<const W: usize> Game<W> {
         s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
         let played_by = s.mover;
-        s.previous =
-            super::state::Previous { action: Some(action), from: p.from, to: p.to, phase: model, player: played_by };
+        s.previous = crate::engine::exec::state::Previous {
+            action: Some(action),
+            from: p.from,
+            to: p.to,
+            phase: model,
+            player: played_by,
+        };
         s.jumped = Bits::EMPTY;
         s.last_jumped = NONE;
         s.turn_captures = 0;
@@ -2841,7 +2846,7 @@ impl<const W: usize> Game<W> {
         let pass = parts.iter().all(|p| self.prog.rules[p.rule as usize].action == Action::Pass);
         s.passes = if pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
-        s.previous = super::state::Previous {
+        s.previous = crate::engine::exec::state::Previous {
             action: first.map(|p| self.prog.rules[p.rule as usize].action),
             from: first.map_or(NONE, |p| p.from),
             to: last.map_or(NONE, |p| p.to),
@@ -2905,7 +2910,9 @@ impl<const W: usize> Game<W> {
         if entered && let Some(st) = p.starting {
             return self.side_player(s, st);
         }
-        (s.mover + 1) % players
+        // The player after the last is the first (a select, not a division or a branch).
+        let next = s.mover + 1;
+        next * u8::from(next < players)
     }
 
     /// The number of the next turn as players count moves: the turns played so far plus

@@ -1,4 +1,4 @@
-//! Closures: the typed code of [`super::code`] turned into Rust closures, once, when the
+//! Closures: the typed code of [`crate::engine::exec::code`] turned into Rust closures, once, when the
 //! game is built.
 //!
 //! A tree walk pays a dispatch and a large function's prologue at every node; a
@@ -14,17 +14,17 @@
 //! - statement blocks with no continuation (most `then` blocks, `end`): one closure per
 //!   statement, and `flag(f, to + d)` on one cell without a set.
 //!
-//! Everything else calls the tree evaluators of [`super::code`] on its node, so every
+//! Everything else calls the tree evaluators of [`crate::engine::exec::code`] on its node, so every
 //! program is covered.
 
 use std::fmt;
 use std::sync::Arc;
 
-use super::bits::Bits;
-use super::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, NumN, SetN, SideN, Target};
-use super::program::NONE;
-use super::run::{Ctx, Val};
-use super::state::{Game, State};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, NumN, SetN, SideN, Target};
+use crate::engine::exec::run::{Ctx, Val};
+use crate::engine::exec::state::{Game, State};
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -1451,7 +1451,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         SetN::Cached(k, x) => {
             let (k, f) = (*k, set_f::<W>(x));
             fs(move |g, s, cx| {
-                let key = super::run::cache_key(k, cx.mv.from);
+                let key = crate::engine::exec::run::cache_key(k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
                     return b;
                 }
@@ -1520,17 +1520,18 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
         EffN::Win(side, win) => {
             let (side, win) = (side.clone(), *win);
             fx(move |g, s, cx| {
-                if s.outcome == super::state::Outcome::Ongoing {
+                if s.outcome == crate::engine::exec::state::Outcome::Ongoing {
                     let side = g.eside(s, cx, &side);
                     let player = g.player_of(s, side);
-                    s.outcome = super::state::Outcome::Win(if win { player } else { g.opponent_of(player) });
+                    s.outcome =
+                        crate::engine::exec::state::Outcome::Win(if win { player } else { g.opponent_of(player) });
                 }
                 Flow::GO
             })
         }
         EffN::Draw => fx(|_, s, _| {
-            if s.outcome == super::state::Outcome::Ongoing {
-                s.outcome = super::state::Outcome::Draw;
+            if s.outcome == crate::engine::exec::state::Outcome::Ongoing {
+                s.outcome = crate::engine::exec::state::Outcome::Draw;
             }
             Flow::GO
         }),

@@ -3,14 +3,15 @@
 
 use std::path::PathBuf;
 
-use super::moves::MoveList;
-use super::run::{Ctx, MoveVars, Val};
-use super::search::Rng;
-use super::state::{Game, Outcome, State};
-use super::{AnyGame, build, options};
+use crate::engine::compile::options;
+use crate::engine::exec::moves::MoveList;
+use crate::engine::exec::run::{Ctx, MoveVars, Val};
+use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::search::Rng;
+use crate::engine::{AnyGame, build};
 use crate::with_game;
 
-pub(super) fn games() -> Vec<PathBuf> {
+pub(crate) fn games() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("games/ is readable")
@@ -74,7 +75,7 @@ fn sample_positions<const W: usize>(g: &Game<W>, seed: u64) -> Vec<State<W>> {
     all
 }
 
-/// Whether the game has turns of two parts, drawn by slots ([`super::follow`]):
+/// Whether the game has turns of two parts, drawn by slots ([`crate::engine::exec::follow`]):
 /// listing their turns takes about the square of the moves, so the tests that list
 /// them look at fewer positions and fewer cells.
 fn two_part<const W: usize>(g: &Game<W>) -> bool {
@@ -118,7 +119,7 @@ fn compiled_conditions_agree_with_the_interpreter() {
                             continue;
                         }
                         let froms: Vec<u16> = match rule.action {
-                            crate::check::hir::Action::Place | crate::check::hir::Action::Pass => vec![super::program::NONE],
+                            crate::check::hir::Action::Place | crate::check::hir::Action::Pass => vec![crate::engine::compile::program::NONE],
                             _ => g.own_bits(s).iter().collect(),
                         };
                         let tos: Vec<u16> = if slow { g.all.iter().step_by(7).collect() } else { g.all.iter().collect() };
@@ -171,7 +172,7 @@ fn random_playouts_stay_consistent() {
 
 /// Checks that random play is uniform on a position (see [`check_uniform`]).
 fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64, label: &str) -> usize {
-    super::search::check_uniform(g, s, per, seed).unwrap_or_else(|e| panic!("{label}: {e}"))
+    crate::engine::search::check_uniform(g, s, per, seed).unwrap_or_else(|e| panic!("{label}: {e}"))
 }
 
 /// Positions along seeded random games drawn by `random_move` (fast enough for long
@@ -215,7 +216,7 @@ fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from
     let over = rule.over.as_ref().map(|o| g.set_of(g.eval(s, &mut cx, o)));
     let mut out = Vec::new();
     for to in 0..g.n as u16 {
-        let mut middle = super::program::NONE;
+        let mut middle = crate::engine::compile::program::NONE;
         let reached = match rule.action {
             Action::Place => true,
             Action::Relocate => to != from,
@@ -223,7 +224,7 @@ fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from
             _ => (0..g.ndirs).any(|d| {
                 let mid = g.step[from as usize * g.ndirs + d];
                 let ok = dirs >> d & 1 == 1
-                    && mid != super::program::NONE
+                    && mid != crate::engine::compile::program::NONE
                     && over.is_some_and(|o| o.has(mid))
                     && g.step[mid as usize * g.ndirs + d] == to;
                 if ok {
@@ -267,7 +268,7 @@ fn masks_agree_with_the_interpreter() {
                         cx.mv.rule = rid as u32;
                         let Some(sets) = g.rule_sets(s, &mut cx, rid as u32, cr, m) else { continue };
                         let froms: Vec<u16> = match rule.action {
-                            Action::Place => vec![super::program::NONE],
+                            Action::Place => vec![crate::engine::compile::program::NONE],
                             _ => sets.pieces.iter().collect(),
                         };
                         for from in froms {
@@ -306,12 +307,12 @@ fn masks_agree_with_the_interpreter() {
 fn check_block_conds<const W: usize>(
     g: &Game<W>,
     s: &State<W>,
-    model: &[super::program::S],
-    code: &[super::code::CS<W>],
+    model: &[crate::engine::compile::program::S],
+    code: &[crate::engine::exec::code::CS<W>],
     label: &str,
 ) {
-    use super::code::CS;
-    use super::program::S;
+    use crate::engine::compile::program::S;
+    use crate::engine::exec::code::CS;
     let model: Vec<&S> = model
         .iter()
         .map(|st| {

@@ -41,10 +41,10 @@
 
 use std::time::{Duration, Instant};
 
-use super::error::EngineError;
-use super::moves::{MoveList, Part};
-use super::search::{Ending, Rng, random_game};
-use super::state::{Game, Outcome, State};
+use crate::engine::error::EngineError;
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::search::{Ending, Rng, random_game};
 
 /// How long to think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -594,7 +594,7 @@ fn best_child(nodes: &[Node]) -> (Option<usize>, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{AnyGame, build, moves::notation, options};
+    use crate::engine::{AnyGame, build, compile::options, exec::moves::notation};
     use crate::with_game;
 
     /// Three in a row on a 3×3 board, placing in turn; a full board is a draw.

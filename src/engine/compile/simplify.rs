@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crate::check::hir::{Comprehension, ContextVar};
 
-use super::program::{E, NONE, Op, Rule, S};
+use crate::engine::compile::program::{E, NONE, Op, Rule, S};
 
 /// The number of directions at most for which a loop is unrolled.
 const UNROLL: u32 = 12;

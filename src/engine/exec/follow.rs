@@ -24,14 +24,14 @@
 
 use crate::check::hir::{Action, Builtin, ContextVar};
 
-use super::bits::Bits;
-use super::closure::{self, FB, FS};
-use super::code::{CRule, CS, Lower, SetN, deps, deps_in, turn_fixed};
-use super::error::EngineError;
-use super::moves::{MoveList, Part};
-use super::program::{E, NONE, S};
-use super::run::{Ctx, MoveVars, Pending};
-use super::state::{Game, Outcome, State};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, S};
+use crate::engine::error::EngineError;
+use crate::engine::exec::closure::{self, FB, FS};
+use crate::engine::exec::code::{CRule, CS, Lower, SetN, deps, deps_in, turn_fixed};
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::run::{Ctx, MoveVars, Pending};
+use crate::engine::exec::state::{Game, Outcome, State};
 
 /// Slots drawn that are not legal turns before random play lists the turns of the
 /// first parts exactly.
@@ -105,7 +105,7 @@ fn fixed_in(e: &E, bound: &mut Vec<u32>) -> bool {
         }
         _ => {
             let mut ok = true;
-            super::program::children(e, &mut |c| ok &= fixed_in(c, bound));
+            crate::engine::compile::program::children(e, &mut |c| ok &= fixed_in(c, bound));
             ok
         }
     }
@@ -136,7 +136,7 @@ impl<const W: usize> Lower<'_, W> {
     /// one set (none when there is none).
     fn fixed_factors(&mut self, e: &E) -> Option<SetN> {
         let mut factors = Vec::new();
-        super::code::flatten_set_and(e, &mut factors);
+        crate::engine::exec::code::flatten_set_and(e, &mut factors);
         let mut out: Option<SetN> = None;
         for f in factors.into_iter().filter(|f| fixed_in_turn(f)) {
             let x = self.set(f);

@@ -2,10 +2,10 @@
 
 use crate::check::hir::Action;
 
-use super::bits::Bits;
-use super::compile::Program;
-use super::error::{EngineError, MAX_LISTED_PARTS};
-use super::program::NONE;
+use crate::engine::bits::Bits;
+use crate::engine::compile::Program;
+use crate::engine::compile::program::NONE;
+use crate::engine::error::{EngineError, MAX_LISTED_PARTS};
 
 /// One part of a turn: one move rule applied once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -56,9 +56,9 @@ use crate::board::CellId;
 use crate::check::hir::Action;
 use crate::suggest::did_you_mean;
 
-use super::compile::Key;
-use super::program::NONE;
-use super::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::compile::Key;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
 /// The position without what is not part of it: the history emptied, and the slots
 /// of each stack above its height zeroed. Two states are the same position exactly
@@ -291,7 +291,7 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                     }
                 };
                 let player = find_player(g, player).map_err(err)?;
-                s.previous = super::state::Previous { action, from, to, phase, player };
+                s.previous = crate::engine::exec::state::Previous { action, from, to, phase, player };
             }
             "colour" => {
                 let [player, side] = words[..] else { return Err(err(expect("colour PLAYER SIDE", rest))) };
@@ -522,7 +522,7 @@ fn counter_slot<const W: usize>(g: &Game<W>, reference: &str) -> Result<(usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{AnyGame, build, options};
+    use crate::engine::{AnyGame, build, compile::options};
 
     /// A made-up game with colours, flags, a counter and no stacks.
     const FLAT: &str = r#"

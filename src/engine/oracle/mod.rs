@@ -12,16 +12,19 @@
 //! (`differential_tests.rs`) plays random games of every game with both and requires
 //! the same legal turns, the same positions (hash included) and the same outcomes.
 
+#[cfg(test)]
+mod differential_tests;
+
 use crate::check::hir::{Action, Effect};
 
-use super::bits::Bits;
-use super::closure::Flow;
-use super::compile::Program;
-use super::error::MAX_TURN_PARTS;
-use super::moves::Part;
-use super::program::{NONE, S};
-use super::run::{Ctx, MoveVars, Val};
-use super::state::{Game, Outcome, Previous, State, piece};
+use crate::engine::bits::Bits;
+use crate::engine::compile::Program;
+use crate::engine::compile::program::{NONE, S};
+use crate::engine::error::MAX_TURN_PARTS;
+use crate::engine::exec::closure::Flow;
+use crate::engine::exec::moves::Part;
+use crate::engine::exec::run::{Ctx, MoveVars, Val};
+use crate::engine::exec::state::{Game, Outcome, Previous, State, piece};
 
 /// A further part of a turn met in a `then` block: generated once the part is applied.
 struct Pending<'p, const W: usize> {

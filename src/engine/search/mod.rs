@@ -1,10 +1,12 @@
 //! Counting and playing: perft, and uniformly random playouts.
 
+pub mod mcts;
+
 use std::collections::HashMap;
 
-use super::error::EngineError;
-use super::moves::{MoveList, Part};
-use super::state::{Game, Outcome, State};
+use crate::engine::error::EngineError;
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, Outcome, State};
 
 /// The number of distinct legal move sequences of length `depth` (a turn of several
 /// parts is one move; counts stop at a finished game), or the first error met.

@@ -1,7 +1,7 @@
 //! The engine held to plainer ways of playing the same rules, on random games of every
 //! game in `games/` and `tests/oracle/`, in every configuration:
 //!
-//! - the reference player ([`super::oracle`]) must list the same legal turns and reach
+//! - the reference player ([`crate::engine::oracle`]) must list the same legal turns and reach
 //!   the same positions (hash included) and the same outcomes;
 //! - the engine with its fast paths off ([`Game::fast`]) must too, and random play
 //!   must draw legal turns both ways.
@@ -9,14 +9,15 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::compile::Program;
-use super::lowering_tests::games;
-use super::moves::{MoveList, Part};
-use super::oracle::Oracle;
-use super::search::Rng;
-use super::state::{Game, Outcome, State};
-use super::{AnyGame, build, compile, options};
 use crate::check::model::OptionValue;
+use crate::engine::compile::Program;
+use crate::engine::compile::{self, options};
+use crate::engine::exec::lowering_tests::games;
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::oracle::Oracle;
+use crate::engine::search::Rng;
+use crate::engine::{AnyGame, build};
 use crate::with_game;
 
 /// A ruleset and `key=value` settings.

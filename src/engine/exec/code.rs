@@ -21,11 +21,11 @@
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
 
-use super::bits::Bits;
-use super::closure::{self, FB, FS, FX};
-use super::program::{E, NONE, Op, S, children};
-use super::run::{Ctx, MoveVars};
-use super::state::{Game, State};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, Op, S, children};
+use crate::engine::exec::closure::{self, FB, FS, FX};
+use crate::engine::exec::run::{Ctx, MoveVars};
+use crate::engine::exec::state::{Game, State};
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub enum SetN {
     Temp(u32),
     /// A set that depends only on the position at the start of the turn and on `from`
     /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
-    /// turn, and kept in the context ([`super::run::Ctx::cache`]) under its number.
+    /// turn, and kept in the context ([`crate::engine::exec::run::Ctx::cache`]) under its number.
     Cached(u32, Box<SetN>),
     /// Anything else.
     Gen(Box<E>),
@@ -523,9 +523,9 @@ pub struct Code<const W: usize> {
     /// Tables of destination sets by start cell ([`SetN::FromTable`]).
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Per rule: how random play draws the turns its parts begin, when they may go on.
-    pub follows: Vec<Option<super::follow::Follow<W>>>,
+    pub follows: Vec<Option<crate::engine::exec::follow::Follow<W>>>,
     /// Per rule that may follow another: its parts that cannot change during a turn.
-    pub fixed: Vec<Option<super::follow::Fixed<W>>>,
+    pub fixed: Vec<Option<crate::engine::exec::follow::Fixed<W>>>,
 }
 
 impl<const W: usize> Code<W> {
@@ -1533,7 +1533,7 @@ impl<const W: usize> Lower<'_, W> {
         // interpreter: the sets made by this lowering are not in `Game::sets` yet.)
         let mut eval_static = |c: &E, from: u16, to: u16, middle: u16| -> bool {
             cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), super::run::Val::Bool(true))
+            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::run::Val::Bool(true))
         };
         let conds = r.conds.clone();
         let (mut static_conds, mut per_gen, mut per_from, mut residual) =
@@ -1825,7 +1825,7 @@ impl<const W: usize> Lower<'_, W> {
         let mut cx = Ctx::new(None);
         let mut eval = |from: u16, to: u16| {
             cx.mv = MoveVars { from, to, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), super::run::Val::Bool(true))
+            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::run::Val::Bool(true))
         };
         if !deps(c).from {
             let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
@@ -2147,7 +2147,7 @@ impl<const W: usize> Game<W> {
             Base::LastJumped => s.last_jumped,
             Base::Const(c) => c,
             Base::Local(i) => match cx.slots.get(i as usize) {
-                Some(super::run::Val::Cell(c)) => *c,
+                Some(crate::engine::exec::run::Val::Cell(c)) => *c,
                 _ => NONE,
             },
         }
@@ -2182,11 +2182,11 @@ impl<const W: usize> Game<W> {
                 let d = match &**d {
                     DirN::Const(d) => *d,
                     DirN::Local(i) => match cx.slots.get(*i as usize) {
-                        Some(super::run::Val::Dir(d)) => *d,
+                        Some(crate::engine::exec::run::Val::Dir(d)) => *d,
                         _ => return NONE,
                     },
                     DirN::Gen(e) => match self.eval(s, cx, e) {
-                        super::run::Val::Dir(d) => d,
+                        crate::engine::exec::run::Val::Dir(d) => d,
                         _ => return NONE,
                     },
                 };
@@ -2198,7 +2198,7 @@ impl<const W: usize> Game<W> {
                 self.prog.cell_tables[*t as usize][self.table_at(c)]
             }
             CellN::Gen(e) => match self.eval(s, cx, e) {
-                super::run::Val::Cell(c) => c,
+                crate::engine::exec::run::Val::Cell(c) => c,
                 _ => NONE,
             },
         }
@@ -2217,11 +2217,11 @@ impl<const W: usize> Game<W> {
             SideN::Mover => s.mover,
             SideN::Opponent => self.opponent_of(s.mover),
             SideN::Local(i) => match cx.slots.get(*i as usize) {
-                Some(super::run::Val::Side(x)) => *x,
+                Some(crate::engine::exec::run::Val::Side(x)) => *x,
                 _ => 0,
             },
             SideN::Gen(e) => match self.eval(s, cx, e) {
-                super::run::Val::Side(x) => x,
+                crate::engine::exec::run::Val::Side(x) => x,
                 _ => 0,
             },
         }
@@ -2233,8 +2233,8 @@ impl<const W: usize> Game<W> {
         match n {
             DirsN::Const(m) => *m,
             DirsN::Gen(e) => match self.eval(s, cx, e) {
-                super::run::Val::Dirs(m) => m,
-                super::run::Val::Dir(d) => 1 << d,
+                crate::engine::exec::run::Val::Dirs(m) => m,
+                crate::engine::exec::run::Val::Dir(d) => 1 << d,
                 _ => 0,
             },
         }
@@ -2324,7 +2324,7 @@ impl<const W: usize> Game<W> {
             }
             SetN::Temp(k) => cx.temp(*k),
             SetN::Cached(k, x) => {
-                let key = super::run::cache_key(*k, cx.mv.from);
+                let key = crate::engine::exec::run::cache_key(*k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
                     return b;
                 }
@@ -2422,7 +2422,7 @@ impl<const W: usize> Game<W> {
             return Bits::EMPTY;
         }
         match self.top(s, c) {
-            Some(p) => self.component(c, s.side_bits[super::state::side_of(p) as usize]),
+            Some(p) => self.component(c, s.side_bits[crate::engine::exec::state::side_of(p) as usize]),
             None => Bits::EMPTY,
         }
     }
@@ -2562,7 +2562,7 @@ impl<const W: usize> Game<W> {
                 let c = self.ec(s, cx, c);
                 self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
             }
-            BoolN::Gen(e) => matches!(self.eval(s, cx, e), super::run::Val::Bool(true)),
+            BoolN::Gen(e) => matches!(self.eval(s, cx, e), crate::engine::exec::run::Val::Bool(true)),
         }
     }
 
@@ -2599,7 +2599,7 @@ impl<const W: usize> Game<W> {
                 self.count_groups(b)
             }
             NumN::Gen(e) => match self.eval(s, cx, e) {
-                super::run::Val::Num(v) => v,
+                crate::engine::exec::run::Val::Num(v) => v,
                 _ => 0,
             },
         }

@@ -7,11 +7,11 @@
 
 use crate::check::hir::Action;
 
-use super::bits::Bits;
-use super::code::{Code, Lower};
-use super::compile::Program;
-use super::error::{EngineError, EngineErrorKind, MAX_STACK};
-use super::program::NONE;
+use crate::engine::bits::Bits;
+use crate::engine::compile::Program;
+use crate::engine::compile::program::NONE;
+use crate::engine::error::{EngineError, EngineErrorKind, MAX_STACK};
+use crate::engine::exec::code::{Code, Lower};
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;
@@ -96,7 +96,7 @@ pub struct Game<const W: usize> {
     pub counter_base: Vec<usize>,
     /// Total counter slots.
     pub counter_slots: usize,
-    /// The program lowered to typed code (see [`super::code`]).
+    /// The program lowered to typed code (see [`crate::engine::exec::code`]).
     pub code: Code<W>,
     /// The hash keys of the pieces (see [`Game::piece_key`]), by cell and level, then
     /// piece; empty when the table would be large.
@@ -171,7 +171,7 @@ pub struct State<const W: usize> {
     pub turn_captures: u32,
     /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
     /// [`NONE`]: once set, the position is broken and playing on from it is an error
-    /// ([`EngineErrorKind::StackFull`](super::error::EngineErrorKind::StackFull)).
+    /// ([`EngineErrorKind::StackFull`](crate::engine::error::EngineErrorKind::StackFull)).
     pub full: u16,
 }
 
@@ -321,7 +321,7 @@ impl<const W: usize> Game<W> {
         let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
         let mut prog = prog;
         {
-            let simplifier = super::simplify::Simplifier {
+            let simplifier = crate::engine::compile::simplify::Simplifier {
                 step: &step,
                 ndirs,
                 opposite: &opposite,
@@ -329,7 +329,7 @@ impl<const W: usize> Game<W> {
                 sides: prog.sides.len(),
             };
             let Program { rules, phases, setup, end, no_moves, after_turn, .. } = &mut prog;
-            let mut blocks: Vec<&mut Vec<super::program::S>> = vec![setup, end, no_moves, after_turn];
+            let mut blocks: Vec<&mut Vec<crate::engine::compile::program::S>> = vec![setup, end, no_moves, after_turn];
             blocks.extend(phases.iter_mut().map(|p| &mut p.body));
             simplifier.program(rules, &mut blocks);
         }
@@ -381,10 +381,13 @@ impl<const W: usize> Game<W> {
             let no_moves = lw.block(&p.no_moves, false);
             let after_turn = lw.block(&p.after_turn, false);
             let after_fx = if p.after_turn.is_empty() { None } else { lw.block_fx(&p.after_turn, false) };
-            let plans = phases.iter().map(|b| super::code::plan(&game, &rules, b)).collect();
+            let plans = phases.iter().map(|b| crate::engine::exec::code::plan(&game, &rules, b)).collect();
             let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
-            let seconds: Vec<u32> =
-                follows.iter().flatten().flat_map(|f: &super::follow::Follow<W>| f.next.iter().map(|n| n.0)).collect();
+            let seconds: Vec<u32> = follows
+                .iter()
+                .flatten()
+                .flat_map(|f: &crate::engine::exec::follow::Follow<W>| f.next.iter().map(|n| n.0))
+                .collect();
             let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
             let from_tables = std::mem::take(&mut lw.from_tables);
             let code = Code {

@@ -2,7 +2,7 @@
 //! names none.
 //!
 //! A typed move is matched against the notation of every legal move
-//! ([`super::moves::notation`]), case-insensitively and with runs of spaces as one.
+//! ([`crate::engine::exec::moves::notation`]), case-insensitively and with runs of spaces as one.
 //! When nothing matches exactly, the same cells with other separators (`c3-e5` for
 //! `c3xe5`) are accepted when only one legal move has them. When nothing matches at
 //! all, the reason is worked out from the legal moves alone: a cell not on the board,
@@ -13,10 +13,10 @@
 use crate::board::CellId;
 use crate::check::hir::Action;
 
-use super::compile::Program;
-use super::moves::{MoveList, Part, notation};
-use super::program::NONE;
-use super::state::{Game, Outcome, State, side_of};
+use crate::engine::compile::Program;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::moves::{MoveList, Part, notation};
+use crate::engine::exec::state::{Game, Outcome, State, side_of};
 
 /// A move in the game's notation.
 pub fn move_text<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> String {
@@ -401,7 +401,7 @@ mod tests {
     fn tiny() -> crate::engine::AnyGame {
         let text = "game \"T\"\nplayers white, black\nboard square 26 by 3\npiece man \"m\"\nphase play {\n  place man at empty\n}\n";
         let model = crate::check_source(text).model.expect("the game checks");
-        let values = crate::engine::options::resolve(&model, None, &[]).expect("options");
+        let values = crate::engine::compile::options::resolve(&model, None, &[]).expect("options");
         crate::engine::build(&model, &values).expect("compiles")
     }
 

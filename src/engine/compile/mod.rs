@@ -6,6 +6,10 @@
 //! that are static become per-cell tables (`ring(c)` is one array read); other
 //! definitions are inlined.
 
+pub mod options;
+pub mod program;
+pub mod simplify;
+
 use std::collections::HashMap;
 
 use crate::board::{CellSet, Geometry};
@@ -16,7 +20,7 @@ use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
 use crate::syntax::Span;
 
-use super::program::{E, NONE, Op, Phase, Rule, S, children};
+use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, children};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,11 @@
+//! Executing a compiled game: the position and its changes, the program lowered to
+//! typed code and closures, generating the legal turns and playing them.
+
+pub mod closure;
+pub mod code;
+pub mod follow;
+#[cfg(test)]
+pub(crate) mod lowering_tests;
+pub mod moves;
+pub mod run;
+pub mod state;

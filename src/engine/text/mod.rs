@@ -1,0 +1,5 @@
+//! A game's words for its positions and moves: the notation of turns and the text
+//! format of positions.
+
+pub mod notation;
+pub mod position;
