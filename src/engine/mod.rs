@@ -10,6 +10,7 @@ pub mod closure;
 pub mod code;
 pub mod compile;
 pub mod error;
+pub mod explain;
 pub mod follow;
 #[cfg(test)]
 mod lowering_tests;
