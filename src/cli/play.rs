@@ -169,7 +169,7 @@ const HELP: &str = "Type a move in the game's notation (`moves` lists them), or 
   save FILE      save the game (continue it with `rulesi play --load FILE`)
   resign         give up
   help           this help
-  quit           leave without saving";
+  quit           leave (a game not saved as it stands is saved in a new file)";
 
 struct Session<'g, const W: usize> {
     g: &'g Game<W>,
@@ -301,6 +301,17 @@ impl<const W: usize> Session<'_, W> {
     /// tell the user, starting with `why`.
     fn rescue(&self, why: &str) -> String {
         rescue(&self.autosave, why)
+    }
+
+    /// `quit`: a game whose moves are not saved as they stand is saved in a new file
+    /// first, as on Ctrl-C (see [`Autosave::rescue`]), and the user told where.
+    fn save_before_leaving(&mut self) {
+        let moves = self.line.texts();
+        let saved = self.autosave.lock().unwrap_or_else(|e| e.into_inner()).saved.as_ref().map(|s| s.moves.clone());
+        if !moves.is_empty() && saved.as_ref() != Some(&moves) {
+            let message = self.rescue("quit");
+            self.out(&message);
+        }
     }
 
     /// Whether `path` is the record this game was loaded from or last saved to.
@@ -541,7 +552,10 @@ impl<const W: usize> Session<'_, W> {
         let prog = &self.g.prog;
         match cmd.to_ascii_lowercase().as_str() {
             "help" | "?" => self.out(HELP),
-            "quit" | "exit" => return Flow::Quit,
+            "quit" | "exit" => {
+                self.save_before_leaving();
+                return Flow::Quit;
+            }
             "board" => {
                 self.show_board();
                 self.out(&self.view.legend(prog));
@@ -591,6 +605,8 @@ impl<const W: usize> Session<'_, W> {
             "hint" => {
                 if over || list.is_empty() {
                     self.out("the game is over");
+                } else if list.len() == 1 {
+                    self.out(&format!("hint: only one legal move: {}", move_text(self.g, s, list.get(0))));
                 } else if let Some(c) = match self.think(s, Who::Computer) {
                     Ok(c) => c,
                     Err(e) => return Flow::Failed(e),
