@@ -378,10 +378,22 @@ impl Printer<'_> {
         if let Some((name, _)) = self.names().directions.iter().find(|(_, m)| *m == mask) {
             return name.clone();
         }
-        let geometry = &self.prog.geometry;
-        for (name, ds) in geometry.named_dir_sets() {
-            if ds.iter().fold(0u32, |m, d| m | 1 << d.0) == mask {
-                return name.to_string();
+        let board: Vec<(&str, u32)> = self
+            .prog
+            .geometry
+            .named_dir_sets()
+            .iter()
+            .map(|(name, ds)| (*name, ds.iter().fold(0u32, |m, d| m | 1 << d.0)))
+            .collect();
+        if let Some((name, _)) = board.iter().find(|(_, m)| *m == mask) {
+            return name.to_string();
+        }
+        // Two of the board's sets that make it up between them: `orthogonal or diagonal`.
+        for (i, (a, ma)) in board.iter().enumerate() {
+            for (b, mb) in &board[i + 1..] {
+                if ma & mb == 0 && ma | mb == mask {
+                    return format!("{a} or {b}");
+                }
             }
         }
         let members: Vec<String> = (0..32u8).filter(|d| mask >> d & 1 == 1).map(|d| self.dir(d)).collect();
@@ -569,6 +581,8 @@ impl Printer<'_> {
     fn prec(&self, e: &E) -> u8 {
         match e {
             E::If(..) if self.per_side(e).is_some() => 10,
+            E::Dirs(mask) if self.dirs(*mask).contains(" or ") => 2,
+            E::Set(id) if self.set(*id).starts_with("not ") => 4,
             E::Bind(binds, body) if self.shown_binds(binds).next().is_none() => self.prec(body),
             _ => prec(e),
         }
@@ -777,4 +791,69 @@ fn shorten(text: &str, width: usize) -> String {
     }
     let kept: String = text.chars().take(width.saturating_sub(1)).collect();
     format!("{kept}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::hir::ContextVar;
+
+    fn program() -> Program {
+        let source = "game \"T\"\nplayers white, black\nboard square 4 by 4\npiece stone \"o\"\n\
+                      region edge = { c in board: rank(c) == 1 }\n\
+                      phase play { place stone at empty and not edge }\nno moves { draw }\n";
+        let model = crate::check_source(source).model.expect("the game checks");
+        let values = super::super::options::resolve(&model, None, &[]).expect("defaults");
+        super::super::compile::compile(&model, &values).expect("the game compiles")
+    }
+
+    fn show(prog: &Program, e: &E) -> String {
+        Printer { prog, out: String::new() }.flat(e, 0)
+    }
+
+    fn b(e: E) -> Box<E> {
+        Box::new(e)
+    }
+
+    #[test]
+    fn parentheses_only_where_the_precedences_need_them() {
+        let prog = program();
+        let (x, y, z) = (E::Num(1), E::Num(2), E::Num(3));
+        let sub = |a: E, c: E| E::Bin(Op::Sub, b(a), b(c));
+        assert_eq!(show(&prog, &sub(sub(x.clone(), y.clone()), z.clone())), "1 - 2 - 3");
+        assert_eq!(show(&prog, &sub(x.clone(), sub(y.clone(), z.clone()))), "1 - (2 - 3)");
+        let mul = E::Bin(Op::Mul, b(E::Bin(Op::Add, b(x.clone()), b(y.clone()))), b(z.clone()));
+        assert_eq!(show(&prog, &mul), "(1 + 2) * 3");
+        let to = E::Ctx(ContextVar::To);
+        let own = E::Ctx(ContextVar::Own);
+        let not_in = E::Not(b(E::Bin(Op::CellIn, b(to.clone()), b(own.clone()))));
+        let either = E::Bin(Op::Or, b(not_in.clone()), b(E::Bool(true)));
+        assert_eq!(show(&prog, &E::Bin(Op::And, b(either), b(E::Bool(false)))), "(to not in own or true) and false");
+        let all = prog.geometry.all_dirs().iter().fold(0u32, |m, d| m | 1 << d.0);
+        let dir_in = E::Bin(Op::DirIn, b(E::Dir(0)), b(E::Dirs(all)));
+        assert_eq!(show(&prog, &dir_in), "n in (orthogonal or diagonal)");
+        let range = E::Bin(Op::Range, b(E::Cell(0)), b(E::Cell(3)));
+        assert_eq!(show(&prog, &range), "a1..d1");
+        assert_eq!(show(&prog, &E::Cell(NONE)), "no cell");
+        let cond = E::If(b(E::Bool(true)), b(x), b(y));
+        assert_eq!(show(&prog, &E::Bin(Op::Add, b(cond), b(z))), "(if true then 1 else 2) + 3");
+    }
+
+    #[test]
+    fn constant_sets_by_region_else_by_cells() {
+        let prog = program();
+        let text = explain(&prog);
+        assert!(text.contains("place stone at empty and not edge"), "{text}");
+        let p = Printer { prog: &prog, out: String::new() };
+        let all = prog.geometry.all_cells();
+        assert_eq!(p.cells(&all), "board");
+        assert_eq!(p.cells(&CellSet::empty()), "{}");
+        let some: CellSet = [CellId(0), CellId(5)].into_iter().collect();
+        assert_eq!(p.cells(&some), "{ a1, b2 }");
+        let not_edge = prog.sets.iter().position(|s| s.len() == 12).expect("the cells off the edge") as u32;
+        let inside = E::Bin(Op::CellIn, b(E::Ctx(ContextVar::To)), b(E::Set(not_edge)));
+        assert_eq!(show(&prog, &inside), "to in (not edge)");
+        let many: CellSet = (0..14).map(CellId).collect();
+        assert!(p.cells(&many).ends_with("… 2 more }"), "{}", p.cells(&many));
+    }
 }
