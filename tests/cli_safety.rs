@@ -117,6 +117,7 @@ fn reading_commands(dir: &TempDir) -> Vec<Vec<String>> {
         "match F --games 1 --max-plies 2",
         "draw F",
         "draw G --position F",
+        "explain F",
     ];
     lines.iter().map(|l| l.split(' ').map(|w| w.replace('G', &g).replace('R', &r)).collect::<Vec<String>>()).collect()
 }

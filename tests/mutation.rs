@@ -5,8 +5,8 @@
 //! the same or another game, two statements or two clauses swapped, a word changed to
 //! another of its class (a move verb, a set of cells, an option value, a number...).
 //! Each mutant is written to a file and `rulesi check` runs on it as a child process;
-//! when it reports no error, `rulesi perft FILE 2` and `rulesi bench FILE --playouts 3`
-//! run too. Every child runs under a memory limit ([`MEMORY`], `RLIMIT_AS`), a limit of
+//! when it reports no error, `rulesi explain FILE`, `rulesi perft FILE 2` and
+//! `rulesi bench FILE --playouts 3` run too. Every child runs under a memory limit ([`MEMORY`], `RLIMIT_AS`), a limit of
 //! processor time ([`CPU_SECONDS`], `RLIMIT_CPU`) and is killed after [`WALL`]. A mutant fails the test when a child dies of a signal or
 //! with status 134 or 139 (an abort, a stack overflow), prints a panic, runs out of
 //! time or memory, exits with a status other than 0 and 1, or exits with 1 saying
@@ -636,13 +636,15 @@ fn judge(file: &Path, seed: u64, dir: &Path) -> Verdict {
     let f = file.to_str().unwrap_or_else(|| panic!("a path that is not UTF-8: {}", file.display()));
     let seed = seed.to_string();
     let check: &[&str] = &["check", "--color", "never", f];
+    let explain: &[&str] = &["explain", f];
     let perft: &[&str] = &["perft", f, "2"];
     let perft_less: &[&str] = &["perft", f, "1"];
     let bench: &[&str] = &["bench", f, "--playouts", "3", "--seed", &seed, "--max-plies", "300"];
     let bench_less: &[&str] = &["bench", f, "--playouts", "1", "--seed", &seed, "--max-plies", "100"];
     let mut refused = Vec::new();
     let mut slow = None;
-    for (k, (args, less)) in [(check, check), (perft, perft_less), (bench, bench_less)].into_iter().enumerate() {
+    let commands = [(check, check), (explain, explain), (perft, perft_less), (bench, bench_less)];
+    for (k, (args, less)) in commands.into_iter().enumerate() {
         let mut run = run_limited(args, dir);
         let mut ran = args;
         if k > 0 && failure(&run) == Some(Failure::Timeout) {

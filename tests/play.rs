@@ -292,6 +292,59 @@ fn computer_undo_and_hint() {
     assert!(out.contains("7 legal moves: a3-b4"), "{out}");
 }
 
+/// `hint` with one legal move names it without thinking.
+#[test]
+fn hint_names_the_only_legal_move() {
+    let dir = TempDir::new("only-move");
+    let game = "game \"One\"\nplayers white, black\nboard square 3 by 3\npiece stone \"o\"\n\
+                phase play { place stone at empty and { b2 } }\nno moves { draw }\n";
+    let file = dir.write("one.game", game.as_bytes());
+    let run = rulesi(dir.path(), &["play", &file.display().to_string()], "hint\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("hint: only one legal move: b2\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("playouts"), "{}", run.stdout);
+    // With more than one, the computer is asked.
+    let args = ["play", &game_path("stax"), "--think", "20", "--seed", "1"];
+    let run = rulesi(dir.path(), &args, "hint\nquit\n");
+    assert!(run.stdout.contains("hint: ") && run.stdout.contains("(20 playouts, expects "), "{}", run.stdout);
+}
+
+/// `quit` saves moves not saved as they stand in a new file, as Ctrl-C does, and says
+/// where; a game saved as it stands, or with no move, is left without a new file.
+#[test]
+fn quit_saves_unsaved_moves() {
+    let dir = TempDir::new("quit");
+    let stax = game_path("stax");
+    let run = rulesi(dir.path(), &["play", &stax], "c3-d4\nb6-a5\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "quit: the game is saved in rulesi-autosave.record; continue it with \
+             `rulesi play --load rulesi-autosave.record`"
+        ),
+        "{}",
+        run.stdout
+    );
+    let saved = std::fs::read_to_string(dir.path().join("rulesi-autosave.record")).expect("the autosave");
+    assert!(saved.ends_with("moves\nc3-d4\nb6-a5\n"), "{saved}");
+
+    // Saved as it stands: nothing more to save.
+    let run = rulesi(dir.path(), &["play", &stax], "c3-d4\nsave mine.record\nquit\n");
+    assert!(!run.stdout.contains("quit:"), "{}", run.stdout);
+    assert!(!dir.path().join("rulesi-autosave-1.record").exists());
+    // A move after the save is saved on quit, in a new file: the record is left alone.
+    let run = rulesi(dir.path(), &["play", &stax], "c3-d4\nsave mine.record\nb6-a5\nquit\n");
+    assert!(run.stdout.contains("quit: the game is saved in rulesi-autosave-1.record"), "{}", run.stdout);
+    let mine = std::fs::read_to_string(dir.path().join("mine.record")).expect("the record");
+    assert!(mine.ends_with("moves\nc3-d4\n"), "{mine}");
+    // Loaded and not changed, or no move at all: nothing saved.
+    let run = rulesi(dir.path(), &["play", "--load", "mine.record"], "quit\n");
+    assert!(!run.stdout.contains("quit:"), "{}", run.stdout);
+    let run = rulesi(dir.path(), &["play", &stax], "quit\n");
+    assert!(!run.stdout.contains("quit:"), "{}", run.stdout);
+    assert!(!dir.path().join("rulesi-autosave-2.record").exists());
+}
+
 /// A whole game between random players, a resignation, and their records.
 #[test]
 fn whole_games_and_resignation() {

@@ -181,6 +181,19 @@ pub enum Field {
     Player,
 }
 
+impl Field {
+    /// The name the language gives it (`previous.to`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Field::Action => "action",
+            Field::From => "from",
+            Field::To => "to",
+            Field::Phase => "phase",
+            Field::Player => "player",
+        }
+    }
+}
+
 /// Kinds of move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {

@@ -103,6 +103,27 @@ pub(crate) const EFFECTS: &[(&str, hir::Effect, &[Ty])] = &[
     ("refuse", hir::Effect::Refuse, &[]),
 ];
 
+impl ContextVar {
+    /// The name the language gives it (`from`, `last_jumped`, ...).
+    pub fn word(self) -> &'static str {
+        CONTEXT_NAMES.iter().find(|(_, v, _)| *v == self).map_or("?", |(name, _, _)| name)
+    }
+}
+
+impl Builtin {
+    /// The name the language calls it by (the first, where two share it: `count`, not `sum`).
+    pub fn word(self) -> &'static str {
+        FUNCTIONS.iter().find(|(_, b, _)| *b == self).map_or("?", |(name, _, _)| name)
+    }
+}
+
+impl hir::Effect {
+    /// The name the language calls it by.
+    pub fn word(self) -> &'static str {
+        EFFECTS.iter().find(|(_, e, _)| *e == self).map_or("?", |(name, _, _)| name)
+    }
+}
+
 /// If `name` is built into the language, what kind of thing it is.
 pub(crate) fn builtin_word(name: &str) -> Option<&'static str> {
     if CONTEXT_NAMES.iter().any(|(n, _, _)| *n == name) || matches!(name, "true" | "false" | "score") {

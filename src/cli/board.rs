@@ -8,7 +8,8 @@
 //!   dark (or light) squares are blank.
 //! - Hexagons are drawn row by row (`y`, the number of the label, the highest at the
 //!   top), each row offset by half a cell from the next, so that the board is a
-//!   hexagon. Row numbers stand on both sides. A column (the cells of one letter) is a
+//!   hexagon. Each row's first and last cells' labels stand at its two ends (`A6 ...
+//!   K6`), so that any cell can be found along its row. A column (the cells of one letter) is a
 //!   line of cells going up to the left; its letter stands on a line of letters below
 //!   the board (the columns that begin on the bottom row) or above it (those that end
 //!   on the top row), where the column's line would continue, with a `\` between the
@@ -254,9 +255,14 @@ impl View {
         let pos = |x: i32, y: i32| 2 * x - y;
         let cells: Vec<(i32, i32)> = geo.cells().map(|c| geo.coords(c)).collect();
         let pmin = cells.iter().map(|&(x, y)| pos(x, y)).min().unwrap_or(0);
-        let nw = height.to_string().len() as i32;
-        // Column of a position on a text line: a margin for the row numbers first.
-        let margin = nw + 1 + 2 * h;
+        // Each row is labelled at both ends by its end cells' labels (`A6 ... K6`).
+        let first_label_len = (0..height)
+            .filter_map(|y| (0..width).find_map(|x| geo.cell_at(x, y)))
+            .map(|c| geo.label(c).len())
+            .max()
+            .unwrap_or(1) as i32;
+        // Column of a position on a text line: a margin for the row labels first.
+        let margin = first_label_len + 1 + 2 * h;
         let col = |p: i32| (margin + (p - pmin) * h) as usize;
         let mut lines: Vec<String> = Vec::new();
         let put = |line: &mut String, at: usize, text: &str| {
@@ -295,16 +301,17 @@ impl View {
             let Some(&(x0, _)) = row.first() else { continue };
             let mut line = String::new();
             let first = col(pos(x0, y));
-            let label = format!("{:>w$}", y + 1, w = nw as usize);
-            put(&mut line, (first + h as usize - 1).saturating_sub(2 * h as usize + label.len() - 1), &label);
+            let (_, first_cell) = row[0];
+            let label = geo.label(first_cell);
+            put(&mut line, (first + h as usize - 1).saturating_sub(2 * h as usize + label.len() - 1), label);
             for &(x, c) in &row {
                 let field = (2 * h - 1) as usize;
                 let text = draw(c.0, field);
                 let over = strip_len(&text).saturating_sub(field).min(1);
                 put(&mut line, col(pos(x, y)) - over, &text);
             }
-            let (xl, _) = *row.last().expect("a row has a cell");
-            put(&mut line, col(pos(xl, y) + 2) + (h as usize).saturating_sub(1), &(y + 1).to_string());
+            let (xl, last_cell) = *row.last().expect("a row has a cell");
+            put(&mut line, col(pos(xl, y) + 2) + (h as usize).saturating_sub(1), geo.label(last_cell));
             lines.push(line.trim_end().to_string());
         }
         lines.extend(letters_at(0, -1));

@@ -24,6 +24,7 @@ mod bench;
 mod board;
 mod check;
 mod draw;
+mod explain;
 mod files;
 mod load;
 mod matches;
@@ -62,6 +63,8 @@ enum Command {
     Bench(bench::Args),
     /// Draw the board as an SVG picture, on standard output.
     Draw(draw::Args),
+    /// Print what the rules compile to, with the options folded: the program the engine plays.
+    Explain(explain::Args),
 }
 
 /// Runs the command the user asked for.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Draw(args) => draw::run(args),
+        Command::Explain(args) => explain::run(args),
     }
 }
 

@@ -33,6 +33,10 @@ use super::record::{self, Line, Record, Target};
 /// The most moves `moves` lists.
 const MOVES_SHOWN: usize = 300;
 
+/// The width lists of moves are broken to when standard output is not a terminal
+/// whose width is known.
+const LINE_WIDTH: usize = 80;
+
 /// Arguments of `play`.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
@@ -169,7 +173,7 @@ const HELP: &str = "Type a move in the game's notation (`moves` lists them), or 
   save FILE      save the game (continue it with `rulesi play --load FILE`)
   resign         give up
   help           this help
-  quit           leave without saving";
+  quit           leave (a game not saved as it stands is saved in a new file)";
 
 struct Session<'g, const W: usize> {
     g: &'g Game<W>,
@@ -301,6 +305,17 @@ impl<const W: usize> Session<'_, W> {
     /// tell the user, starting with `why`.
     fn rescue(&self, why: &str) -> String {
         rescue(&self.autosave, why)
+    }
+
+    /// `quit`: a game whose moves are not saved as they stand is saved in a new file
+    /// first, as on Ctrl-C (see [`Autosave::rescue`]), and the user told where.
+    fn save_before_leaving(&mut self) {
+        let moves = self.line.texts();
+        let saved = self.autosave.lock().unwrap_or_else(|e| e.into_inner()).saved.as_ref().map(|s| s.moves.clone());
+        if !moves.is_empty() && saved.as_ref() != Some(&moves) {
+            let message = self.rescue("quit");
+            self.out(&message);
+        }
     }
 
     /// Whether `path` is the record this game was loaded from or last saved to.
@@ -541,7 +556,10 @@ impl<const W: usize> Session<'_, W> {
         let prog = &self.g.prog;
         match cmd.to_ascii_lowercase().as_str() {
             "help" | "?" => self.out(HELP),
-            "quit" | "exit" => return Flow::Quit,
+            "quit" | "exit" => {
+                self.save_before_leaving();
+                return Flow::Quit;
+            }
             "board" => {
                 self.show_board();
                 self.out(&self.view.legend(prog));
@@ -554,11 +572,12 @@ impl<const W: usize> Session<'_, W> {
                     } else {
                         let shown: Vec<&str> = notes.iter().take(MOVES_SHOWN).map(|n| n.as_str()).collect();
                         let more = if notes.len() > MOVES_SHOWN {
-                            " ... (`moves CELL` lists those from a cell)".to_string()
+                            "... (`moves CELL` lists those from a cell)".to_string()
                         } else {
                             String::new()
                         };
-                        self.out(&format!("{}: {}{more}", count(notes.len(), "legal move"), shown.join(" ")));
+                        let head = format!("{}:", count(notes.len(), "legal move"));
+                        self.out(&wrap_words(&head, &shown, &more, output_width()));
                     }
                 } else {
                     match prog.geometry.parse_label(rest) {
@@ -576,7 +595,8 @@ impl<const W: usize> Session<'_, W> {
                                 self.out(&format!("no legal move starts at {l}"));
                             } else {
                                 let v: Vec<&str> = here.iter().map(|s| s.as_str()).collect();
-                                self.out(&format!("{} from {l}: {}", count(v.len(), "legal move"), v.join(" ")));
+                                let head = format!("{} from {l}:", count(v.len(), "legal move"));
+                                self.out(&wrap_words(&head, &v, "", output_width()));
                             }
                         }
                     }
@@ -591,6 +611,8 @@ impl<const W: usize> Session<'_, W> {
             "hint" => {
                 if over || list.is_empty() {
                     self.out("the game is over");
+                } else if list.len() == 1 {
+                    self.out(&format!("hint: only one legal move: {}", move_text(self.g, s, list.get(0))));
                 } else if let Some(c) = match self.think(s, Who::Computer) {
                     Ok(c) => c,
                     Err(e) => return Flow::Failed(e),
@@ -667,6 +689,38 @@ impl<const W: usize> Session<'_, W> {
 /// Writes a line to stderr, ignoring errors (a closed terminal must not stop a save).
 fn tell(text: &str) {
     let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// `head` and the words after it, a space apart, then `tail`, in lines of at most
+/// `width` characters where the words allow: a line breaks only between words, so
+/// that no move or label is cut in two; further lines are indented by two spaces.
+fn wrap_words(head: &str, words: &[&str], tail: &str, width: usize) -> String {
+    let mut out = String::from(head);
+    let mut line_len = head.chars().count();
+    for word in words.iter().copied().chain((!tail.is_empty()).then_some(tail)) {
+        let n = word.chars().count();
+        if line_len > 2 && line_len + 1 + n > width {
+            out.push_str("\n  ");
+            line_len = 2;
+        } else if !out.is_empty() {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += n;
+    }
+    out
+}
+
+/// The width of the terminal standard output is, else [`LINE_WIDTH`].
+fn output_width() -> usize {
+    if !std::io::stdout().is_terminal() {
+        return LINE_WIDTH;
+    }
+    let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCGWINSZ writes into the `winsize` we own and reads nothing else.
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    if ok && size.ws_col >= 20 { size.ws_col as usize } else { LINE_WIDTH }
 }
 
 /// `1 legal move`, `3 legal moves`.
@@ -797,4 +851,25 @@ pub fn run(args: Args) -> ExitCode {
         let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
         code
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_words;
+
+    #[test]
+    fn lists_break_between_words_only() {
+        let words = ["K10-K11", "K10-J10", "K10-J9", "H11-I11", "H11-G11"];
+        let text = wrap_words("5 legal moves:", &words, "...", 30);
+        assert_eq!(text, "5 legal moves: K10-K11 K10-J10\n  K10-J9 H11-I11 H11-G11 ...");
+        for line in text.lines() {
+            assert!(line.len() <= 30, "{line}");
+        }
+        // Every word whole, in order.
+        let back: Vec<&str> = text.split_whitespace().skip(3).collect();
+        assert_eq!(back[..5], words);
+        // A word longer than the width stands alone on its line, uncut.
+        assert_eq!(wrap_words("1 legal move:", &["a1-b2-c3-d4-e5"], "", 10), "1 legal move:\n  a1-b2-c3-d4-e5");
+        assert_eq!(wrap_words("none:", &[], "", 10), "none:");
+    }
 }

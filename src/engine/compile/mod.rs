@@ -93,6 +93,32 @@ pub struct Program {
     pub options: Vec<Choice>,
     /// The options as `key=value` text, for records.
     pub option_text: Vec<(String, String)>,
+    /// The names the rules gave to what the program holds by number (for `explain`).
+    pub names: Names,
+}
+
+/// The names the rules gave to what a [`Program`] holds by number, so that it can be
+/// shown as the rules wrote it ([`super::explain`]). Nothing that plays reads them.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Each declared region's cells with these options, in declaration order; one entry
+    /// per side of a per-player region (`name[side]`). Regions that cannot be computed
+    /// are left out.
+    pub regions: Vec<(String, CellSet)>,
+    /// Each declared set of directions (bit `d` for direction `d`), likewise.
+    pub directions: Vec<(String, u32)>,
+    /// Every phase of the model, by model index (those dropped for these options too).
+    pub phases: Vec<String>,
+    /// The name of each local slot: a parameter, a `let`, `for` or binder variable.
+    pub locals: Vec<String>,
+    /// The definition each per-cell table of numbers tabulates.
+    pub num_tables: Vec<String>,
+    /// The definition each per-cell table of conditions tabulates.
+    pub bool_tables: Vec<String>,
+    /// The definition each per-cell table of sets tabulates.
+    pub set_tables: Vec<String>,
+    /// The definition each per-cell table of cells tabulates.
+    pub cell_tables: Vec<String>,
 }
 
 /// A value that can index a counter: a side or a symmetry, or a number.
@@ -160,6 +186,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         cell_tables: Vec::new(),
         def_table: HashMap::new(),
         def_static: HashMap::new(),
+        table_names: Names::default(),
         rules: Vec::new(),
         uses: Uses::default(),
         nesting: 0,
@@ -240,7 +267,12 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
             (o.name.clone(), text)
         })
         .collect();
-    let Compiler { sets, num_tables, bool_tables, set_tables, cell_tables, rules, uses, .. } = c;
+    let mut names = declared_names(model, options, &geometry);
+    let Compiler { sets, num_tables, bool_tables, set_tables, cell_tables, rules, uses, table_names, .. } = c;
+    names.num_tables = table_names.num_tables;
+    names.bool_tables = table_names.bool_tables;
+    names.set_tables = table_names.set_tables;
+    names.cell_tables = table_names.cell_tables;
     Ok(Program {
         title: model.title.clone(),
         sides: model.sides.clone(),
@@ -269,7 +301,47 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         uses,
         options: options.to_vec(),
         option_text,
+        names,
     })
+}
+
+/// The names of the model's regions, direction sets, phases and locals, with the
+/// values the regions and direction sets take for these options.
+fn declared_names(model: &Model, options: &[Choice], geometry: &Geometry) -> Names {
+    let mut env = Env::new(model, options, Some(geometry));
+    let shown = |name: &str, side: &Option<u8>| match side {
+        Some(s) => format!("{name}[{}]", model.sides.get(*s as usize).map_or("?", String::as_str)),
+        None => name.to_string(),
+    };
+    let mut regions = Vec::new();
+    for r in &model.regions {
+        for (side, e) in &r.values {
+            let cells = match env.eval(e) {
+                Ok(Value::Cells(s)) => s,
+                Ok(Value::Cell(Some(c))) => std::iter::once(c).collect(),
+                _ => continue,
+            };
+            regions.push((shown(&r.name, side), cells));
+        }
+    }
+    let mut directions = Vec::new();
+    for d in &model.directions {
+        for (side, e) in &d.values {
+            let mask = match env.eval(e) {
+                Ok(Value::Dirs(ds)) => ds.iter().fold(0u32, |m, d| m | 1 << d.0),
+                Ok(Value::Dir(d)) => 1 << d.0,
+                _ => continue,
+            };
+            directions.push((shown(&d.name, side), mask));
+        }
+    }
+    Names {
+        regions,
+        directions,
+        phases: model.phases.iter().map(|p| p.name.clone()).collect(),
+        locals: model.locals.clone(),
+        ..Names::default()
+    }
 }
 
 fn key_of(v: &Value) -> Result<Key, String> {
@@ -302,6 +374,8 @@ struct Compiler<'a> {
     cell_tables: Vec<Vec<u16>>,
     def_table: HashMap<u16, Option<Table>>,
     def_static: HashMap<u16, bool>,
+    /// The definition each table tabulates, by table.
+    table_names: Names,
     rules: Vec<Rule>,
     uses: Uses,
     /// How many definitions are being inlined inside one another now.
@@ -437,17 +511,20 @@ impl Compiler<'_> {
             env.locals.push((param, Value::Cell(cell)));
             values.push(env.eval(body).ok()?);
         }
+        let name = def.name.clone();
         let table = match body.ty {
             Ty::Number => {
                 let t: Option<Vec<i64>> =
                     values.iter().map(|v| if let Value::Number(n) = v { Some(*n) } else { None }).collect();
                 self.num_tables.push(t?);
+                self.table_names.num_tables.push(name);
                 Table::Num(self.num_tables.len() as u32 - 1)
             }
             Ty::Bool => {
                 let t: Option<Vec<bool>> =
                     values.iter().map(|v| if let Value::Bool(b) = v { Some(*b) } else { None }).collect();
                 self.bool_tables.push(t?);
+                self.table_names.bool_tables.push(name);
                 Table::Bool(self.bool_tables.len() as u32 - 1)
             }
             Ty::Cells => {
@@ -457,6 +534,7 @@ impl Compiler<'_> {
                     t.push(self.intern(*s));
                 }
                 self.set_tables.push(t);
+                self.table_names.set_tables.push(name);
                 Table::Set(self.set_tables.len() as u32 - 1)
             }
             Ty::Cell => {
@@ -465,6 +543,7 @@ impl Compiler<'_> {
                     .map(|v| if let Value::Cell(c) = v { Some(c.map_or(NONE, |c| c.0)) } else { None })
                     .collect();
                 self.cell_tables.push(t?);
+                self.table_names.cell_tables.push(name);
                 Table::Cell(self.cell_tables.len() as u32 - 1)
             }
             _ => return None,

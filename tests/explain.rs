@@ -1,0 +1,207 @@
+//! `rulesi explain`: the compiled program of every game as a snapshot, every ruleset of
+//! every game printed (and different from the default where its options are), the
+//! names, folded options and inlined definitions of a small game, and the command's
+//! errors.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rulesi::engine::build;
+use rulesi::engine::compile::options;
+use rulesi::engine::text::explain::explain;
+
+use common::TempDir;
+
+fn games() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("games/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    paths
+}
+
+/// Runs `rulesi ARGS` in the crate's directory: (status, stdout, stderr).
+fn rulesi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesi"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run the rulesi binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
+}
+
+/// The program without its header's `options:` lines (the rules alone).
+fn rules_only(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_options = false;
+    for line in text.lines() {
+        in_options = line.starts_with("options:") || (in_options && line.starts_with(' '));
+        if !in_options {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every game with its default options, as `rulesi explain` prints it.
+#[test]
+fn every_game_explained() {
+    for path in games() {
+        let name = path.file_stem().and_then(|s| s.to_str()).expect("a name").to_string();
+        let (code, out, err) = rulesi(&["explain", &format!("games/{name}.game")]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(err.is_empty(), "{name}: {err}");
+        snapshot(&format!("explain-{name}"), &out);
+    }
+}
+
+/// No line is wider than 100 columns, no id shows through where a name exists, and
+/// printing twice gives the same text.
+#[test]
+fn explanations_are_narrow_named_and_deterministic() {
+    for path in games() {
+        let bytes = std::fs::read(&path).expect("read the game");
+        let model = rulesi::check_bytes(&bytes).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("default options");
+        let game = build(&model, &values).expect("the game builds");
+        let text = explain(game.program());
+        assert_eq!(text, explain(build(&model, &values).expect("builds").program()), "{}", path.display());
+        for line in text.lines() {
+            assert!(line.chars().count() <= 100, "{}: too wide: {line}", path.display());
+            for id in ["#", "kind#", "set#", "table#", "phase#", "counter#", "direction#", "symmetry#"] {
+                assert!(!line.contains(id), "{}: an id shows: {line}", path.display());
+            }
+        }
+    }
+}
+
+/// Every ruleset of every game prints, and its rules differ from the default's when it
+/// chooses other option values (the options of the games in `games/` are all read by
+/// their rules: an option nothing reads is an `unused-option` warning).
+#[test]
+fn every_ruleset_prints_and_differs_where_its_options_do() {
+    let mut compared = 0;
+    for path in games() {
+        let bytes = std::fs::read(&path).expect("read the game");
+        let model = rulesi::check_bytes(&bytes).model.expect("the game checks");
+        let defaults = options::resolve(&model, None, &[]).expect("default options");
+        let default_text = explain(build(&model, &defaults).expect("builds").program());
+        for ruleset in &model.rulesets {
+            let values = options::resolve(&model, Some(&ruleset.name), &[]).expect("the ruleset's options");
+            let text = explain(build(&model, &values).expect("the ruleset builds").program());
+            let what = format!("{} --ruleset {}", path.display(), ruleset.name);
+            assert!(text.starts_with("game "), "{what}: {text}");
+            if values == defaults {
+                assert_eq!(text, default_text, "{what}: the same options print the same program");
+            } else {
+                assert_ne!(rules_only(&text), rules_only(&default_text), "{what}: other options, same rules");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0, "no ruleset chooses other values than the defaults");
+}
+
+const SMALL: &str = r#"game "Small"
+players white, black
+board square 3 by 3
+piece stone "o"
+
+option first = white | black
+option reach = near | far
+
+region middle_row = { c in board: rank(c) == 2 }
+region corners = { a1, c1, a3, c3 }
+
+define next_to_own(c: cell) = any(neighbours(c) and own)
+
+phase play starting first {
+  if reach == far {
+    place stone at empty and not corners
+  } else {
+    place stone at empty where next_to_own(to) or not any(own)
+  }
+  place stone at { a1, b2 } where count(own) > 2
+}
+
+end {
+  if count(middle_row and own) == 3 { win(mover) }
+}
+
+no moves { draw }
+"#;
+
+/// The names of a small game's regions, its options folded, a definition inlined.
+#[test]
+fn a_small_game_shows_names_folded_options_and_inlined_definitions() {
+    let dir = TempDir::new("explain");
+    let file = dir.write("small.game", SMALL.as_bytes());
+    let file = file.to_str().expect("a UTF-8 path");
+    let (code, out, err) = rulesi(&["explain", file]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "game \"Small\"",
+        "options: first=white, reach=near",
+        "phase play starting white {",
+        "  place stone at empty",
+        "    where any(neighbours(to) and own) or not any(own)",
+        "  place stone at { a1, b2 }",
+        "  if count(middle_row and own) == 3 {",
+        "    win(mover)",
+        "no moves {",
+        "  draw",
+    ] {
+        assert!(out.lines().any(|l| l == line), "no line `{line}` in:\n{out}");
+    }
+    assert!(!out.contains("next_to_own"), "the definition is inlined:\n{out}");
+    assert!(!out.contains("not corners"), "the other option's branch is folded away:\n{out}");
+
+    let (code, out, err) = rulesi(&["explain", file, "--option", "reach=far", "--option", "first=black"]);
+    assert_eq!(code, 0, "{err}");
+    for line in
+        ["options: first=black, reach=far", "phase play starting black {", "  place stone at empty and not corners"]
+    {
+        assert!(out.lines().any(|l| l == line), "no line `{line}` in:\n{out}");
+    }
+    assert!(!out.contains("neighbours(to)"), "the near branch is folded away:\n{out}");
+}
+
+/// An option or ruleset the game does not have is a usage error (2); a file that does
+/// not check, or cannot be read, exit status 1; no panic in any case.
+#[test]
+fn errors_exit_as_the_other_commands_do() {
+    let (code, _, err) = rulesi(&["explain", "games/stax.game", "--option", "rejump=never"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rejump"), "{err}");
+    let (code, _, err) = rulesi(&["explain", "games/stax.game", "--ruleset", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = rulesi(&["explain", "games/stax.game", "--option", "junk"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = rulesi(&["explain", "no/such.game"]);
+    assert_eq!(code, 1, "{err}");
+    let dir = TempDir::new("explain-bad");
+    let bad =
+        dir.write("bad.game", b"game \"Bad\"\nplayers a, b\nboard square 3 by 3\nphase p { place nothing at empty }\n");
+    let (code, out, err) = rulesi(&["explain", bad.to_str().expect("UTF-8")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(!err.contains("panicked"), "{err}");
+}
