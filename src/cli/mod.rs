@@ -21,16 +21,17 @@ macro_rules! say_raw {
 }
 
 mod bench;
-mod board;
+pub mod board;
 mod check;
 mod draw;
 mod files;
 mod load;
 mod matches;
 mod perft;
-mod play;
-mod record;
+pub mod play;
+pub mod record;
 mod replay;
+mod serve;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -62,6 +63,8 @@ enum Command {
     Bench(bench::Args),
     /// Draw the board as an SVG picture, on standard output.
     Draw(draw::Args),
+    /// Play the game in a web browser: a local web server (its address printed first).
+    Serve(serve::Args),
 }
 
 /// Runs the command the user asked for.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Draw(args) => draw::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 
