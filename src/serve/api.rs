@@ -124,6 +124,9 @@ pub struct Position {
     pub to_move: Option<String>,
     /// The player who chooses the next turn, when a rule gives the choice to another.
     pub chooser: Option<String>,
+    /// The name of the player who chooses the next turn (the player to move or the
+    /// chooser) as `players` lists it; `null` once the game is over.
+    pub choosing: Option<String>,
     /// The result, `null` while the game goes on.
     pub outcome: Option<Outcome>,
     /// A status line: the move number, who is to play, the phase, the scores.

@@ -355,14 +355,14 @@ impl InPlay {
         let mut list = MoveList::new();
         let mut legal = Vec::new();
         let mut chooser = None;
+        let mut choosing = None;
         if s.outcome == Outcome::Ongoing {
             g.legal_moves(s, &mut list).map_err(ApiError::engine)?;
-            if !list.is_empty() {
-                let c = g.chooser(s, &list);
-                if c != s.mover {
-                    chooser = Some(view.player_name(g, s, c));
-                }
+            let c = if list.is_empty() { s.mover } else { g.chooser(s, &list) };
+            if c != s.mover {
+                chooser = Some(view.player_name(g, s, c));
             }
+            choosing = prog.sides.get(c as usize).cloned();
             legal = list.iter().map(|parts| turn(g, s, parts)).collect();
         }
         let last: Vec<u16> = line.moves.last().map_or(Vec::new(), |m| move_cells(&m.parts));
@@ -382,6 +382,7 @@ impl InPlay {
             ply: self.turns.len(),
             to_move: (s.outcome == Outcome::Ongoing).then(|| view.player_name(g, s, s.mover)),
             chooser,
+            choosing,
             outcome,
             status: view.status(g, s),
             svg: svg_clickable(prog, &scene),
