@@ -15,7 +15,7 @@ use rulesi::engine::mcts::{self, Budget};
 use rulesi::engine::notation::{find_move, move_text};
 use rulesi::engine::program::NONE;
 use rulesi::engine::search::Rng;
-use rulesi::engine::{self, AnyGame, Game, MoveList, Outcome, Part};
+use rulesi::engine::{self, AnyGame, Game, MoveList, Outcome, Part, State};
 use rulesi::with_game;
 
 use crate::cli::board::{View, move_cells};
@@ -250,8 +250,7 @@ impl Server {
         };
         let budget = Budget::Time(Duration::from_millis(request.think_ms));
         let chosen = with_game!(&*game, g => {
-            let line = replay(g, &turns)?;
-            let s = line.current();
+            let s = &replay(g, &turns)?;
             if s.outcome != Outcome::Ongoing {
                 return Err(game_over());
             }
@@ -285,19 +284,24 @@ fn game_over() -> ApiError {
     ApiError::refused("game-over", "the game is over (undo takes back the last move)")
 }
 
-/// The game from its start through `turns`, settled when the player to move has no
-/// legal move (the game's `no moves` rule).
-fn replay<const W: usize>(g: &Game<W>, turns: &[Played]) -> Result<Line<W>, ApiError> {
-    let mut line = Line::new(g);
+/// The position after `turns` from the start, settled when the player to move has
+/// no legal move (the game's `no moves` rule). Only the current position is kept, not
+/// one per turn: a long game costs no more memory than a short one.
+fn replay<const W: usize>(g: &Game<W>, turns: &[Played]) -> Result<State<W>, ApiError> {
+    let mut s = g.start();
     for t in turns {
         if t.is_resignation() {
+            // A [`Line`] of one position knows who resigns and what follows.
+            let mut line = Line { states: vec![s], moves: Vec::new() };
             line.resign(g);
+            s = line.states.pop().unwrap_or_else(|| g.start());
         } else {
-            line.play(g, &t.parts, t.text.clone()).map_err(ApiError::engine)?;
+            g.play(&mut s, &t.parts).map_err(ApiError::engine)?;
         }
     }
+    let mut line = Line { states: vec![s], moves: Vec::new() };
     line.settle(g).map_err(ApiError::engine)?;
-    Ok(line)
+    Ok(line.states.pop().unwrap_or_else(|| g.start()))
 }
 
 impl InPlay {
@@ -310,8 +314,7 @@ impl InPlay {
     pub fn play(&mut self, request: &api::PlayTurn) -> Result<(), ApiError> {
         self.check_ply(request.ply)?;
         let played = with_game!(&*self.game, g => {
-            let line = replay(g, &self.turns)?;
-            let s = line.current();
+            let s = &replay(g, &self.turns)?;
             if s.outcome != Outcome::Ongoing {
                 return Err(game_over());
             }
@@ -348,8 +351,7 @@ impl InPlay {
 
     fn position_of<const W: usize>(&self, g: &Game<W>, id: &str, game_file: &Path) -> Result<Position, ApiError> {
         let prog = &g.prog;
-        let line = replay(g, &self.turns)?;
-        let s = line.current();
+        let s = &replay(g, &self.turns)?;
         let label = |c: u16| prog.geometry.label(CellId(c)).to_string();
         let view = View::new(prog, false);
         let mut list = MoveList::new();
@@ -365,7 +367,7 @@ impl InPlay {
             choosing = prog.sides.get(c as usize).cloned();
             legal = list.iter().map(|parts| turn(g, s, parts)).collect();
         }
-        let last: Vec<u16> = line.moves.last().map_or(Vec::new(), |m| move_cells(&m.parts));
+        let last: Vec<u16> = self.turns.last().map_or(Vec::new(), |m| move_cells(&m.parts));
         let mut scene = Scene::of(g, s);
         scene.marked = last.iter().map(|&c| CellId(c)).collect();
         let outcome = match s.outcome {
@@ -375,7 +377,7 @@ impl InPlay {
             }
             Outcome::Draw => Some(api::Outcome { winner: None, result: view.result(g, s) }),
         };
-        let texts = line.texts();
+        let texts: Vec<String> = self.turns.iter().map(|t| t.text.clone()).collect();
         let options = prog.option_text.iter().cloned().collect();
         Ok(Position {
             id: id.to_string(),
@@ -397,7 +399,7 @@ impl InPlay {
 }
 
 /// A legal turn as the page sees it.
-fn turn<const W: usize>(g: &Game<W>, s: &rulesi::engine::State<W>, parts: &[Part]) -> Turn {
+fn turn<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> Turn {
     let prog = &g.prog;
     let label = |c: u16| (c != NONE).then(|| prog.geometry.label(CellId(c)).to_string());
     let cells: Vec<String> = turn_cells(parts).into_iter().filter_map(label).collect();
