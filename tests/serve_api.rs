@@ -44,24 +44,7 @@ impl Served {
 
     /// Sends a request; returns the status and the body.
     fn raw(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).expect("connect to the server");
-        stream.set_read_timeout(Some(Duration::from_secs(120))).expect("a timeout");
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-             Connection: close\r\n\r\n",
-            self.address,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).expect("send the request");
-        // A body refused for its size may be cut short by the server: the answer
-        // still comes.
-        let _ = stream.write_all(body);
-        let mut answer = Vec::new();
-        let _ = stream.read_to_end(&mut answer);
-        let text = String::from_utf8(answer).expect("the answer is UTF-8");
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("an HTTP answer, not {text:?}"));
-        let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
-        (status, body.to_string())
+        request(&self.address, method, path, body)
     }
 
     /// Sends a request with a JSON body (or none); returns the status and the JSON.
@@ -98,6 +81,28 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Sends an HTTP request to `address` (a new connection, closed after the answer);
+/// returns the status and the body.
+fn request(address: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).expect("connect to the server");
+    stream.set_read_timeout(Some(Duration::from_secs(120))).expect("a timeout");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("send the request");
+    // A body refused for its size may be cut short by the server: the answer still
+    // comes.
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8(answer).expect("the answer is UTF-8");
+    let Some((head, body)) = text.split_once("\r\n\r\n") else { return (0, text) };
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    (status, body.to_string())
 }
 
 fn game_path(name: &str) -> PathBuf {
@@ -369,4 +374,50 @@ fn bad_command_lines_stop_before_serving() {
     assert_eq!(status, 2, "an option value the game does not have");
     let (status, _) = rulesi(&["serve", "games/stax.game", "--host", "no such host", "--port", "0"], "");
     assert_eq!(status, 1, "an address that cannot be listened on");
+}
+
+/// SIGTERM (as Ctrl-C) stops the server at once, even while the computer thinks for a
+/// minute in four games (the most at once: a fifth is refused as `busy`).
+#[test]
+fn a_signal_stops_the_server_while_the_computer_thinks() {
+    let mut server = Served::start("agon", &[]);
+    let thinking: Vec<_> = (0..4)
+        .map(|_| {
+            let id = server.new_game()["id"].clone();
+            let address = server.address.clone();
+            std::thread::spawn(move || {
+                let think = json!({"ply": 0, "think_ms": 60_000}).to_string();
+                request(&address, "POST", &path(&id, "/computer"), think.as_bytes())
+            })
+        })
+        .collect();
+    // A fifth game's computer is refused once the four searches run.
+    let fifth = server.new_game();
+    let id = fifth["id"].clone();
+    let mut ply = 0;
+    let mut busy = false;
+    for _ in 0..1000 {
+        let (status, answer) = server.call("POST", &path(&id, "/computer"), Some(json!({"ply": ply, "think_ms": 1})));
+        if status == 503 {
+            assert_eq!(answer["code"], "busy");
+            busy = true;
+            break;
+        }
+        assert_eq!(status, 200, "{answer}");
+        ply = answer["ply"].as_u64().expect("a ply");
+        if !answer["outcome"].is_null() {
+            server.ok("POST", &path(&id, "/undo"), None);
+            ply -= 1;
+        }
+    }
+    assert!(busy, "four searches of a minute make the computer busy");
+    let pid = server.child.id() as libc::pid_t;
+    // SAFETY: kill has no memory effects; the pid is the child this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = server.child.wait().expect("the server ends");
+    assert!(status.success(), "{status:?}");
+    for t in thinking {
+        let (status, _) = t.join().expect("the request ends");
+        assert_eq!(status, 0, "a search cut short by the end of the server answers nothing");
+    }
 }
