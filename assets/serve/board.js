@@ -96,7 +96,11 @@ function mark() {
   for (const t of cands) {
     if (t.cells.length > n) (n === 0 ? starts : next).add(t.cells[n]);
   }
-  for (const el of board.querySelectorAll(".cell")) {
+  const cells = board.querySelectorAll(".cell");
+  // Where turns start almost everywhere (placements), the tint is shown only under
+  // the pointer.
+  board.classList.toggle("many-starts", starts.size * 2 > cells.length);
+  for (const el of cells) {
     const c = el.dataset.cell;
     el.classList.toggle("selected", state.selected.includes(c));
     el.classList.toggle("target", next.has(c));

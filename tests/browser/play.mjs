@@ -20,6 +20,8 @@ const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const screens = join(root, "target/screens");
 // The game played by clicking.
 const played = "stax";
+// A game whose fourth turn is a choice without cells (a button): its pie rule.
+const chosen = "anchor";
 
 let passed = 0;
 let failed = 0;
@@ -71,8 +73,11 @@ async function clickTurn(page) {
   const before = await moveCount(page);
   await page.locator("#board .cell.start").first().click();
   for (let step = 0; step < 20; step += 1) {
+    // Either the turn was played, or it waits for its next cell or choice.
     await page.waitForFunction(
-      (n) => document.querySelectorAll("#moves li").length !== n || document.querySelector("#board .cell.target, #choices button"),
+      (n) =>
+        document.querySelectorAll("#moves li").length !== n ||
+        (!document.querySelector("#board.busy") && document.querySelector("#board .cell.selected")),
       before,
       { timeout: 10000 },
     );
@@ -83,11 +88,6 @@ async function clickTurn(page) {
     } else {
       await page.locator("#choices button").first().click();
     }
-    await page.waitForFunction(
-      (n) => document.querySelectorAll("#moves li").length !== n || !document.querySelector("#board.busy"),
-      before,
-      { timeout: 10000 },
-    );
   }
   throw new Error("a turn was not played after 20 clicks");
 }
@@ -128,6 +128,7 @@ async function main() {
         check(`${game}: the page shows the game's title (${title})`, title && title !== "rulesi");
         await page.screenshot({ path: join(screens, `${game}.png`), fullPage: true });
         if (game === played) await play(page, game);
+        if (game === chosen) await choose(page, game);
         check(`${game}: no error in the page's script`, errors.length === 0, errors.join("; "));
       } catch (e) {
         check(`${game}: the page works`, false, e.message);
@@ -174,6 +175,20 @@ async function play(page, game) {
   await page.click("#computer");
   await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4, null, { timeout: 20000 });
   check(`${game}: the computer plays a turn`, (await moveCount(page)) === 4);
+}
+
+// Plays three placements by clicking, then a turn offered as a button.
+async function choose(page, game) {
+  for (let i = 0; i < 3; i += 1) await clickTurn(page);
+  const buttons = await page.locator("#choices button").allTextContents();
+  check(`${game}: the choices are offered as buttons`, buttons.some((b) => b.startsWith("choose ")), buttons.join(", "));
+  const choice = buttons.find((b) => b.startsWith("choose "));
+  if (!choice) return;
+  await page.locator("#choices button", { hasText: choice }).first().click();
+  await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4, null, { timeout: 10000 });
+  const last = await page.locator("#moves li").last().textContent();
+  check(`${game}: a button plays its turn`, last === choice, last);
+  await page.screenshot({ path: join(screens, `${game}-chosen.png`), fullPage: true });
 }
 
 main().catch((e) => {
