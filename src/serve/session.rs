@@ -98,7 +98,8 @@ impl Server {
         let options = m
             .options
             .iter()
-            .map(|o| OptionInfo {
+            .enumerate()
+            .map(|(i, o)| OptionInfo {
                 name: o.name.clone(),
                 values: o
                     .values
@@ -107,7 +108,7 @@ impl Server {
                     .collect(),
                 description: o.describe_values(),
                 numeric: o.is_numeric(),
-                default: value_text(m, m.options.iter().position(|x| x.name == o.name).unwrap_or(0), o.default),
+                default: value_text(m, i, o.default),
             })
             .collect();
         let rulesets = m
