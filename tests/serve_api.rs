@@ -263,6 +263,8 @@ fn refusals_have_their_status_code_and_reason() {
     server.refused("POST", "/api/games/nope/play", Some(json!({"ply": 0, "turn": "a3-b4"})), 404, "no-such-game");
     server.refused("POST", "/api/games/nope/undo", None, 404, "no-such-game");
     server.refused("GET", "/api/nothing", None, 404, "not-found");
+    server.refused("GET", "/api/games/%FF", None, 400, "bad-request");
+    server.refused("POST", "/api/games/%FF/undo", None, 400, "bad-request");
     server.refused("DELETE", "/api/game", None, 405, "method-not-allowed");
 
     // Malformed and oversized bodies.

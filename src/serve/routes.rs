@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{StatusCode, Uri};
@@ -87,6 +87,12 @@ fn body(read: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
+/// The id in a game's path, or the error for a path that cannot be read (not UTF-8).
+fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    path.map(|Path(id)| id)
+        .map_err(|e| ApiError::bad_request(format!("the game's id cannot be read: {}", e.body_text())))
+}
+
 /// Runs a game's work on a blocking thread.
 async fn blocking<T: serde::Serialize + Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -121,7 +127,11 @@ async fn load(State(shared): State<Shared>, read: Result<Bytes, BytesRejection>)
     blocking(move || shared.server.load(&request.record)).await
 }
 
-async fn position(State(shared): State<Shared>, Path(id): Path<String>) -> Response {
+async fn position(State(shared): State<Shared>, id: Result<Path<String>, PathRejection>) -> Response {
+    let id = match game_id(id) {
+        Ok(id) => id,
+        Err(e) => return e.into_response(),
+    };
     blocking(move || {
         let game = shared.server.get(&id)?;
         let g = lock(&game);
@@ -130,7 +140,15 @@ async fn position(State(shared): State<Shared>, Path(id): Path<String>) -> Respo
     .await
 }
 
-async fn play(State(shared): State<Shared>, Path(id): Path<String>, read: Result<Bytes, BytesRejection>) -> Response {
+async fn play(
+    State(shared): State<Shared>,
+    id: Result<Path<String>, PathRejection>,
+    read: Result<Bytes, BytesRejection>,
+) -> Response {
+    let id = match game_id(id) {
+        Ok(id) => id,
+        Err(e) => return e.into_response(),
+    };
     let request = match body(read).and_then(|b| parse::<api::PlayTurn>(&b, None)) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
@@ -144,7 +162,15 @@ async fn play(State(shared): State<Shared>, Path(id): Path<String>, read: Result
     .await
 }
 
-async fn undo(State(shared): State<Shared>, Path(id): Path<String>, read: Result<Bytes, BytesRejection>) -> Response {
+async fn undo(
+    State(shared): State<Shared>,
+    id: Result<Path<String>, PathRejection>,
+    read: Result<Bytes, BytesRejection>,
+) -> Response {
+    let id = match game_id(id) {
+        Ok(id) => id,
+        Err(e) => return e.into_response(),
+    };
     let request = match body(read).and_then(|b| parse::<api::Undo>(&b, Some(api::Undo::default()))) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
@@ -160,9 +186,13 @@ async fn undo(State(shared): State<Shared>, Path(id): Path<String>, read: Result
 
 async fn computer(
     State(shared): State<Shared>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     read: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let id = match game_id(id) {
+        Ok(id) => id,
+        Err(e) => return e.into_response(),
+    };
     let request = match body(read).and_then(|b| parse::<api::Computer>(&b, None)) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
