@@ -1,6 +1,8 @@
-//! The `rulesi` command. All of it lives in [`cli`]: one module per subcommand.
+//! The `rulesi` command. All of it lives in [`cli`], one module per subcommand, but
+//! for the web server of `rulesi serve`, in [`serve`].
 
 mod cli;
+mod serve;
 
 use std::process::ExitCode;
 

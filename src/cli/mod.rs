@@ -21,7 +21,7 @@ macro_rules! say_raw {
 }
 
 mod bench;
-mod board;
+pub mod board;
 mod check;
 mod draw;
 mod explain;
@@ -29,9 +29,10 @@ mod files;
 mod load;
 mod matches;
 mod perft;
-mod play;
-mod record;
+pub mod play;
+pub mod record;
 mod replay;
+mod serve;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -65,6 +66,8 @@ enum Command {
     Draw(draw::Args),
     /// Print what the rules compile to, with the options folded: the program the engine plays.
     Explain(explain::Args),
+    /// Play the game in a web browser: a local web server (its address printed first).
+    Serve(serve::Args),
 }
 
 /// Runs the command the user asked for.
@@ -78,6 +81,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -131,6 +131,17 @@ const LEGEND_LINE: f64 = 30.0;
 
 /// Draws a scene of a game as an SVG document.
 pub fn svg(prog: &Program, scene: &Scene) -> String {
+    draw(prog, scene, false)
+}
+
+/// [`svg`] with a shape over every cell, on top of everything, that a page can click:
+/// transparent, of class `cell`, with the cell's label in `data-cell`.
+pub fn svg_clickable(prog: &Program, scene: &Scene) -> String {
+    draw(prog, scene, true)
+}
+
+/// Draws a scene; `clickable` adds the shapes of [`svg_clickable`].
+fn draw(prog: &Program, scene: &Scene, clickable: bool) -> String {
     let geo = &prog.geometry;
     let layout = Layout::new(geo);
     let names: Vec<&str> = prog.sides.iter().map(String::as_str).collect();
@@ -223,6 +234,13 @@ pub fn svg(prog: &Program, scene: &Scene) -> String {
     for (c, stack) in scene.stacks.iter().enumerate() {
         if let Some(&at) = layout.centres.get(c) {
             pieces(&mut o, prog, &layout, at, stack, &paint_of);
+        }
+    }
+    if clickable {
+        for c in 0..geo.len() {
+            let attrs =
+                format!(r#"fill="transparent" class="cell" data-cell="{}""#, escape(geo.label(CellId(c as u16))));
+            cell_overlay(&mut o, &layout, CellId(c as u16), &attrs);
         }
     }
     let _ = writeln!(o, "</g>");
