@@ -22,8 +22,9 @@ pub struct GameArgs {
     /// A ruleset declared in the game file (options given with --option override it).
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
-    /// Play with every fast path of the engine off: the same game, more slowly (for
-    /// checking a count or a game against the plain way of playing it).
+    /// Play with every fast path of the engine off: the same rules and the same counts,
+    /// more slowly (for checking a count or a game against the plain way of playing it;
+    /// random play draws its moves differently, so seeded games differ).
     #[arg(long)]
     pub no_fast_paths: bool,
 }

@@ -381,21 +381,39 @@ impl<const W: usize> Game<W> {
         if c == NONE { self.n } else { c as usize }
     }
 
-    fn counter_index(&self, c: u16, idx: &[Val<W>]) -> Option<usize> {
+    /// The slot of counter `c` at the indexes `idx`. A side indexes a collection of
+    /// seats or of colours: a seat where colours are counted means the colour it plays,
+    /// and a colour where seats are counted the seat that plays it.
+    fn counter_index(&self, s: &State<W>, c: u16, idx: &[Val<W>]) -> Option<usize> {
+        use crate::engine::compile::Key;
         let dims = &self.prog.counters[c as usize];
         let mut i = 0usize;
         for (d, v) in dims.iter().zip(idx) {
-            let key = match v {
-                Val::Side(s) => crate::engine::compile::Key::Side(*s),
-                Val::Sym(s) => crate::engine::compile::Key::Sym(*s),
-                Val::Num(n) => crate::engine::compile::Key::Num(*n),
-                Val::Cell(c) => crate::engine::compile::Key::Cell(*c),
-                _ => return None,
-            };
-            let pos = d.iter().position(|k| *k == key)?;
+            let pos = match v {
+                Val::Side(x) => d.iter().position(|k| *k == Key::Side(*x)).or_else(|| {
+                    let other =
+                        if (*x as usize) < self.prog.players { self.own_side(s, *x) } else { self.player_of(s, *x) };
+                    d.iter().position(|k| *k == Key::Side(other))
+                }),
+                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(*x)),
+                Val::Num(n) => d.iter().position(|k| *k == Key::Num(*n)),
+                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(*x)),
+                _ => None,
+            }?;
             i = i * d.len() + pos;
         }
         Some(self.counter_base[c as usize] + i)
+    }
+
+    /// The slot of a side's score: scores are kept per colour when the players play
+    /// colours, so a seat means the colour it plays.
+    #[inline]
+    fn score_index(&self, s: &State<W>, side: u8) -> usize {
+        if self.prog.has_colours && (side as usize) < self.prog.players {
+            self.own_side(s, side) as usize
+        } else {
+            side as usize
+        }
     }
 
     /// Evaluates an expression.
@@ -420,11 +438,11 @@ impl<const W: usize> Game<W> {
             E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
             E::Counter(c, idx) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
-                Val::Num(self.counter_index(*c, &idx).map_or(0, |i| s.counters[i]))
+                Val::Num(self.counter_index(s, *c, &idx).map_or(0, |i| s.counters[i]))
             }
             E::Score(x) => {
                 let side = self.eval(s, cx, x).side();
-                Val::Num(s.scores.get(side as usize).copied().unwrap_or(0))
+                Val::Num(s.scores.get(self.score_index(s, side)).copied().unwrap_or(0))
             }
             E::NumTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
@@ -1262,11 +1280,11 @@ impl<const W: usize> Game<W> {
     /// `u16::MAX` is the score of the side `idx[0]`.
     pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
         if c == u16::MAX {
-            let side = idx.first().map_or(0, |v| v.side()) as usize;
+            let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
             if let Some(x) = s.scores.get_mut(side) {
                 *x = if add { *x + v } else { v };
             }
-        } else if let Some(i) = self.counter_index(c, idx) {
+        } else if let Some(i) = self.counter_index(s, c, idx) {
             let nv = if add { s.counters[i] + v } else { v };
             self.set_counter(s, i, nv);
         }
@@ -2981,6 +2999,12 @@ impl<const W: usize> Game<W> {
                     }
                     if !done && let Some(b) = otherwise {
                         self.setup(s, cx, b);
+                    }
+                }
+                CS::For(slot, src, body) => {
+                    for item in self.items(s, cx, src) {
+                        self.store(cx, *slot, item);
+                        self.setup(s, cx, body);
                     }
                 }
                 other => {

@@ -107,6 +107,12 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     Some((_, body)) => self.setup(s, cx, body),
                     None => self.setup(s, cx, otherwise.as_deref().unwrap_or(&[])),
                 },
+                S::For(slot, source, body) => {
+                    for item in g.items(s, cx, source) {
+                        g.store(cx, *slot, item);
+                        self.setup(s, cx, body);
+                    }
+                }
                 other => {
                     self.run(s, cx, other, false, &mut None);
                 }

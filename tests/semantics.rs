@@ -1,0 +1,78 @@
+//! Rules whose meaning the language reference states and that no game of `games/`
+//! exercises: seats and colours standing for each other as indexes, and loops in the
+//! setup. Each game is written here, small enough to follow by hand.
+
+use rulesi::engine::compile::options;
+use rulesi::engine::search::perft;
+use rulesi::engine::{AnyGame, MoveList, Outcome, build, build_with_fast_paths};
+use rulesi::with_game;
+
+fn game(text: &str, fast: bool) -> AnyGame {
+    let checked = rulesi::check_source(text);
+    let Some(model) = checked.model else { panic!("the game does not check: {:?}", checked.diagnostics) };
+    let values = options::resolve(&model, None, &[]).expect("options");
+    if fast {
+        build(&model, &values).expect("build")
+    } else {
+        build_with_fast_paths(&model, &values, false).expect("build")
+    }
+}
+
+/// `score[mover]` and a counter over colours indexed by a seat mean the colour the seat
+/// plays; a counter over seats indexed by a colour means the seat that plays it.
+const COLOUR_INDEXES: &str = r#"
+game "Colour indexes"
+players seat1, seat2
+colours red, blue
+board square 3 by 1
+piece stone "o"
+counter lost[colours]
+counter moved[players]
+setup { place red stone at a1 }
+phase play by seat1 {
+  step own along { e } to empty then {
+    add 1 to score[mover]
+    add 1 to lost[mover]
+    add 1 to moved[red]
+  }
+}
+end {
+  if score[red] == 1 and lost[red] == 1 and moved[seat1] == 1 and score[mover] == 1 { win(seat2) }
+  draw
+}
+"#;
+
+#[test]
+fn a_seat_indexes_what_its_colour_counts_and_a_colour_what_its_seat_counts() {
+    for fast in [true, false] {
+        let any = game(COLOUR_INDEXES, fast);
+        with_game!(&any, g => {
+            let mut s = g.start();
+            let mut list = MoveList::new();
+            g.legal_moves(&s, &mut list).expect("moves");
+            assert_eq!(list.len(), 1, "one step from a1");
+            let turn = list.get(0).to_vec();
+            g.play(&mut s, &turn).expect("play");
+            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: the counts went to the colour red and the seat seat1");
+            assert_eq!(s.scores[g.prog.players], 1, "red's score");
+        });
+    }
+}
+
+/// A `place` in a `for` loop of the setup places a piece at every cell of the loop,
+/// whether it runs over a set of cells or a list.
+#[test]
+fn the_setup_places_in_loops() {
+    for source in ["{ a1, b1 }", "[a1, b1]"] {
+        let text = format!(
+            "game \"Setup loops\"\nplayers white, black\nboard square 3 by 3\npiece stone \"o\"\n\
+             setup {{\n  for c in {source} {{ place white stone at c }}\n}}\nphase play {{ place stone at empty }}\n"
+        );
+        for fast in [true, false] {
+            let any = game(&text, fast);
+            with_game!(&any, g => {
+                assert_eq!(perft(g, &g.start(), 1).expect("perft"), 7, "for c in {source}: a1 and b1 are taken");
+            });
+        }
+    }
+}
