@@ -1,6 +1,6 @@
 //! Rules whose meaning the language reference states and that no game of `games/`
-//! exercises: seats and colours standing for each other as indexes, and loops in the
-//! setup. Each game is written here, small enough to follow by hand.
+//! exercises: seats and colours standing for each other as indexes and in comparisons,
+//! and loops in the setup. Each game is written here, small enough to follow by hand.
 
 use rulesi::engine::compile::options;
 use rulesi::engine::search::perft;
@@ -74,5 +74,35 @@ fn the_setup_places_in_loops() {
                 assert_eq!(perft(g, &g.start(), 1).expect("perft"), 7, "for c in {source}: a1 and b1 are taken");
             });
         }
+    }
+}
+
+/// A seat and the colour it plays are equal, both ways round.
+const SEAT_EQUALS_COLOUR: &str = r#"
+game "Seat equals colour"
+players seat1, seat2
+colours red, blue
+board square 3 by 1
+piece stone "o"
+setup { place red stone at a1 }
+phase play by seat1 { step own along { e } to empty }
+end {
+  if mover == red and owner(b1) == mover and red == previous.player and not (mover == blue) { win(seat2) }
+  draw
+}
+"#;
+
+#[test]
+fn a_seat_equals_the_colour_it_plays() {
+    for fast in [true, false] {
+        let any = game(SEAT_EQUALS_COLOUR, fast);
+        with_game!(&any, g => {
+            let mut s = g.start();
+            let mut list = MoveList::new();
+            g.legal_moves(&s, &mut list).expect("moves");
+            let turn = list.get(0).to_vec();
+            g.play(&mut s, &turn).expect("play");
+            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: seat1 plays red");
+        });
     }
 }

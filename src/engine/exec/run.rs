@@ -785,9 +785,20 @@ impl<const W: usize> Game<W> {
             _ => {
                 let x = self.eval(s, cx, a);
                 let y = self.eval(s, cx, b);
-                self.binary_values(op, x, y)
+                match (op, &x, &y) {
+                    (Op::Eq | Op::Ne, Val::Side(p), Val::Side(q)) => {
+                        Val::Bool(self.same_side(s, *p, *q) == (op == Op::Eq))
+                    }
+                    _ => self.binary_values(op, x, y),
+                }
             }
         }
+    }
+
+    /// Whether two sides are the same: a seat is the colour it plays.
+    fn same_side(&self, s: &State<W>, p: u8, q: u8) -> bool {
+        let colour = |x: u8| if (x as usize) < self.prog.players { self.own_side(s, x) } else { x };
+        p == q || (self.prog.has_colours && colour(p) == colour(q))
     }
 
     fn binary_values(&self, op: Op, x: Val<W>, y: Val<W>) -> Val<W> {
