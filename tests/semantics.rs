@@ -106,3 +106,41 @@ fn a_seat_equals_the_colour_it_plays() {
         });
     }
 }
+
+/// An outcome declared by `end` after a part that would go on ends the game there: the
+/// turn is that part alone, and playing it ends the game as listing it did.
+const OUTCOME_AFTER_A_PART: &str = r#"
+game "Outcome after a part"
+players white, black
+board square 6 by 1
+piece stone "o"
+setup { place white stone at a1 }
+phase play by white {
+  step own along { e } to empty then {
+    let here = to
+    step here along { e } to empty
+  }
+}
+end {
+  if previous.action != step { win(black) }
+}
+"#;
+
+#[test]
+fn an_outcome_after_a_part_that_would_go_on_ends_the_game() {
+    for fast in [true, false] {
+        let any = game(OUTCOME_AFTER_A_PART, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            assert_eq!(perft(g, &start, 1).expect("perft"), 1, "fast paths {fast}: one turn, a1-b1");
+            assert_eq!(perft(g, &start, 2).expect("perft"), 0, "fast paths {fast}: the game is over after it");
+            let mut list = MoveList::new();
+            g.legal_moves(&start, &mut list).expect("moves");
+            assert_eq!(list.get(0).len(), 1, "the turn stops after its first part");
+            let mut s = start.clone();
+            let turn = list.get(0).to_vec();
+            g.play(&mut s, &turn).expect("play");
+            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: black wins");
+        });
+    }
+}

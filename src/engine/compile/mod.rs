@@ -89,6 +89,8 @@ pub struct Program {
     pub slots: usize,
     /// What history the program reads.
     pub uses: Uses,
+    /// Whether `end` only decides the outcome (it changes nothing else in a position).
+    pub end_only_decides: bool,
     /// The option values chosen, by option index.
     pub options: Vec<Choice>,
     /// The options as `key=value` text, for records.
@@ -238,6 +240,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
     }
     let setup = c.block(&model.setup, &[])?;
     let end = c.block(&model.end, &[])?;
+    let end_only_decides = end.iter().all(only_decides);
     let no_moves = c.block(&model.no_moves, &[])?;
     let after_turn = c.block(&model.after_turn, &[])?;
     let mut counters = Vec::new();
@@ -299,6 +302,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         after_turn,
         slots: model.locals.len(),
         uses,
+        end_only_decides,
         options: options.to_vec(),
         option_text,
         names,
@@ -909,7 +913,8 @@ impl Compiler<'_> {
             None => Vec::new(),
         };
         then.extend(extra.iter().cloned());
-        let needs_apply = then.iter().any(continues);
+        let goes_on = then.iter().any(goes_on);
+        let needs_apply = goes_on || then.iter().any(refuses);
         let to_uses_move = to.as_ref().is_some_and(uses_move);
         let lazy_ok = conds.iter().all(|c| free_locals(c, &mut Vec::new()));
         let rule = Rule {
@@ -924,6 +929,7 @@ impl Compiler<'_> {
             conds,
             then,
             needs_apply,
+            goes_on,
             to_uses_move,
             lazy_ok,
         };
@@ -932,16 +938,38 @@ impl Compiler<'_> {
     }
 }
 
-/// Whether a statement may continue the turn or refuse the move.
-fn continues(s: &S) -> bool {
+/// Whether a statement may name a further part of the turn.
+fn goes_on(s: &S) -> bool {
+    match s {
+        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(goes_on)) || e.iter().flatten().any(goes_on),
+        S::For(_, _, b) => b.iter().any(goes_on),
+        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::Capture(inner) => goes_on(inner),
+        _ => false,
+    }
+}
+
+/// Whether a statement may refuse the move.
+fn refuses(s: &S) -> bool {
+    match s {
+        S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(refuses)) || e.iter().flatten().any(refuses),
+        S::For(_, _, b) => b.iter().any(refuses),
+        S::Effect(Effect::Refuse, _) => true,
+        S::Capture(inner) => refuses(inner),
+        _ => false,
+    }
+}
+
+/// Whether a statement only decides the outcome: it changes nothing in the position
+/// but the result.
+fn only_decides(s: &S) -> bool {
     match s {
         S::If(branches, e) => {
-            branches.iter().any(|(_, b)| b.iter().any(continues)) || e.iter().flatten().any(continues)
+            branches.iter().all(|(_, b)| b.iter().all(only_decides)) && e.iter().flatten().all(only_decides)
         }
-        S::For(_, _, b) => b.iter().any(continues),
-        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
-        S::Effect(Effect::Refuse, _) => true,
-        S::Capture(inner) => continues(inner),
+        S::For(_, _, b) => b.iter().all(only_decides),
+        S::Let(..) => true,
+        S::Effect(Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish, _) => true,
         _ => false,
     }
 }

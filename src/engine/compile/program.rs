@@ -192,6 +192,8 @@ pub struct Rule {
     /// Whether generating this rule's moves needs its `then` block run (it may refuse
     /// or continue the turn).
     pub needs_apply: bool,
+    /// Whether its `then` block may name a further part of the turn.
+    pub goes_on: bool,
     /// Whether the destination set uses `from` or `middle` (otherwise it is computed
     /// once per piece set).
     pub to_uses_move: bool,

@@ -2797,17 +2797,22 @@ impl<const W: usize> Game<W> {
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) -> Result<(), EngineError> {
         if let [p] = parts
             && let Some(Some(model)) = self.lean.get(s.phase as usize)
-            && let Some(action) = self.prog.rules.get(p.rule as usize).map(|r| r.action)
-            && action != Action::Choose
+            && let Some(rule) = self.prog.rules.get(p.rule as usize)
+            && rule.action != Action::Choose
         {
-            self.play_lean(s, *p, action, *model);
+            self.play_lean(s, *p, rule.action, rule.goes_on, *model);
             return self.check_stacks(s);
         }
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
         for (i, p) in parts.iter().enumerate() {
             cx.mv = MoveVars::default();
-            self.apply_part(s, &mut cx, *p, None, i + 1 < parts.len());
+            let last = i + 1 == parts.len();
+            if last && self.prog.rules.get(p.rule as usize).is_some_and(|r| r.goes_on) {
+                self.apply_last_part(s, &mut cx, *p);
+            } else {
+                self.apply_part(s, &mut cx, *p, None, !last);
+            }
             if s.outcome != Outcome::Ongoing {
                 break;
             }
@@ -2817,19 +2822,58 @@ impl<const W: usize> Game<W> {
         self.check_stacks(s)
     }
 
+    /// Applies the last part of a turn whose rule may go on (see [`Game::end_if_cut`]).
+    fn apply_last_part(&self, s: &mut State<W>, cx: &mut Ctx<W>, part: Part) {
+        let mut pending = Vec::new();
+        let flow = self.apply_part(s, cx, part, Some(&mut pending), false);
+        let cut = !pending.is_empty();
+        drop(pending);
+        self.end_if_cut(s, cx, flow, cut);
+    }
+
+    /// After the last part of a turn, whose `then` block named further parts (`cut`):
+    /// the turn was cut short there, by the game ending or by no further part being
+    /// legal (or optional). `end` runs after the part as after any part that is not
+    /// the last, as the legal turns were found, and an outcome there ends the game at
+    /// once; otherwise what it did is undone, and `end` waits for the turn to be counted.
+    fn end_if_cut(&self, s: &mut State<W>, cx: &mut Ctx<W>, flow: Flow, cut: bool) {
+        if !cut || flow.refused || flow.stopped || s.outcome != Outcome::Ongoing {
+            return;
+        }
+        if self.prog.end_only_decides {
+            // Nothing to undo when it can only decide the outcome.
+            self.run_end(s, cx);
+            return;
+        }
+        let mut after = cx.scratch_copy(s);
+        self.run_end(&mut after, cx);
+        if after.outcome != Outcome::Ongoing {
+            std::mem::swap(s, &mut after);
+        }
+        cx.give_back(after);
+    }
+
     /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of
     /// [`Game::lean`] (no `after turn`, no `at_turn_start`, no turn
     /// limit, no `by`). The same steps as the general path, less those that cannot
     /// apply: the phase stays, the next player is the next in turn order, and the
     /// cell jumped by the part is forgotten when the turn ends.
-    fn play_lean(&self, s: &mut State<W>, p: Part, action: Action, model: u16) {
+    fn play_lean(&self, s: &mut State<W>, p: Part, action: Action, goes_on: bool, model: u16) {
         let mut cx = Ctx::new(None);
         cx.mv.rule = p.rule;
         cx.mv.from = p.from;
         cx.mv.to = p.to;
         cx.mv.middle = p.middle;
         self.move_part(s, p, action);
-        self.run_then(s, &mut cx, p.rule, &mut None);
+        if goes_on {
+            let mut pending = Vec::new();
+            let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
+            let cut = !pending.is_empty();
+            drop(pending);
+            self.end_if_cut(s, &mut cx, flow, cut);
+        } else {
+            self.run_then(s, &mut cx, p.rule, &mut None);
+        }
         // The turn is over: its tallies, then the next player (the phase stays).
         s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };

@@ -530,7 +530,19 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let mut cx = self.ctx(&start);
         for (i, p) in parts.iter().enumerate() {
             cx.mv = MoveVars::default();
-            self.apply_part(s, &mut cx, *p, None, i + 1 < parts.len());
+            let last = i + 1 == parts.len();
+            let mut pending = Vec::new();
+            let flow = self.apply_part(s, &mut cx, *p, Some(&mut pending), !last);
+            // A last part whose `then` block names further parts ended the turn early:
+            // `end` runs after it as after any part that is not the last, and ends the
+            // game if it declares an outcome (as the legal turns were found).
+            if last && !flow.refused && !flow.stopped && !pending.is_empty() && s.outcome == Outcome::Ongoing {
+                let mut after = s.clone();
+                self.run_block(&mut after, &mut cx, &self.prog.end, false, &mut None);
+                if after.outcome != Outcome::Ongoing {
+                    *s = after;
+                }
+            }
             if s.outcome != Outcome::Ongoing {
                 break;
             }
