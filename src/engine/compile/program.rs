@@ -256,3 +256,68 @@ pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
         _ => {}
     }
 }
+
+/// What an expression evaluates to, as far as its form tells (the checker's types are
+/// not kept in the program yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Num,
+    Cell,
+    Set,
+    Unknown,
+}
+
+/// The [`Shape`] of an expression: the one guess every evaluator uses.
+pub fn shape(e: &E) -> Shape {
+    match e {
+        E::Num(_) | E::NumTable(..) | E::Counter(..) | E::Score(_) | E::Neg(_) => Shape::Num,
+        E::Call(
+            Builtin::Count
+            | Builtin::Height
+            | Builtin::Distance
+            | Builtin::Abs
+            | Builtin::Min
+            | Builtin::Max
+            | Builtin::X
+            | Builtin::Y
+            | Builtin::File
+            | Builtin::Rank,
+            _,
+        ) => Shape::Num,
+        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..) => Shape::Num,
+        E::Ctx(
+            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture,
+        ) => Shape::Num,
+        E::Comp { kind: Comprehension::Count | Comprehension::Sum, .. } => Shape::Num,
+        E::Cell(_) | E::CellTable(..) | E::Bin(Op::Step | Op::StepBack, ..) => Shape::Cell,
+        E::Ctx(
+            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre,
+        ) => Shape::Cell,
+        E::Call(Builtin::The | Builtin::CellAt, _) => Shape::Cell,
+        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
+            Shape::Set
+        }
+        E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range, ..) => Shape::Set,
+        E::Call(Builtin::OwnedBy | Builtin::Neighbours | Builtin::Group | Builtin::Union | Builtin::Common, _) => {
+            Shape::Set
+        }
+        E::Ctx(
+            ContextVar::Empty
+            | ContextVar::Occupied
+            | ContextVar::Own
+            | ContextVar::Enemy
+            | ContextVar::Board
+            | ContextVar::Jumped,
+        ) => Shape::Set,
+        E::Comp { kind: Comprehension::Union, .. } => Shape::Set,
+        E::Comp { kind: Comprehension::SetFilter, set_of_dirs: false, .. } => Shape::Set,
+        E::If(_, a, b) => {
+            let (x, y) = (shape(a), shape(b));
+            if x == y { x } else { Shape::Unknown }
+        }
+        E::Bind(_, body) => shape(body),
+        E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => shape(&args[0]),
+        E::Call(Builtin::Without, args) if args.len() == 2 => shape(&args[1]),
+        _ => Shape::Unknown,
+    }
+}

@@ -22,7 +22,7 @@
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::{E, NONE, Op, S, children};
+use crate::engine::compile::program::{E, NONE, Op, S, Shape, children, shape};
 use crate::engine::exec::closure::{self, FB, FS, FX};
 use crate::engine::exec::run::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
@@ -639,69 +639,6 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             children(e, &mut |x| d = d.or(deps_in(x, bound)));
             d
         }
-    }
-}
-
-/// The result type of an expression, when its shape tells it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    Num,
-    Cell,
-    Set,
-    Unknown,
-}
-
-fn shape(e: &E) -> Shape {
-    match e {
-        E::Num(_) | E::NumTable(..) | E::Counter(..) | E::Score(_) | E::Neg(_) => Shape::Num,
-        E::Call(
-            Builtin::Count
-            | Builtin::Height
-            | Builtin::Distance
-            | Builtin::Abs
-            | Builtin::Min
-            | Builtin::Max
-            | Builtin::X
-            | Builtin::Y
-            | Builtin::File
-            | Builtin::Rank,
-            _,
-        ) => Shape::Num,
-        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..) => Shape::Num,
-        E::Ctx(
-            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture,
-        ) => Shape::Num,
-        E::Comp { kind: Comprehension::Count | Comprehension::Sum, .. } => Shape::Num,
-        E::Cell(_) | E::CellTable(..) | E::Bin(Op::Step | Op::StepBack, ..) => Shape::Cell,
-        E::Ctx(
-            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre,
-        ) => Shape::Cell,
-        E::Call(Builtin::The | Builtin::CellAt, _) => Shape::Cell,
-        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
-            Shape::Set
-        }
-        E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range, ..) => Shape::Set,
-        E::Call(Builtin::OwnedBy | Builtin::Neighbours | Builtin::Group | Builtin::Union | Builtin::Common, _) => {
-            Shape::Set
-        }
-        E::Ctx(
-            ContextVar::Empty
-            | ContextVar::Occupied
-            | ContextVar::Own
-            | ContextVar::Enemy
-            | ContextVar::Board
-            | ContextVar::Jumped,
-        ) => Shape::Set,
-        E::Comp { kind: Comprehension::Union, .. } => Shape::Set,
-        E::Comp { kind: Comprehension::SetFilter, set_of_dirs: false, .. } => Shape::Set,
-        E::If(_, a, b) => {
-            let (x, y) = (shape(a), shape(b));
-            if x == y { x } else { Shape::Unknown }
-        }
-        E::Bind(_, body) => shape(body),
-        E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => shape(&args[0]),
-        E::Call(Builtin::Without, args) if args.len() == 2 => shape(&args[1]),
-        _ => Shape::Unknown,
     }
 }
 

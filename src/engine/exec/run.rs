@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::{E, NONE, Op};
+use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::{CRule, CS, EffN, Mask, Plan};
@@ -521,7 +521,7 @@ impl<const W: usize> Game<W> {
                 c != NONE && self.eval_set(s, cx, b).has(c)
             }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => self.compare(s, cx, *op, a, b),
-            E::Bin(op @ (Op::Eq | Op::Ne), a, b) if self.is_num_expr(a) || self.is_num_expr(b) => {
+            E::Bin(op @ (Op::Eq | Op::Ne), a, b) if shape(a) == Shape::Num || shape(b) == Shape::Num => {
                 (self.eval_num(s, cx, a) == self.eval_num(s, cx, b)) == (*op == Op::Eq)
             }
             E::BoolTable(t, x) => {
@@ -550,7 +550,7 @@ impl<const W: usize> Game<W> {
                 }
                 all
             }
-            E::Call(Builtin::Any, args) if self.is_set_expr(&args[0]) => !self.eval_set(s, cx, &args[0]).is_empty(),
+            E::Call(Builtin::Any, args) if shape(&args[0]) == Shape::Set => !self.eval_set(s, cx, &args[0]).is_empty(),
             E::Bind(binds, body) => {
                 for (slot, x) in binds {
                     let v = self.eval(s, cx, x);
@@ -593,49 +593,6 @@ impl<const W: usize> Game<W> {
         };
         let d = if op == Op::StepBack { self.opposite[d as usize] } else { d };
         self.step[c as usize * self.ndirs + d as usize]
-    }
-
-    /// Whether an expression is certainly a number.
-    fn is_num_expr(&self, e: &E) -> bool {
-        matches!(
-            e,
-            E::Num(_)
-                | E::NumTable(..)
-                | E::Counter(..)
-                | E::Score(_)
-                | E::Neg(_)
-                | E::Call(Builtin::Count | Builtin::Height | Builtin::Distance | Builtin::Abs, _)
-                | E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..)
-                | E::Ctx(
-                    ContextVar::Passes
-                        | ContextVar::Captures
-                        | ContextVar::Repetitions
-                        | ContextVar::TurnsWithoutCapture
-                )
-        )
-    }
-
-    /// Whether an expression is certainly a set of cells (so `any` may take the fast path).
-    fn is_set_expr(&self, e: &E) -> bool {
-        matches!(
-            e,
-            E::Set(_)
-                | E::KindCells(_)
-                | E::FlagCells(_)
-                | E::Call(Builtin::OwnedBy, _)
-                | E::Complement(_)
-                | E::SetTable(..)
-                | E::CellToSet(_)
-                | E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise, ..)
-                | E::Ctx(
-                    ContextVar::Empty
-                        | ContextVar::Occupied
-                        | ContextVar::Own
-                        | ContextVar::Enemy
-                        | ContextVar::Board
-                        | ContextVar::Jumped
-                )
-        )
     }
 
     /// Evaluates a cell.
@@ -712,7 +669,7 @@ impl<const W: usize> Game<W> {
                 let c = self.eval_cell(s, cx, x);
                 self.prog.num_tables[*t as usize][self.table_index(c)]
             }
-            E::Call(Builtin::Count, args) if self.is_set_expr(&args[0]) => {
+            E::Call(Builtin::Count, args) if shape(&args[0]) == Shape::Set => {
                 self.eval_set(s, cx, &args[0]).count() as i64
             }
             E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
