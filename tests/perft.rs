@@ -190,3 +190,23 @@ fn perft_counts_without_fast_paths() {
 fn perft_all_counts() {
     run(lines(), u64::MAX, true);
 }
+
+/// `--no-fast-paths` reaches the engine from the command line: the same counts.
+#[test]
+fn the_command_counts_the_same_without_fast_paths() {
+    let game = root().join("games").join("stax.game");
+    let count = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+            .arg("perft")
+            .arg(&game)
+            .arg("3")
+            .args(extra)
+            .output()
+            .expect("rulesi runs");
+        assert!(out.status.success(), "perft {extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let fast = count(&[]);
+    assert!(fast.contains("perft(3) = "), "{fast}");
+    assert_eq!(fast, count(&["--no-fast-paths"]));
+}
