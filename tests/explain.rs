@@ -205,3 +205,13 @@ fn errors_exit_as_the_other_commands_do() {
     assert!(out.is_empty(), "{out}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A constant direction turned a constant number of steps is folded to the direction:
+/// no configuration of any game is left with `rotate` of constants to work out in play.
+#[test]
+fn rotations_of_constant_directions_are_folded() {
+    let (code, out, err) = rulesi(&["explain", "games/agon.game", "--ruleset", "globe_joueur_advanced"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rule "), "{out}");
+    assert!(!out.contains("rotate("), "a rotation was left unfolded:\n{out}");
+}

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::check::hir::{Comprehension, ContextVar};
+use crate::check::hir::{Builtin, Comprehension, ContextVar};
 
 use crate::engine::compile::program::{E, NONE, Op, Rule, S};
 
@@ -61,6 +61,8 @@ pub struct Simplifier<'a> {
     pub players: usize,
     /// How many sides (players then colours).
     pub sides: usize,
+    /// The board.
+    pub geometry: &'a crate::board::Geometry,
 }
 
 /// The constant items a loop may be unrolled over: a small constant set of
@@ -228,7 +230,16 @@ impl Simplifier<'_> {
             }
             E::List(items) => E::List(self.exprs(items, map)),
             E::Counter(c, idx) => E::Counter(*c, self.exprs(idx, map)),
-            E::Call(f, args) => E::Call(*f, self.exprs(args, map)),
+            E::Call(f, args) => {
+                let args = self.exprs(args, map);
+                match (f, &args[..]) {
+                    // A constant direction turned a constant number of steps.
+                    (Builtin::Rotate, [E::Dir(d), E::Num(k)]) => {
+                        E::Dir(self.geometry.rotate(crate::board::Dir(*d), (*k).clamp(-1000, 1000) as i32).0)
+                    }
+                    _ => E::Call(*f, args),
+                }
+            }
             E::Score(x) => E::Score(b(self.expr(x, map))),
             E::NumTable(t, x) => E::NumTable(*t, b(self.expr(x, map))),
             E::BoolTable(t, x) => E::BoolTable(*t, b(self.expr(x, map))),

@@ -321,14 +321,16 @@ impl<const W: usize> Game<W> {
         let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
         let mut prog = prog;
         {
+            let (players, sides) = (prog.players, prog.sides.len());
+            let Program { rules, phases, setup, end, no_moves, after_turn, geometry, .. } = &mut prog;
             let simplifier = crate::engine::compile::simplify::Simplifier {
                 step: &step,
                 ndirs,
                 opposite: &opposite,
-                players: prog.players,
-                sides: prog.sides.len(),
+                players,
+                sides,
+                geometry,
             };
-            let Program { rules, phases, setup, end, no_moves, after_turn, .. } = &mut prog;
             let mut blocks: Vec<&mut Vec<crate::engine::compile::program::S>> = vec![setup, end, no_moves, after_turn];
             blocks.extend(phases.iter_mut().map(|p| &mut p.body));
             simplifier.program(rules, &mut blocks);
