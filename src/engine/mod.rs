@@ -51,14 +51,17 @@ macro_rules! with_game {
     };
 }
 
-/// Compiles a checked game with the given option values (see [`options::resolve`]).
+/// Compiles a checked game with the given option values (see
+/// [`compile::options::resolve`]): the compiler makes the program, the simplifier
+/// simplifies it, and [`Game::new`] lowers it and makes the tables that play it.
 pub fn build(model: &Model, options: &[Choice]) -> Result<AnyGame, String> {
     build_with_fast_paths(model, options, true)
 }
 
 /// [`build`], with the fast paths on or off (see [`Game::fast`]).
 pub fn build_with_fast_paths(model: &Model, options: &[Choice], fast: bool) -> Result<AnyGame, String> {
-    let prog = compile::compile(model, options)?;
+    let mut prog = compile::compile(model, options)?;
+    compile::simplify::simplify(&mut prog);
     let n = prog.geometry.len();
     Ok(match n {
         0..=64 => AnyGame::W1(Box::new(Game::with_fast_paths(prog, fast))),

@@ -9,6 +9,7 @@
 pub mod options;
 pub mod program;
 pub mod simplify;
+pub mod steps;
 
 use std::collections::HashMap;
 

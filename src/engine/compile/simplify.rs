@@ -10,7 +10,9 @@ use std::collections::HashMap;
 
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 
+use crate::engine::compile::Program;
 use crate::engine::compile::program::{E, NONE, Op, Rule, S};
+use crate::engine::compile::steps::Steps;
 
 /// The number of directions at most for which a loop is unrolled.
 const UNROLL: u32 = 12;
@@ -76,6 +78,18 @@ fn unrollable(src: &E, players: usize, sides: usize) -> Option<Vec<E>> {
         _ => return None,
     };
     (items.len() <= UNROLL as usize).then_some(items)
+}
+
+/// Simplifies every rule and block of a compiled program in place.
+pub fn simplify(prog: &mut Program) {
+    let steps = Steps::of(&prog.geometry);
+    let (players, sides) = (prog.players, prog.sides.len());
+    let Program { rules, phases, setup, end, no_moves, after_turn, geometry, .. } = prog;
+    let simplifier =
+        Simplifier { step: &steps.step, ndirs: steps.ndirs, opposite: &steps.opposite, players, sides, geometry };
+    let mut blocks: Vec<&mut Vec<S>> = vec![setup, end, no_moves, after_turn];
+    blocks.extend(phases.iter_mut().map(|p| &mut p.body));
+    simplifier.program(rules, &mut blocks);
 }
 
 impl Simplifier<'_> {

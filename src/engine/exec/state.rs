@@ -10,6 +10,7 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
+use crate::engine::compile::steps::Steps;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_STACK};
 use crate::engine::exec::code::{Code, Lower};
 
@@ -273,7 +274,8 @@ fn colour_key(p: usize, c: u8) -> u64 {
 }
 
 impl<const W: usize> Game<W> {
-    /// Builds the tables for a compiled program, with every fast path.
+    /// Builds the tables for a compiled program (simplified or not: see
+    /// [`crate::engine::build`]), with every fast path.
     pub fn new(prog: Program) -> Self {
         Self::with_fast_paths(prog, true)
     }
@@ -281,17 +283,8 @@ impl<const W: usize> Game<W> {
     /// Builds the tables for a compiled program; without `fast`, with no fast path
     /// at all (see [`Game::fast`]): what the fast paths are tested against.
     pub fn with_fast_paths(prog: Program, fast: bool) -> Self {
-        let g = &prog.geometry;
-        let n = g.len();
-        let ndirs = g.directions().len();
-        let mut step = vec![NONE; n * ndirs];
-        for c in g.cells() {
-            for (d, dir) in g.all_dirs().iter().enumerate() {
-                if let Some(t) = g.step(c, *dir) {
-                    step[c.0 as usize * ndirs + d] = t.0;
-                }
-            }
-        }
+        let n = prog.geometry.len();
+        let Steps { ndirs, step, opposite } = Steps::of(&prog.geometry);
         let sets = prog.sets.iter().map(|s| s.iter().map(|c| c.0).collect()).collect();
         let mut neighbours = vec![Bits::EMPTY; n];
         for (c, nb) in neighbours.iter_mut().enumerate() {
@@ -318,23 +311,6 @@ impl<const W: usize> Game<W> {
             slots += dims.iter().map(|d| d.len().max(1)).product::<usize>().max(1);
         }
         let cap = if prog.stacks { MAX_STACK } else { 1 };
-        let opposite: Vec<u8> = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
-        let mut prog = prog;
-        {
-            let (players, sides) = (prog.players, prog.sides.len());
-            let Program { rules, phases, setup, end, no_moves, after_turn, geometry, .. } = &mut prog;
-            let simplifier = crate::engine::compile::simplify::Simplifier {
-                step: &step,
-                ndirs,
-                opposite: &opposite,
-                players,
-                sides,
-                geometry,
-            };
-            let mut blocks: Vec<&mut Vec<crate::engine::compile::program::S>> = vec![setup, end, no_moves, after_turn];
-            blocks.extend(phases.iter_mut().map(|p| &mut p.body));
-            simplifier.program(rules, &mut blocks);
-        }
         let all = Bits::first_n(n);
         let mut sets: Vec<Bits<W>> = sets;
         let board_id = match sets.iter().position(|x| *x == all) {
