@@ -3,12 +3,15 @@
 //! layer per piece of a stack, a label for every row and column), and the command's
 //! errors.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rulesi::draw::{PieceView, Scene, Shade, svg};
 use rulesi::engine::{AnyGame, build, compile::options};
 use rulesi::with_game;
+
+use common::{rulesi, snapshot};
 
 fn games() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -27,27 +30,6 @@ fn load(path: &Path) -> AnyGame {
     let model = rulesi::check_bytes(&bytes).model.unwrap_or_else(|| panic!("{} checks", path.display()));
     let values = options::resolve(&model, None, &[]).expect("default options");
     build(&model, &values).expect("the game compiles")
-}
-
-/// Runs `rulesi ARGS`: (status, stdout, stderr).
-fn rulesi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesi"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run the rulesi binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn snapshot(name: &str, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
 }
 
 /// The elements of a document with this tag name and attribute value.

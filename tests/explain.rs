@@ -6,13 +6,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rulesi::engine::build;
 use rulesi::engine::compile::options;
 use rulesi::engine::text::explain::explain;
 
-use common::TempDir;
+use common::{TempDir, rulesi, snapshot};
 
 fn games() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -24,27 +23,6 @@ fn games() -> Vec<PathBuf> {
     paths.sort();
     assert!(!paths.is_empty());
     paths
-}
-
-/// Runs `rulesi ARGS` in the crate's directory: (status, stdout, stderr).
-fn rulesi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesi"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run the rulesi binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn snapshot(name: &str, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
 }
 
 /// The program without its header's `options:` lines (the rules alone).
