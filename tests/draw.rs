@@ -5,25 +5,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rulesi::draw::{PieceView, Scene, Shade, svg};
 use rulesi::engine::{AnyGame, build, compile::options};
 use rulesi::with_game;
 
-use common::{rulesi, snapshot};
-
-fn games() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("games/")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "game"))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    paths
-}
+use common::{games, rulesi, snapshot};
 
 fn load(path: &Path) -> AnyGame {
     let bytes = std::fs::read(path).expect("read the game");

@@ -5,25 +5,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use rulesi::engine::build;
 use rulesi::engine::compile::options;
 use rulesi::engine::text::explain::explain;
 
-use common::{TempDir, rulesi, snapshot};
-
-fn games() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("games/")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "game"))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    paths
-}
+use common::{TempDir, games, rulesi, snapshot};
 
 /// The program without its header's `options:` lines (the rules alone).
 fn rules_only(text: &str) -> String {

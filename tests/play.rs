@@ -17,21 +17,10 @@ use rulesi::engine::{AnyGame, MoveList, build, compile::options, exec::moves::no
 use rulesi::with_game;
 
 mod common;
-use common::TempDir;
+use common::{TempDir, games};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `.game` file in `games/`, sorted.
-fn games() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
-        .expect("read games/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn stem(path: &Path) -> String {

@@ -72,3 +72,16 @@ pub fn snapshot(name: &str, text: &str) {
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
 }
+
+/// Every `.game` file in `games/`, sorted (there is at least one).
+pub fn games() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("games/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no games in {}", dir.display());
+    paths
+}

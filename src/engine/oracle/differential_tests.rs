@@ -58,7 +58,11 @@ fn configurations(path: &Path) -> Vec<(String, AnyGame, Program)> {
 fn engine_turns<const W: usize>(g: &Game<W>, s: &State<W>) -> Vec<Vec<Part>> {
     let mut list = MoveList::new();
     g.legal_moves(s, &mut list).expect("the engine lists the turns");
-    let mut turns: Vec<Vec<Part>> = list.iter().map(<[Part]>::to_vec).collect();
+    sorted(list.iter().map(<[Part]>::to_vec).collect())
+}
+
+/// Turns in one order, whoever listed them.
+fn sorted(mut turns: Vec<Vec<Part>>) -> Vec<Vec<Part>> {
     turns.sort_by_key(|t| t.iter().map(|p| (p.rule, p.from, p.to, p.middle, p.extra)).collect::<Vec<_>>());
     turns
 }
@@ -86,8 +90,7 @@ fn compare<const W: usize>(
                 break;
             }
             let turns = engine_turns(g, &s);
-            let mut expected = oracle.legal_turns(&reference).expect("the reference lists the turns");
-            expected.sort_by_key(|t| t.iter().map(|p| (p.rule, p.from, p.to, p.middle, p.extra)).collect::<Vec<_>>());
+            let expected = sorted(oracle.legal_turns(&reference).expect("the reference lists the turns"));
             assert_eq!(turns, expected, "{at}: the legal turns differ");
             compared += 1;
             if turns.is_empty() {
