@@ -326,6 +326,19 @@ pub(crate) struct Pending<'g, const W: usize> {
     optional: bool,
 }
 
+/// What the end of a turn needs to know of its parts.
+#[derive(Clone, Copy)]
+struct Played {
+    /// Every part was a pass.
+    pass: bool,
+    /// The action of the first part.
+    action: Option<Action>,
+    /// The start cell of the first part.
+    from: u16,
+    /// The destination of the last part.
+    to: u16,
+}
+
 /// What generating a masked rule computes once, before its pieces (see
 /// `Game::gen_masked`).
 pub(crate) struct RuleSets<const W: usize> {
@@ -2647,6 +2660,7 @@ impl<const W: usize> Game<W> {
 
     /// Applies one part: the piece moves (or is placed), then its `then` block runs,
     /// then `end`. Continuations are collected into `pending` when given.
+    #[inline]
     pub(crate) fn apply_part<'g>(
         &'g self,
         s: &mut State<W>,
@@ -2752,29 +2766,57 @@ impl<const W: usize> Game<W> {
     /// An error when a piece is put on a full stack (in the turn, or before it): the
     /// position is then broken and should not be played on.
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) -> Result<(), EngineError> {
+        let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
+        let mut cx = Ctx::new(start.as_ref());
+        let mut pass = true;
         if let [p] = parts
-            && let Some(Some(model)) = self.lean.get(s.phase as usize)
             && let Some(rule) = self.prog.rules.get(p.rule as usize)
             && rule.action != Action::Choose
         {
-            self.play_lean(s, *p, rule.action, rule.goes_on, *model);
-            return self.check_stacks(s);
-        }
-        let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
-        let mut cx = Ctx::new(start.as_ref());
-        for (i, p) in parts.iter().enumerate() {
-            cx.mv = MoveVars::default();
-            let last = i + 1 == parts.len();
-            if last && self.prog.rules.get(p.rule as usize).is_some_and(|r| r.goes_on) {
-                self.apply_last_part(s, &mut cx, *p);
+            // The common turn of one part, without the loop's bookkeeping.
+            pass = rule.action == Action::Pass;
+            cx.mv.rule = p.rule;
+            cx.mv.from = p.from;
+            cx.mv.to = p.to;
+            cx.mv.middle = p.middle;
+            self.move_part(s, *p, rule.action);
+            if rule.goes_on {
+                let mut pending = Vec::new();
+                let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
+                let cut = !pending.is_empty();
+                drop(pending);
+                self.end_if_cut(s, &mut cx, flow, cut);
             } else {
-                self.apply_part(s, &mut cx, *p, None, !last);
+                self.run_then(s, &mut cx, p.rule, &mut None);
             }
-            if s.outcome != Outcome::Ongoing {
-                break;
+            if rule.action == Action::Jump {
+                s.last_jumped = p.middle;
+            }
+        } else {
+            for (i, p) in parts.iter().enumerate() {
+                let Some(rule) = self.prog.rules.get(p.rule as usize) else { break };
+                pass &= rule.action == Action::Pass;
+                if i > 0 {
+                    cx.mv = MoveVars::default();
+                }
+                let last = i + 1 == parts.len();
+                if last && rule.goes_on {
+                    self.apply_last_part(s, &mut cx, *p);
+                } else {
+                    self.apply_part(s, &mut cx, *p, None, !last);
+                }
+                if s.outcome != Outcome::Ongoing {
+                    break;
+                }
             }
         }
-        self.end_turn(s, &mut cx, parts);
+        let played = Played {
+            pass,
+            action: parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).map(|r| r.action),
+            from: parts.first().map_or(NONE, |p| p.from),
+            to: parts.last().map_or(NONE, |p| p.to),
+        };
+        self.end_turn(s, &mut cx, played);
         finish!(cx);
         self.check_stacks(s)
     }
@@ -2810,60 +2852,10 @@ impl<const W: usize> Game<W> {
         cx.give_back(after);
     }
 
-    /// [`Game::play`] for the common turn: one part, not `choose`, in a phase of
-    /// [`Game::lean`] (no `after turn`, no `at_turn_start`, no turn
-    /// limit, no `by`). The same steps as the general path, less those that cannot
-    /// apply: the phase stays, the next player is the next in turn order, and the
-    /// cell jumped by the part is forgotten when the turn ends.
-    fn play_lean(&self, s: &mut State<W>, p: Part, action: Action, goes_on: bool, model: u16) {
-        let mut cx = Ctx::new(None);
-        cx.mv.rule = p.rule;
-        cx.mv.from = p.from;
-        cx.mv.to = p.to;
-        cx.mv.middle = p.middle;
-        self.move_part(s, p, action);
-        if goes_on {
-            let mut pending = Vec::new();
-            let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
-            let cut = !pending.is_empty();
-            drop(pending);
-            self.end_if_cut(s, &mut cx, flow, cut);
-        } else {
-            self.run_then(s, &mut cx, p.rule, &mut None);
-        }
-        // The turn is over: its tallies, then the next player (the phase stays).
-        s.passes = if action == Action::Pass { s.passes + 1 } else { 0 };
-        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
-        let played_by = s.mover;
-        s.previous = crate::engine::exec::state::Previous {
-            action: Some(action),
-            from: p.from,
-            to: p.to,
-            phase: model,
-            player: played_by,
-        };
-        s.jumped = Bits::EMPTY;
-        s.last_jumped = NONE;
-        s.turn_captures = 0;
-        s.ply += 1;
-        s.turn_in_phase += 1;
-        let players = self.prog.players as u8;
-        // The player after the last is the first (a select, not a branch: with two
-        // players it would alternate every turn).
-        let next = played_by + 1;
-        let next = next * u8::from(next < players);
-        self.set_mover(s, next);
-        self.record_position(s);
-        if s.outcome == Outcome::Ongoing {
-            // `end`, as seen by the player who made the turn.
-            s.mover = played_by;
-            self.run_end(s, &mut cx);
-            s.mover = next;
-        }
-        finish!(cx);
-    }
-
-    fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, parts: &[Part]) {
+    /// The turn is over: `after turn` runs, the turn's tallies are counted, the next
+    /// phase and player are set, the position is recorded, and `end` runs as seen by
+    /// the player who made the turn, in the phase it was made in.
+    fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) {
         if s.outcome == Outcome::Ongoing {
             if let Some(f) = &self.code.after_fx {
                 (f.0)(self, s, cx);
@@ -2871,49 +2863,30 @@ impl<const W: usize> Game<W> {
                 self.run_block(s, cx, &self.code.after_turn, &mut None);
             }
         }
-        let first = parts.first().copied();
-        let last = parts.last().copied();
-        let pass = parts.iter().all(|p| self.prog.rules[p.rule as usize].action == Action::Pass);
-        s.passes = if pass { s.passes + 1 } else { 0 };
+        let (played_by, played_in) = (s.mover, s.phase);
+        let phase = self.prog.phases.get(s.phase as usize);
+        s.passes = if played.pass { s.passes + 1 } else { 0 };
         s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
         s.previous = crate::engine::exec::state::Previous {
-            action: first.map(|p| self.prog.rules[p.rule as usize].action),
-            from: first.map_or(NONE, |p| p.from),
-            to: last.map_or(NONE, |p| p.to),
-            phase: self.prog.phases.get(s.phase as usize).map_or(0, |p| p.model_index),
-            player: s.mover,
+            action: played.action,
+            from: played.from,
+            to: played.to,
+            phase: phase.map_or(0, |p| p.model_index),
+            player: played_by,
         };
         s.jumped = Bits::EMPTY;
         s.last_jumped = NONE;
         s.turn_captures = 0;
         s.ply += 1;
-        // The next phase and the next player.
-        let (played_by, played_in) = (s.mover, s.phase);
-        let mut entered = false;
         s.turn_in_phase += 1;
-        if let Some(phase) = self.prog.phases.get(s.phase as usize)
-            && phase.turns.is_some_and(|t| s.turn_in_phase >= t)
-        {
-            let next = s.phase + 1;
-            self.set_phase(s, next);
-            s.turn_in_phase = 0;
-            s.passes = 0;
-            entered = true;
-            // Skip phases of no turns.
-            while let Some(p) = self.prog.phases.get(s.phase as usize) {
-                if p.turns == Some(0) {
-                    let next = s.phase + 1;
-                    self.set_phase(s, next);
-                } else {
-                    break;
-                }
-            }
+        let entered = phase.and_then(|p| p.turns).is_some_and(|t| s.turn_in_phase >= t);
+        if entered {
+            self.next_phase(s);
         }
         let next = self.next_mover(s, entered);
         self.set_mover(s, next);
         self.record_position(s);
         if s.outcome == Outcome::Ongoing {
-            // `end`, as seen by the player who made the turn, in the phase it was made in.
             // (The hash stays that of the next player and phase: `end` does not read it.)
             let (next_mover, next_phase) = (s.mover, s.phase);
             s.mover = played_by;
@@ -2924,6 +2897,23 @@ impl<const W: usize> Game<W> {
         }
         if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
             s.outcome = Outcome::Draw;
+        }
+    }
+
+    /// The phase after the current one, skipping phases of no turns.
+    #[cold]
+    fn next_phase(&self, s: &mut State<W>) {
+        let next = s.phase + 1;
+        self.set_phase(s, next);
+        s.turn_in_phase = 0;
+        s.passes = 0;
+        while let Some(p) = self.prog.phases.get(s.phase as usize) {
+            if p.turns == Some(0) {
+                let next = s.phase + 1;
+                self.set_phase(s, next);
+            } else {
+                break;
+            }
         }
     }
 

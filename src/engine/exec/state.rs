@@ -107,15 +107,9 @@ pub struct Game<const W: usize> {
     /// The hash key of each player to move (one for every `u8`, so that reading one
     /// needs no bounds check).
     mover_keys: Box<[u64; 256]>,
-    /// For each phase whose one-part turns [`Game::play`] may play the short way, its
-    /// model index (`previous.phase`); `None` for the others, and empty when no turn
-    /// may be. The short way needs no `after turn` block, no `at_turn_start`, and a
-    /// phase with no turn limit and no `by` (so a turn neither ends the phase nor
-    /// changes who plays next other than by turn order). Known when the game is built.
-    pub(crate) lean: Vec<Option<u16>>,
     /// Whether the fast paths are on. Off, the game has no move masks, no random
     /// play by plans, boxes, groups or slots (random play lists every legal turn and
-    /// picks one), no blocks run as one closure, no short way to play a turn, and
+    /// picks one), no blocks run as one closure, and
     /// every part is applied before its turn is listed. Both ways play the same game.
     pub fast: bool,
 }
@@ -336,7 +330,6 @@ impl<const W: usize> Game<W> {
             keys: Vec::new(),
             key_bits: (0, 0, 0),
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
-            lean: Vec::new(),
             fast,
             prog,
             code: Code::default(),
@@ -390,22 +383,7 @@ impl<const W: usize> Game<W> {
             game.code.without_fast_paths();
         }
         game.piece_keys();
-        game.lean = game.lean_phases();
         game
-    }
-
-    /// The phases of [`Game::lean`].
-    fn lean_phases(&self) -> Vec<Option<u16>> {
-        let p = &self.prog;
-        if !self.fast
-            || p.uses.turn_start
-            || p.players == 0
-            || self.code.after_fx.is_some()
-            || !self.code.after_turn.is_empty()
-        {
-            return Vec::new();
-        }
-        p.phases.iter().map(|ph| (ph.turns.is_none() && ph.by.is_none()).then_some(ph.model_index)).collect()
     }
 
     /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
