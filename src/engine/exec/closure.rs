@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, NumN, SetN, SideN, Target};
+use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, IdN, NumN, SetN, SideN, Target};
 use crate::engine::exec::run::{Ctx, Val};
 use crate::engine::exec::state::{Game, State};
 
@@ -1499,8 +1499,9 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
 /// An effect as a closure; `capture`: it counts as a capture.
 pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
     match e {
-        // One cell, written as a cell or as a set of one cell (`flag(f, to + d)`).
-        EffN::Flag(f, on, Target::Cell(c) | Target::Set(SetN::Cell(c))) if PathC::of(c).is_some() => {
+        // A constant flag on one cell reached by a constant path (`flag(f, to + d)`):
+        // the cell is worked out and the flag set without building a set.
+        EffN::Flag(IdN::Const(f), on, Target::Cell(c) | Target::Set(SetN::Cell(c))) if PathC::of(c).is_some() => {
             let p = PathC::of(c).expect("checked");
             let (f, on) = (*f, *on);
             fx(move |g, s, cx| {
@@ -1517,27 +1518,6 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                 Flow::GO
             })
         }
-        EffN::Win(side, win) => {
-            let (side, win) = (side.clone(), *win);
-            fx(move |g, s, cx| {
-                if s.outcome == crate::engine::exec::state::Outcome::Ongoing {
-                    let side = g.eside(s, cx, &side);
-                    let player = g.player_of(s, side);
-                    s.outcome =
-                        crate::engine::exec::state::Outcome::Win(if win { player } else { g.opponent_of(player) });
-                }
-                Flow::GO
-            })
-        }
-        EffN::Draw => fx(|_, s, _| {
-            if s.outcome == crate::engine::exec::state::Outcome::Ongoing {
-                s.outcome = crate::engine::exec::state::Outcome::Draw;
-            }
-            Flow::GO
-        }),
-        EffN::Nop => fx(|_, _, _| Flow::GO),
-        EffN::Stop => fx(|_, _, _| Flow { refused: false, stopped: true }),
-        EffN::Refuse => fx(|_, _, _| Flow { refused: true, stopped: false }),
         _ => {
             let e = e.clone();
             fx(move |g, s, cx| g.effect_n(s, cx, &e, capture))

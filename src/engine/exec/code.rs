@@ -322,19 +322,31 @@ pub enum Target {
     Set(SetN),
 }
 
+/// A flag or a kind named by an effect: known when the game is built, or (rarely: a
+/// local bound at play time) worked out then.
+#[derive(Clone, Debug)]
+pub enum IdN {
+    /// A constant.
+    Const(u16),
+    /// Anything else.
+    Gen(Box<E>),
+}
+
 /// A lowered effect.
 #[derive(Clone, Debug)]
 pub enum EffN {
     /// `flag` (`true`) or `unflag`.
-    Flag(u16, bool, Target),
+    Flag(IdN, bool, Target),
     /// `remove`.
     Remove(Target),
     /// `convert`.
     Convert(Target, SideN),
     /// `promote`.
-    Promote(Target, u16),
+    Promote(Target, IdN),
     /// `tuck`.
     Tuck(CellN, CellN),
+    /// `assign(colour, player)`.
+    Assign(SideN, SideN),
     /// `win` (`true`) or `lose`.
     Win(SideN, bool),
     /// `draw`.
@@ -347,8 +359,6 @@ pub enum EffN {
     Refuse,
     /// Does nothing.
     Nop,
-    /// Anything else, by the general interpreter.
-    Gen(Effect, Vec<E>),
 }
 
 /// A lowered statement: conditions and effects are closures; the structure stays
@@ -1170,41 +1180,34 @@ impl<const W: usize> Lower<'_, W> {
         }
     }
 
-    fn target(&mut self, e: &E) -> Option<Target> {
+    fn target(&mut self, e: &E) -> Target {
         match shape(e) {
-            Shape::Cell => Some(Target::Cell(self.cell(e))),
-            Shape::Set => Some(Target::Set(self.set(e))),
-            _ => None,
+            Shape::Cell => Target::Cell(self.cell(e)),
+            // A set, or a kind or flag standing for the cells it is on.
+            _ => Target::Set(self.set(e)),
         }
     }
 
     fn effect(&mut self, e: Effect, args: &[E]) -> EffN {
-        let generic = || EffN::Gen(e, args.to_vec());
+        let id = |x: &E| match x {
+            E::Flag(k) | E::Kind(k) => IdN::Const(*k),
+            other => IdN::Gen(Box::new(other.clone())),
+        };
         match (e, args) {
-            (Effect::Flag | Effect::Unflag, [E::Flag(f), t]) => match self.target(t) {
-                Some(t) => EffN::Flag(*f, e == Effect::Flag, t),
-                None => generic(),
-            },
-            (Effect::Remove, [t]) => match self.target(t) {
-                Some(t) => EffN::Remove(t),
-                None => generic(),
-            },
-            (Effect::Convert, [t, side]) => match self.target(t) {
-                Some(t) => EffN::Convert(t, self.side(side)),
-                None => generic(),
-            },
-            (Effect::Promote, [t, E::Kind(k)]) => match self.target(t) {
-                Some(t) => EffN::Promote(t, *k),
-                None => generic(),
-            },
+            (Effect::Flag | Effect::Unflag, [f, t]) => EffN::Flag(id(f), e == Effect::Flag, self.target(t)),
+            (Effect::Remove, [t]) => EffN::Remove(self.target(t)),
+            (Effect::Convert, [t, side]) => EffN::Convert(self.target(t), self.side(side)),
+            (Effect::Promote, [t, k]) => EffN::Promote(self.target(t), id(k)),
             (Effect::Tuck, [a, b]) => EffN::Tuck(self.cell(a), self.cell(b)),
+            (Effect::Assign, [colour, player]) => EffN::Assign(self.side(colour), self.side(player)),
             (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
             (Effect::Draw, _) => EffN::Draw,
             (Effect::Finish, _) => EffN::Finish,
             (Effect::Stop, _) => EffN::Stop,
             (Effect::Refuse, _) => EffN::Refuse,
-            (Effect::Again, _) => EffN::Nop,
-            _ => generic(),
+            // `again` is a statement of its own; other argument counts are refused by
+            // the checker.
+            _ => EffN::Nop,
         }
     }
 

@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
+use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use crate::engine::exec::closure::Flow;
-use crate::engine::exec::code::{CRule, CS, EffN, Mask, Plan};
+use crate::engine::exec::code::{CRule, CS, EffN, IdN, Mask, Plan};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
@@ -73,7 +73,7 @@ impl<const W: usize> Val<W> {
         }
     }
     #[inline]
-    fn cell(&self) -> u16 {
+    pub(crate) fn cell(&self) -> u16 {
         match self {
             Val::Cell(c) => *c,
             _ => NONE,
@@ -88,7 +88,7 @@ impl<const W: usize> Val<W> {
         }
     }
     #[inline]
-    fn side(&self) -> u8 {
+    pub(crate) fn side(&self) -> u8 {
         match self {
             Val::Side(s) => *s,
             _ => 0,
@@ -1276,6 +1276,7 @@ impl<const W: usize> Game<W> {
         let mut counted = 0u32;
         match e {
             EffN::Flag(f, on, t) => {
+                let Some(f) = self.id(s, cx, f) else { return Flow::GO };
                 let bit: Piece = 1 << f;
                 for c in self.target_bits(s, cx, t).iter() {
                     if let Some(p) = self.top(s, c) {
@@ -1306,9 +1307,10 @@ impl<const W: usize> Game<W> {
                 }
             }
             EffN::Promote(t, k) => {
+                let Some(k) = self.id(s, cx, k) else { return Flow::GO };
                 for c in self.target_bits(s, cx, t).iter() {
                     if let Some(p) = self.top(s, c) {
-                        self.set_top(s, c, piece(side_of(p), *k, flags_of(p)));
+                        self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
                     }
                 }
             }
@@ -1320,6 +1322,16 @@ impl<const W: usize> Game<W> {
                 {
                     self.put_bottom(s, b, p);
                     counted += 1;
+                }
+            }
+            EffN::Assign(colour, player) => {
+                let (colour, player) = (self.eside(s, cx, colour), self.eside(s, cx, player) as usize);
+                if player < self.prog.players {
+                    self.set_colour(s, player, colour);
+                    if self.prog.players == 2 {
+                        let other = self.opponent_of(colour);
+                        self.set_colour(s, 1 - player, other);
+                    }
                 }
             }
             EffN::Win(side, win) => {
@@ -1342,7 +1354,6 @@ impl<const W: usize> Game<W> {
             EffN::Stop => return Flow { refused: false, stopped: true },
             EffN::Refuse => return Flow { refused: true, stopped: false },
             EffN::Nop => {}
-            EffN::Gen(e, args) => return self.effect(s, cx, *e, args, capture),
         }
         if capture {
             cx.mv.captures += counted;
@@ -1351,98 +1362,15 @@ impl<const W: usize> Game<W> {
         Flow::GO
     }
 
-    pub(crate) fn effect(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: Effect, args: &[E], capture: bool) -> Flow {
-        let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
-        for (slot, a) in vals.iter_mut().zip(args) {
-            *slot = self.eval(s, cx, a);
+    /// The flag or kind an effect names.
+    fn id(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> Option<u16> {
+        match n {
+            IdN::Const(k) => Some(*k),
+            IdN::Gen(e) => match self.eval(s, cx, e) {
+                Val::Flag(k) | Val::Kind(k) => Some(k),
+                _ => None,
+            },
         }
-        let mut counted = 0u32;
-        match e {
-            Effect::Flag | Effect::Unflag => {
-                let Val::Flag(f) = vals[0] else { return Flow::GO };
-                for c in self.set(vals[1].clone()).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        let np = if e == Effect::Flag { p | 1 << f } else { p & !(1 << f) };
-                        if np != p {
-                            self.set_top(s, c, np);
-                            counted += 1;
-                        }
-                    }
-                }
-            }
-            Effect::Remove => {
-                for c in self.set(vals[0].clone()).iter() {
-                    if s.height[c as usize] > 0 {
-                        self.clear(s, c);
-                        counted += 1;
-                    }
-                }
-            }
-            Effect::Convert => {
-                let side = vals[1].side();
-                let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
-                for c in self.set(vals[0].clone()).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        self.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
-                        counted += 1;
-                    }
-                }
-            }
-            Effect::Promote => {
-                let Val::Kind(k) = vals[1] else { return Flow::GO };
-                for c in self.set(vals[0].clone()).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
-                    }
-                }
-            }
-            Effect::Tuck => {
-                let (a, b) = (vals[0].cell(), vals[1].cell());
-                if a != NONE
-                    && b != NONE
-                    && let Some(p) = self.take(s, a)
-                {
-                    self.put_bottom(s, b, p);
-                    counted += 1;
-                }
-            }
-            Effect::Assign => {
-                let (colour, player) = (vals[0].side(), vals[1].side() as usize);
-                if player < self.prog.players {
-                    self.set_colour(s, player, colour);
-                    if self.prog.players == 2 {
-                        let other = self.opponent_of(colour);
-                        self.set_colour(s, 1 - player, other);
-                    }
-                }
-            }
-            Effect::Win | Effect::Lose => {
-                if s.outcome == Outcome::Ongoing {
-                    let side = vals[0].side();
-                    let player = self.player_of(s, side);
-                    s.outcome =
-                        if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) };
-                }
-            }
-            Effect::Draw => {
-                if s.outcome == Outcome::Ongoing {
-                    s.outcome = Outcome::Draw;
-                }
-            }
-            Effect::Finish => {
-                if s.outcome == Outcome::Ongoing {
-                    s.outcome = self.by_score(s);
-                }
-            }
-            Effect::Stop => return Flow { refused: false, stopped: true },
-            Effect::Refuse => return Flow { refused: true, stopped: false },
-            Effect::Again => {}
-        }
-        if capture {
-            cx.mv.captures += counted;
-            s.turn_captures += counted;
-        }
-        Flow::GO
     }
 
     /// The player of a side (a colour means the player who plays it).
@@ -1473,7 +1401,7 @@ impl<const W: usize> Game<W> {
         counts
     }
 
-    fn by_score(&self, s: &State<W>) -> Outcome {
+    pub(crate) fn by_score(&self, s: &State<W>) -> Outcome {
         let best = self.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
         let winners: Vec<usize> = self.owner_sides().filter(|&x| s.scores[x] == best).collect();
         if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0] as u8)) } else { Outcome::Draw }

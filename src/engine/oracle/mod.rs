@@ -14,6 +14,7 @@
 
 #[cfg(test)]
 mod differential_tests;
+mod effect;
 
 use crate::check::hir::{Action, Effect};
 
@@ -191,7 +192,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             }
             S::Capture(inner) => self.run(s, cx, inner, true, pending),
             S::Effect(Effect::Again, _) => Flow::GO,
-            S::Effect(e, args) => g.effect(s, cx, *e, args, capture),
+            S::Effect(e, args) => effect::effect(g, s, cx, *e, args, capture),
             S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
                 if let Some(p) = pending.as_mut() {
                     p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule });

@@ -1,0 +1,112 @@
+//! The reference player's effects: each one worked out from the values of its
+//! arguments, as the reference describes it (the engine runs the typed, lowered
+//! effects of `exec/`; the two are held to each other by the differential test).
+
+use crate::check::hir::Effect;
+use crate::engine::compile::program::{E, NONE};
+use crate::engine::exec::closure::Flow;
+use crate::engine::exec::run::{Ctx, Val};
+use crate::engine::exec::state::{Game, Outcome, State, flags_of, kind_of, piece, side_of};
+
+/// Runs an effect on its arguments (`capture`: what it removes or changes counts as
+/// captures).
+pub fn effect<const W: usize>(
+g: &Game<W>,
+s: &mut State<W>,
+cx: &mut Ctx<W>,
+e: Effect,
+args: &[E],
+capture: bool,
+) -> Flow {
+    let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
+    for (slot, a) in vals.iter_mut().zip(args) {
+        *slot = g.eval(s, cx, a);
+    }
+    let mut counted = 0u32;
+    match e {
+        Effect::Flag | Effect::Unflag => {
+            let Val::Flag(f) = vals[0] else { return Flow::GO };
+            for c in g.set_of(vals[1].clone()).iter() {
+                if let Some(p) = g.top(s, c) {
+                    let np = if e == Effect::Flag { p | 1 << f } else { p & !(1 << f) };
+                    if np != p {
+                        g.set_top(s, c, np);
+                        counted += 1;
+                    }
+                }
+            }
+        }
+        Effect::Remove => {
+            for c in g.set_of(vals[0].clone()).iter() {
+                if s.height[c as usize] > 0 {
+                    g.clear(s, c);
+                    counted += 1;
+                }
+            }
+        }
+        Effect::Convert => {
+            let side = vals[1].side();
+            let side = if (side as usize) < g.prog.players { g.own_side(s, side) } else { side };
+            for c in g.set_of(vals[0].clone()).iter() {
+                if let Some(p) = g.top(s, c) {
+                    g.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
+                    counted += 1;
+                }
+            }
+        }
+        Effect::Promote => {
+            let Val::Kind(k) = vals[1] else { return Flow::GO };
+            for c in g.set_of(vals[0].clone()).iter() {
+                if let Some(p) = g.top(s, c) {
+                    g.set_top(s, c, piece(side_of(p), k, flags_of(p)));
+                }
+            }
+        }
+        Effect::Tuck => {
+            let (a, b) = (vals[0].cell(), vals[1].cell());
+            if a != NONE
+                && b != NONE
+                && let Some(p) = g.take(s, a)
+            {
+                g.put_bottom(s, b, p);
+                counted += 1;
+            }
+        }
+        Effect::Assign => {
+            let (colour, player) = (vals[0].side(), vals[1].side() as usize);
+            if player < g.prog.players {
+                g.set_colour(s, player, colour);
+                if g.prog.players == 2 {
+                    let other = g.opponent_of(colour);
+                    g.set_colour(s, 1 - player, other);
+                }
+            }
+        }
+        Effect::Win | Effect::Lose => {
+            if s.outcome == Outcome::Ongoing {
+                let side = vals[0].side();
+                let player = g.player_of(s, side);
+                s.outcome =
+                    if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(g.opponent_of(player)) };
+            }
+        }
+        Effect::Draw => {
+            if s.outcome == Outcome::Ongoing {
+                s.outcome = Outcome::Draw;
+            }
+        }
+        Effect::Finish => {
+            if s.outcome == Outcome::Ongoing {
+                s.outcome = g.by_score(s);
+            }
+        }
+        Effect::Stop => return Flow { refused: false, stopped: true },
+        Effect::Refuse => return Flow { refused: true, stopped: false },
+        Effect::Again => {}
+    }
+    if capture {
+        cx.mv.captures += counted;
+        s.turn_captures += counted;
+    }
+    Flow::GO
+}
