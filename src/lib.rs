@@ -63,7 +63,7 @@ fn builds(mut checked: check::Checked) -> check::Checked {
             )
             .with_help("a value here cannot be computed before play with these options");
             let d = match span {
-                Some(span) => d.with_label(span, message),
+                Some(span) => d.with_label(span, message.to_string()),
                 None => d.with_label(syntax::Span::default(), "the game as a whole"),
             };
             if !failures.iter().any(|f: &Diagnostic| f.labels == d.labels) {

@@ -120,7 +120,7 @@ fn build_game(
     let text = std::fs::read_to_string(game).map_err(|e| format!("cannot read {}: {e}", game.display()))?;
     let model = rulesi::check_source(&text).model.ok_or_else(|| format!("{} does not check", game.display()))?;
     let values = options::resolve(&model, ruleset, settings)?;
-    build_with_fast_paths(&model, &values, fast)
+    build_with_fast_paths(&model, &values, fast).map_err(|e| e.to_string())
 }
 
 /// Runs the lines whose count is at most `limit` (on every core), with the engine's

@@ -157,7 +157,7 @@ fn load(sc: &Scenario) -> Result<AnyGame, String> {
     let checked = rulesi::check_source(&text);
     let model = checked.model.ok_or(format!("{} does not check", path.display()))?;
     let values = options::resolve(&model, sc.ruleset.as_deref(), &sc.options)?;
-    build(&model, &values)
+    build(&model, &values).map_err(|e| e.to_string())
 }
 
 fn legal_notes<const W: usize>(g: &Game<W>, s: &State<W>) -> Vec<String> {

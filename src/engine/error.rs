@@ -71,3 +71,71 @@ pub enum EngineErrorKind {
         cell: String,
     },
 }
+
+/// Why a checked game could not be built with the option values given: what the
+/// checker cannot rule out before the options are known (a board size an option makes
+/// impossible, a value that cannot be computed, a cell that the options leave off the
+/// board).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// The game declares no board.
+    #[error("the game has no board")]
+    NoBoard,
+    /// The board's description cannot be made into a board.
+    #[error("the board cannot be built: {0}")]
+    Board(String),
+    /// `neighbours` is not a direction or a set of directions.
+    #[error("the board's neighbours are not directions")]
+    NeighboursNotDirections,
+    /// A phase's `turns` is not a whole number.
+    #[error("phase {phase}: `turns` must be a whole number")]
+    PhaseTurns {
+        /// The phase.
+        phase: String,
+    },
+    /// A phase's `by` or `starting` is not a player.
+    #[error("phase {phase}: not a player")]
+    PhaseNotPlayer {
+        /// The phase.
+        phase: String,
+    },
+    /// A counter's index is not a list.
+    #[error("counter {counter}: an index is not a list")]
+    CounterIndexNotList {
+        /// The counter.
+        counter: String,
+    },
+    /// A counter's index holds a value that cannot index.
+    #[error("a counter index must be players, colours, symmetries, numbers or cells")]
+    CounterIndexKey,
+    /// Definitions nest deeper than the checker allows.
+    #[error("definitions used inside one another more than {} deep", crate::check::bounds::MAX_DEF_NESTING)]
+    TooDeep,
+    /// A cell named by its label is not on the board with these options.
+    #[error("there is no cell {label} on this board (with these options)")]
+    NoCell {
+        /// The label.
+        label: String,
+    },
+    /// A direction, set of directions or symmetry the board does not have.
+    #[error("no {what} {name}")]
+    NotOnBoard {
+        /// `direction`, `directions` or `symmetry`.
+        what: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A value that cannot be computed before play (the evaluator's message).
+    #[error("{0}")]
+    Value(String),
+    /// Something the checker refuses met in a model anyway (a model not made by the
+    /// checker).
+    #[error("{0}")]
+    Unchecked(&'static str),
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> BuildError {
+        BuildError::Value(message)
+    }
+}

@@ -18,7 +18,7 @@ use crate::check::Model;
 use crate::check::model::Value as Choice;
 
 pub use bits::Bits;
-pub use error::{EngineError, EngineErrorKind};
+pub use error::{BuildError, EngineError, EngineErrorKind};
 pub use exec::moves::{MoveList, Part};
 pub use exec::state::{Game, Outcome, State};
 
@@ -54,12 +54,12 @@ macro_rules! with_game {
 /// Compiles a checked game with the given option values (see
 /// [`compile::options::resolve`]): the compiler makes the program, the simplifier
 /// simplifies it, and [`Game::new`] lowers it and makes the tables that play it.
-pub fn build(model: &Model, options: &[Choice]) -> Result<AnyGame, String> {
+pub fn build(model: &Model, options: &[Choice]) -> Result<AnyGame, BuildError> {
     build_with_fast_paths(model, options, true)
 }
 
 /// [`build`], with the fast paths on or off (see [`Game::fast`]).
-pub fn build_with_fast_paths(model: &Model, options: &[Choice], fast: bool) -> Result<AnyGame, String> {
+pub fn build_with_fast_paths(model: &Model, options: &[Choice], fast: bool) -> Result<AnyGame, BuildError> {
     let mut prog = compile::compile(model, options)?;
     compile::simplify::simplify(&mut prog);
     let n = prog.geometry.len();

@@ -145,7 +145,7 @@ impl Server {
         if let Some(g) = lock(&self.builds).get(&values) {
             return Ok(Arc::clone(g));
         }
-        let game = Arc::new(engine::build(&self.model, &values)?);
+        let game = Arc::new(engine::build(&self.model, &values).map_err(|e| e.to_string())?);
         let mut builds = lock(&self.builds);
         if builds.len() >= MAX_BUILDS {
             builds.clear();

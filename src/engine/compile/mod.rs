@@ -19,6 +19,7 @@ use crate::check::eval::{self, Env, Value};
 use crate::check::hir::{self, BinaryOp, Builtin, ContextVar, Effect, ExprKind as H, LocalId, StmtKind};
 use crate::check::model::{DefBody, Model, OptionValue, Value as Choice};
 use crate::check::types::Ty;
+use crate::engine::error::BuildError;
 use crate::syntax::Span;
 
 use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, children};
@@ -163,20 +164,20 @@ impl Program {
 }
 
 /// Compiles a model for the given option values (one per option, in order).
-pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, String> {
+pub fn compile(model: &Model, options: &[Choice]) -> Result<Program, BuildError> {
     compile_located(model, options).map_err(|(message, _)| message)
 }
 
 /// [`compile`], with the place of the innermost expression that could not be compiled
 /// when compiling fails there (for `check` to point at it).
-pub fn compile_located(model: &Model, options: &[Choice]) -> Result<Program, (String, Option<Span>)> {
+pub fn compile_located(model: &Model, options: &[Choice]) -> Result<Program, (BuildError, Option<Span>)> {
     let blame = std::cell::Cell::new(None);
     compile_blamed(model, options, &blame).map_err(|message| (message, blame.get()))
 }
 
-fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Option<Span>>) -> Result<Program, String> {
-    let shape = eval::board_shape(model, options)?.ok_or("the game has no board")?;
-    let geometry = Geometry::new(shape).map_err(|e| format!("the board cannot be built: {e}"))?;
+fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Option<Span>>) -> R<Program> {
+    let shape = eval::board_shape(model, options)?.ok_or(BuildError::NoBoard)?;
+    let geometry = Geometry::new(shape).map_err(|e| BuildError::Board(e.to_string()))?;
     let mut c = Compiler {
         model,
         options,
@@ -199,7 +200,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         Some(e) => match c.env().eval(e)? {
             Value::Dirs(ds) => ds.iter().fold(0u32, |m, d| m | 1 << d.0),
             Value::Dir(d) => 1 << d.0,
-            _ => return Err("the board's neighbours are not directions".into()),
+            _ => return Err(BuildError::NeighboursNotDirections),
         },
         None => geometry.default_neighbour_dirs().iter().fold(0u32, |m, d| m | 1 << d.0),
     };
@@ -213,15 +214,15 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         let turns = match &p.turns {
             Some(t) => match c.env().eval(t)? {
                 Value::Number(n) if n >= 0 => Some(n.min(u32::MAX as i64) as u32),
-                _ => return Err(format!("phase {}: `turns` must be a whole number", p.name)),
+                _ => return Err(BuildError::PhaseTurns { phase: p.name.clone() }),
             },
             None => None,
         };
-        let side = |c: &mut Compiler, e: &Option<hir::Expr>| -> Result<Option<u8>, String> {
+        let side = |c: &mut Compiler, e: &Option<hir::Expr>| -> R<Option<u8>> {
             match e {
                 Some(e) => match c.env().eval(e)? {
                     Value::Side(s) => Ok(Some(s)),
-                    _ => Err(format!("phase {}: not a player", p.name)),
+                    _ => Err(BuildError::PhaseNotPlayer { phase: p.name.clone() }),
                 },
                 None => Ok(None),
             }
@@ -250,7 +251,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         for ix in &counter.index {
             let keys = match c.env().eval(ix)? {
                 Value::List(items) => items.iter().map(key_of).collect::<Result<Vec<_>, _>>()?,
-                _ => return Err(format!("counter {}: an index is not a list", counter.name)),
+                _ => return Err(BuildError::CounterIndexNotList { counter: counter.name.clone() }),
             };
             dims.push(keys);
         }
@@ -349,13 +350,13 @@ fn declared_names(model: &Model, options: &[Choice], geometry: &Geometry) -> Nam
     }
 }
 
-fn key_of(v: &Value) -> Result<Key, String> {
+fn key_of(v: &Value) -> R<Key> {
     Ok(match v {
         Value::Side(s) => Key::Side(*s),
         Value::Symmetry(s) => Key::Sym(s.0),
         Value::Number(n) => Key::Num(*n),
         Value::Cell(Some(c)) => Key::Cell(c.0),
-        _ => return Err("a counter index must be players, colours, symmetries, numbers or cells".into()),
+        _ => return Err(BuildError::CounterIndexKey),
     })
 }
 
@@ -389,7 +390,7 @@ struct Compiler<'a> {
     blame: &'a std::cell::Cell<Option<Span>>,
 }
 
-type R<T> = Result<T, String>;
+type R<T> = Result<T, BuildError>;
 
 impl Compiler<'_> {
     fn env(&self) -> Env<'_> {
@@ -400,7 +401,7 @@ impl Compiler<'_> {
     /// the model (the recursion of every later pass is bounded by it).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         if self.nesting >= MAX_DEF_NESTING {
-            return Err(format!("definitions used inside one another more than {MAX_DEF_NESTING} deep"));
+            return Err(BuildError::TooDeep);
         }
         self.nesting += 1;
         let r = f(self);
@@ -585,21 +586,28 @@ impl Compiler<'_> {
                 }
             }
             H::Text(_) => E::Num(0),
-            H::CellLabel(l) => E::Cell(
+            H::CellLabel(l) => {
+                E::Cell(self.geometry.parse_label(l).ok_or_else(|| BuildError::NoCell { label: l.to_string() })?.0)
+            }
+            H::Dir(n) => E::Dir(
                 self.geometry
-                    .parse_label(l)
-                    .ok_or_else(|| format!("there is no cell {l} on this board (with these options)"))?
+                    .dir_by_name(n)
+                    .ok_or_else(|| BuildError::NotOnBoard { what: "direction", name: n.to_string() })?
                     .0,
             ),
-            H::Dir(n) => E::Dir(self.geometry.dir_by_name(n).ok_or_else(|| format!("no direction {n}"))?.0),
             H::BoardDirs(n) => E::Dirs(
                 self.geometry
                     .dir_set_by_name(n)
-                    .ok_or_else(|| format!("no directions {n}"))?
+                    .ok_or_else(|| BuildError::NotOnBoard { what: "directions", name: n.to_string() })?
                     .iter()
                     .fold(0, |m, d| m | 1 << d.0),
             ),
-            H::Symmetry(n) => E::Sym(self.geometry.sym_by_name(n).ok_or_else(|| format!("no symmetry {n}"))?.0),
+            H::Symmetry(n) => E::Sym(
+                self.geometry
+                    .sym_by_name(n)
+                    .ok_or_else(|| BuildError::NotOnBoard { what: "symmetry", name: n.to_string() })?
+                    .0,
+            ),
             H::Side(s) => E::Side(*s),
             H::Kind(k) => E::Kind(*k),
             H::Flag(f) => E::Flag(*f),
@@ -607,7 +615,7 @@ impl Compiler<'_> {
             H::Action(a) => E::Action(*a),
             H::OptionValue(_) | H::OptionName(..) => {
                 let v = self.env().eval(e)?;
-                self.constant(&v).ok_or("an option's value is used as a value")?
+                self.constant(&v).ok_or(BuildError::Unchecked("an option's value is used as a value"))?
             }
             H::Local(id) => E::Local(*id),
             H::Context(v) => {
@@ -626,7 +634,7 @@ impl Compiler<'_> {
                 let mut arms = Vec::new();
                 for (side, value) in &entry.values.clone() {
                     let v = self.env().eval(value)?;
-                    let c = self.constant(&v).ok_or("a region has no value")?;
+                    let c = self.constant(&v).ok_or(BuildError::Unchecked("a region has no value"))?;
                     arms.push((side.unwrap_or(0), c));
                 }
                 let idx = self.expr(i)?;
@@ -638,13 +646,13 @@ impl Compiler<'_> {
             }
             H::Region(..) | H::Directions(..) => {
                 let v = self.env().eval(e)?;
-                self.constant(&v).ok_or("a region has no value")?
+                self.constant(&v).ok_or(BuildError::Unchecked("a region has no value"))?
             }
             H::Counter(c, idx) => {
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 if *c == u16::MAX {
                     self.uses.scores = true;
-                    E::Score(b(idx.into_iter().next().ok_or("score needs a side")?))
+                    E::Score(b(idx.into_iter().next().ok_or(BuildError::Unchecked("score needs a side"))?))
                 } else {
                     E::Counter(*c, idx)
                 }
@@ -666,7 +674,9 @@ impl Compiler<'_> {
                     });
                 }
                 let def = &self.model.defs[*d as usize];
-                let DefBody::Expr(body) = &def.body else { return Err("a block used as a value".into()) };
+                let DefBody::Expr(body) = &def.body else {
+                    return Err(BuildError::Unchecked("a block used as a value"));
+                };
                 let (body, params) = (body.clone(), def.params.clone());
                 let mut binds = Vec::new();
                 for ((id, _), a) in params.iter().zip(args) {
@@ -726,17 +736,17 @@ impl Compiler<'_> {
             H::Convert(inner) => match (inner.ty, e.ty) {
                 (Ty::Kind, Ty::Cells) => match self.expr(inner)? {
                     E::Kind(k) => E::KindCells(k),
-                    _ => return Err("a piece kind variable used as a set".into()),
+                    _ => return Err(BuildError::Unchecked("a piece kind variable used as a set")),
                 },
                 (Ty::Flag, Ty::Cells) => match self.expr(inner)? {
                     E::Flag(f) => E::FlagCells(f),
-                    _ => return Err("a flag variable used as a set".into()),
+                    _ => return Err(BuildError::Unchecked("a flag variable used as a set")),
                 },
                 (Ty::Cell, Ty::Cells) => E::CellToSet(b(self.expr(inner)?)),
                 (Ty::Direction, Ty::Directions) => E::DirToDirs(b(self.expr(inner)?)),
                 _ => {
                     let v = self.env().eval(e)?;
-                    self.constant(&v).ok_or("a value that cannot be converted")?
+                    self.constant(&v).ok_or(BuildError::Unchecked("a value that cannot be converted"))?
                 }
             },
         })
@@ -844,7 +854,7 @@ impl Compiler<'_> {
             StmtKind::Let(var, v) => out.push(S::Let(*var, self.expr(v)?)),
             StmtKind::Set(target, v) | StmtKind::Add(v, target) => {
                 let hir::ExprKind::Counter(c, idx) = &target.kind else {
-                    return Err("only counters can be set".into());
+                    return Err(BuildError::Unchecked("only counters can be set"));
                 };
                 let idx = idx.iter().map(|i| self.expr(i)).collect::<R<Vec<_>>>()?;
                 let v = self.expr(v)?;
@@ -878,7 +888,9 @@ impl Compiler<'_> {
             }
             StmtKind::Call(d, args, then) => {
                 let def = &self.model.defs[*d as usize];
-                let DefBody::Block(body) = &def.body else { return Err("a value used as a rule".into()) };
+                let DefBody::Block(body) = &def.body else {
+                    return Err(BuildError::Unchecked("a value used as a rule"));
+                };
                 let (body, params) = (body.clone(), def.params.clone());
                 for ((id, _), a) in params.iter().zip(args) {
                     let v = self.expr(a)?;

@@ -11,12 +11,12 @@ use crate::engine::exec::state::{Game, Outcome, State, flags_of, kind_of, piece,
 /// Runs an effect on its arguments (`capture`: what it removes or changes counts as
 /// captures).
 pub fn effect<const W: usize>(
-g: &Game<W>,
-s: &mut State<W>,
-cx: &mut Ctx<W>,
-e: Effect,
-args: &[E],
-capture: bool,
+    g: &Game<W>,
+    s: &mut State<W>,
+    cx: &mut Ctx<W>,
+    e: Effect,
+    args: &[E],
+    capture: bool,
 ) -> Flow {
     let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
     for (slot, a) in vals.iter_mut().zip(args) {
@@ -86,8 +86,7 @@ capture: bool,
             if s.outcome == Outcome::Ongoing {
                 let side = vals[0].side();
                 let player = g.player_of(s, side);
-                s.outcome =
-                    if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(g.opponent_of(player)) };
+                s.outcome = if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(g.opponent_of(player)) };
             }
         }
         Effect::Draw => {
