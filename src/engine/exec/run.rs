@@ -181,10 +181,13 @@ impl Hasher for KeyHasher {
 
 impl<'s, const W: usize> Ctx<'s, W> {
     /// Whether the context holds nothing to free: no locals, no extra parts, no chosen
-    /// value.
+    /// value. Every field is named, so that a field added later cannot be forgotten
+    /// here (`finish!` forgets a context that holds nothing instead of dropping it).
     #[inline(always)]
     pub fn holds_nothing(&self) -> bool {
-        self.slots.capacity() == 0 && self.extra.is_none() && self.mv.chosen.is_none()
+        let Ctx { slots, lazy: _, groups: _, mv, turn_start: _, extra } = self;
+        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, rule: _ } = mv;
+        slots.capacity() == 0 && extra.is_none() && chosen.is_none()
     }
 
     /// A context with no locals written and no move.
