@@ -210,3 +210,31 @@ fn the_command_counts_the_same_without_fast_paths() {
     assert!(fast.contains("perft(3) = "), "{fast}");
     assert_eq!(fast, count(&["--no-fast-paths"]));
 }
+
+/// A placement game on a rhombus that never ends: from the start, the count at depth
+/// `d` is `cells · (cells - 1) · ... · (cells - d + 1)`, worked out from the board's
+/// size; with the fast paths on and off, on rhombi of several shapes (and of points).
+#[test]
+fn perft_of_placements_on_a_rhombus() {
+    for (files, ranks, unit) in [(1, 1, "cells"), (2, 3, "cells"), (3, 3, "cells"), (4, 4, "points"), (5, 2, "cells")] {
+        let text = format!(
+            "game \"Fill\"\nplayers red, blue\nboard rhombus of {unit}, {files} by {ranks}\npiece stone \"o\"\n\
+             phase play {{\n  place stone at empty\n}}\nno moves {{ draw }}\n"
+        );
+        let checked = rulesi::check_source(&text);
+        let model = checked.model.unwrap_or_else(|| panic!("{files} by {ranks}: {:?}", checked.diagnostics));
+        let values = options::resolve(&model, None, &[]).expect("no options");
+        let cells: u64 = files * ranks;
+        for fast in [true, false] {
+            let any = build_with_fast_paths(&model, &values, fast).expect("the game builds");
+            with_game!(&any, g => {
+                assert_eq!(g.prog.geometry.len() as u64, cells);
+                for depth in 1..=cells.min(4) {
+                    let want: u64 = (0..depth).map(|i| cells - i).product();
+                    let got = perft(g, &g.start(), depth as u32).expect("perft");
+                    assert_eq!(got, want, "{files} by {ranks} of {unit}, depth {depth}, fast paths {fast}");
+                }
+            });
+        }
+    }
+}

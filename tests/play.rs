@@ -636,3 +636,37 @@ fn quiet_draws_the_board_on_request() {
     assert_eq!(boards(&quiet), 2, "{}", quiet.stdout);
     assert!(quiet.stdout.contains("move 3 · red to play"), "{}", quiet.stdout);
 }
+
+/// A rhombus of hexagons in the terminal: each row half a cell to the right of the
+/// row below, labelled at both ends, file letters above and below with a `/` showing
+/// the way; b2 and c3 do not touch there, and a game is won by joining two ranks.
+#[test]
+fn rhombus_board() {
+    let dir = TempDir::new("rhombus");
+    let game = root().join("tests").join("oracle").join("rhombus.game").to_string_lossy().to_string();
+    let large = rulesi(dir.path(), &["play", &game, "--option", "size=11", "--quiet"], "f6\nboard\n");
+    assert_eq!(large.code, 0, "{}", large.stderr);
+    assert!(large.stdout.contains("a11 "), "{}", large.stdout);
+    assert!(large.stdout.contains(" k11"), "{}", large.stdout);
+    let small = rulesi(
+        dir.path(),
+        &["play", &game, "--option", "growth=touching", "--option", "stepping=on"],
+        "b2\nc1\nb2-c3\nmoves b2\nb1\nd4\nc2\nb3\nc3\nb4\n",
+    );
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    let out = &small.stdout;
+    for want in [
+        "not played: c3 is not a neighbour of b2",
+        "5 legal moves from b2: b2-c2 b2-b3 b2-a3 b2-a2 b2-b1",
+        "not played: you cannot place on d4 now",
+        "Game over: red wins.",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    let text = format!(
+        "$ rulesi play tests/oracle/rhombus.game --option size=11 --quiet\n{}\n\
+         $ rulesi play tests/oracle/rhombus.game --option growth=touching --option stepping=on\n{}",
+        large.stdout, small.stdout
+    );
+    snapshot("play-rhombus", &text);
+}
