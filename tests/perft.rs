@@ -24,6 +24,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+mod common;
+
 use rulesi::engine::search::perft;
 use rulesi::engine::{AnyGame, build_with_fast_paths, compile::options};
 use rulesi::with_game;
@@ -237,4 +239,33 @@ fn perft_of_placements_on_a_rhombus() {
             });
         }
     }
+}
+
+/// `perft --position` from a position that leaves out a counter the setup sets (a
+/// reserve of pieces): the counter has the setup's value, so the count is every
+/// placement, not none; a position that gives the counter as 0 counts only the pass.
+#[test]
+fn a_position_without_a_counter_has_the_setups_value() {
+    let dir = common::TempDir::new("reserve");
+    let game = dir.write(
+        "reserve.game",
+        b"game \"Reserve\"\nplayers red, blue\nboard rhombus of cells, 3 by 3\npiece stone \"o\"\n\
+          counter reserve[players]\nsetup {\n  set reserve[red] = 2\n  set reserve[blue] = 2\n}\n\
+          phase play {\n  place stone at empty where reserve[mover] > 0 then { add -1 to reserve[mover] }\n  pass\n}\n\
+          end {\n  if passes == 2 { draw }\n}\n",
+    );
+    let game = game.to_string_lossy().to_string();
+    let without = dir.write("without.position", b"turn red\ncell b2 blue stone\n").to_string_lossy().to_string();
+    let spent = dir
+        .write("spent.position", b"turn red\ncell b2 blue stone\ncounter reserve[red] 0\n")
+        .to_string_lossy()
+        .to_string();
+    let (code, out, err) = common::rulesi(&["perft", &game, "2", "--position", &without]);
+    assert_eq!(code, 0, "{err}");
+    // Red: 8 placements and the pass; then blue: 7 placements and the pass after each
+    // placement, 8 placements and the pass after red's pass.
+    assert_eq!(out, format!("perft(1) = 9\nperft(2) = {}\n", 8 * 8 + 9));
+    let (code, out, err) = common::rulesi(&["perft", &game, "2", "--position", &spent]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "perft(1) = 1\nperft(2) = 9\n");
 }
