@@ -242,3 +242,43 @@ fn the_prelude_is_a_clean_game() {
     let checked = rulesi::check_source(PRELUDE);
     assert!(checked.diagnostics.is_empty(), "{}", rendered("prelude", PRELUDE, &checked.diagnostics));
 }
+
+/// The connection game on a rhombus of the reference (its `game "Hex"` block) plays as
+/// the text says: at size 3, `a1` touches only `b1` and `a2`; red's stones on `c1`,
+/// `b2` and `a3` (a line along `n`) join red's two ranks and win, while `a1`, `b2`, `c3`
+/// (a diagonal of the square grid, not a line of the rhombus) do not.
+#[test]
+fn the_rhombus_connection_example_plays() {
+    use rulesi::engine::{MoveList, Outcome, build, compile::options, text::notation::find_move};
+    let text =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILES[0])).expect("the reference");
+    let found = blocks(FILES[0], &text).expect("closed blocks");
+    let block = found
+        .iter()
+        .find(|b| b.info == "game" && b.code.contains("game \"Hex\""))
+        .expect("the reference has the connection example");
+    assert!(block.code.contains("board rhombus of cells"), "the example is on a rhombus");
+    let model = rulesi::check_source(&block.code).model.expect("the example checks");
+    let values = options::resolve(&model, None, &[("size".into(), "3".into())]).expect("size=3");
+    let game = build(&model, &values).expect("the example builds");
+    rulesi::with_game!(&game, g => {
+        let geo = &g.prog.geometry;
+        let a1 = geo.parse_label("a1").expect("a1");
+        let around: Vec<&str> = geo.neighbours(a1, geo.default_neighbour_dirs()).map(|c| geo.label(c)).collect();
+        assert_eq!(around, ["b1", "a2"]);
+        let play = |moves: &[&str]| {
+            let mut s = g.start();
+            for m in moves {
+                let mut list = MoveList::new();
+                g.legal_moves(&s, &mut list).expect("legal moves");
+                let i = find_move(g, &s, &list, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+                let turn = list.iter().nth(i).expect("the move").to_vec();
+                g.play(&mut s, &turn).expect("a legal move plays");
+            }
+            s.outcome
+        };
+        assert_eq!(play(&["c1", "a1", "b2", "b1"]), Outcome::Ongoing);
+        assert_eq!(play(&["c1", "a1", "b2", "b1", "a3"]), Outcome::Win(0));
+        assert_eq!(play(&["a1", "a2", "b2", "c2", "c3"]), Outcome::Ongoing);
+    });
+}

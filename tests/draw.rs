@@ -169,3 +169,25 @@ fn rules_pictures_are_current() {
         );
     }
 }
+
+/// A rhombus is drawn as hexagons: one outline per cell (and the shaded and marked
+/// ones), a row number at both ends of each row and a file letter at both ends of
+/// each file; the picture of a small position is a snapshot.
+#[test]
+fn rhombus_of_hexagons() {
+    let dir = common::TempDir::new("draw-rhombus");
+    let position = dir.write("position.txt", b"turn blue\ncell b2 red stone\ncell c1 blue stone\n");
+    let position = position.to_string_lossy().to_string();
+    let game = "tests/oracle/rhombus.game";
+    let (code, out, err) = rulesi(&["draw", game, "--position", &position, "--mark", "b2", "--region", "edge_a"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = roxmltree::Document::parse(&out).expect("well-formed");
+    let outlines =
+        doc.descendants().filter(|n| n.has_tag_name("polygon") && n.attribute("stroke") == Some("#5a4630")).count();
+    assert_eq!(outlines, 16, "a hexagon per cell of the 4 by 4 rhombus");
+    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
+    for label in ["a", "b", "c", "d", "1", "2", "3", "4"] {
+        assert_eq!(texts.iter().filter(|t| **t == label).count(), 2, "{label} at both ends");
+    }
+    snapshot("draw-rhombus", &out);
+}

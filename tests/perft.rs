@@ -24,6 +24,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+mod common;
+
 use rulesi::engine::search::perft;
 use rulesi::engine::{AnyGame, build_with_fast_paths, compile::options};
 use rulesi::with_game;
@@ -209,4 +211,61 @@ fn the_command_counts_the_same_without_fast_paths() {
     let fast = count(&[]);
     assert!(fast.contains("perft(3) = "), "{fast}");
     assert_eq!(fast, count(&["--no-fast-paths"]));
+}
+
+/// A placement game on a rhombus that never ends: from the start, the count at depth
+/// `d` is `cells · (cells - 1) · ... · (cells - d + 1)`, worked out from the board's
+/// size; with the fast paths on and off, on rhombi of several shapes (and of points).
+#[test]
+fn perft_of_placements_on_a_rhombus() {
+    for (files, ranks, unit) in [(1, 1, "cells"), (2, 3, "cells"), (3, 3, "cells"), (4, 4, "points"), (5, 2, "cells")] {
+        let text = format!(
+            "game \"Fill\"\nplayers red, blue\nboard rhombus of {unit}, {files} by {ranks}\npiece stone \"o\"\n\
+             phase play {{\n  place stone at empty\n}}\nno moves {{ draw }}\n"
+        );
+        let checked = rulesi::check_source(&text);
+        let model = checked.model.unwrap_or_else(|| panic!("{files} by {ranks}: {:?}", checked.diagnostics));
+        let values = options::resolve(&model, None, &[]).expect("no options");
+        let cells: u64 = files * ranks;
+        for fast in [true, false] {
+            let any = build_with_fast_paths(&model, &values, fast).expect("the game builds");
+            with_game!(&any, g => {
+                assert_eq!(g.prog.geometry.len() as u64, cells);
+                for depth in 1..=cells.min(4) {
+                    let want: u64 = (0..depth).map(|i| cells - i).product();
+                    let got = perft(g, &g.start(), depth as u32).expect("perft");
+                    assert_eq!(got, want, "{files} by {ranks} of {unit}, depth {depth}, fast paths {fast}");
+                }
+            });
+        }
+    }
+}
+
+/// `perft --position` from a position that leaves out a counter the setup sets (a
+/// reserve of pieces): the counter has the setup's value, so the count is every
+/// placement, not none; a position that gives the counter as 0 counts only the pass.
+#[test]
+fn a_position_without_a_counter_has_the_setups_value() {
+    let dir = common::TempDir::new("reserve");
+    let game = dir.write(
+        "reserve.game",
+        b"game \"Reserve\"\nplayers red, blue\nboard rhombus of cells, 3 by 3\npiece stone \"o\"\n\
+          counter reserve[players]\nsetup {\n  set reserve[red] = 2\n  set reserve[blue] = 2\n}\n\
+          phase play {\n  place stone at empty where reserve[mover] > 0 then { add -1 to reserve[mover] }\n  pass\n}\n\
+          end {\n  if passes == 2 { draw }\n}\n",
+    );
+    let game = game.to_string_lossy().to_string();
+    let without = dir.write("without.position", b"turn red\ncell b2 blue stone\n").to_string_lossy().to_string();
+    let spent = dir
+        .write("spent.position", b"turn red\ncell b2 blue stone\ncounter reserve[red] 0\n")
+        .to_string_lossy()
+        .to_string();
+    let (code, out, err) = common::rulesi(&["perft", &game, "2", "--position", &without]);
+    assert_eq!(code, 0, "{err}");
+    // Red: 8 placements and the pass; then blue: 7 placements and the pass after each
+    // placement, 8 placements and the pass after red's pass.
+    assert_eq!(out, format!("perft(1) = 9\nperft(2) = {}\n", 8 * 8 + 9));
+    let (code, out, err) = common::rulesi(&["perft", &game, "2", "--position", &spent]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "perft(1) = 1\nperft(2) = 9\n");
 }

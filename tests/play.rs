@@ -636,3 +636,130 @@ fn quiet_draws_the_board_on_request() {
     assert_eq!(boards(&quiet), 2, "{}", quiet.stdout);
     assert!(quiet.stdout.contains("move 3 · red to play"), "{}", quiet.stdout);
 }
+
+/// A rhombus of hexagons in the terminal: each row half a cell to the right of the
+/// row below, labelled at both ends, file letters above and below with a `/` showing
+/// the way; b2 and c3 do not touch there, and a game is won by joining two ranks.
+#[test]
+fn rhombus_board() {
+    let dir = TempDir::new("rhombus");
+    let game = root().join("tests").join("oracle").join("rhombus.game").to_string_lossy().to_string();
+    let large = rulesi(dir.path(), &["play", &game, "--option", "size=11", "--quiet"], "f6\nboard\n");
+    assert_eq!(large.code, 0, "{}", large.stderr);
+    assert!(large.stdout.contains("a11 "), "{}", large.stdout);
+    assert!(large.stdout.contains(" k11"), "{}", large.stdout);
+    let small = rulesi(
+        dir.path(),
+        &["play", &game, "--option", "growth=touching", "--option", "stepping=on"],
+        "b2\nc1\nb2-c3\nmoves b2\nb1\nd4\nc2\nb3\nc3\nb4\n",
+    );
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    let out = &small.stdout;
+    for want in [
+        "not played: c3 is not a neighbour of b2",
+        "5 legal moves from b2: b2-c2 b2-b3 b2-a3 b2-a2 b2-b1",
+        "not played: you cannot place on d4 now",
+        "Game over: red wins.",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    let text = format!(
+        "$ rulesi play tests/oracle/rhombus.game --option size=11 --quiet\n{}\n\
+         $ rulesi play tests/oracle/rhombus.game --option growth=touching --option stepping=on\n{}",
+        large.stdout, small.stdout
+    );
+    snapshot("play-rhombus", &text);
+}
+
+/// The position a script's `position` command prints: the lines after the command's
+/// echo, up to the next prompt.
+fn printed_position(stdout: &str) -> String {
+    let mut lines = stdout.lines().skip_while(|l| !l.ends_with("> position")).skip(1);
+    let mut text = String::new();
+    for l in lines.by_ref() {
+        if l.contains("> ") || l.is_empty() {
+            break;
+        }
+        text.push_str(l);
+        text.push('\n');
+    }
+    text
+}
+
+/// Every game: a few moves typed into `play`, then `position`; the position printed
+/// is the live game's (as the library writes it), `perft --position` reads it back
+/// and counts what the library counts from the live game, and `play --position`
+/// continues from it: the same legal moves, the same position printed again.
+#[test]
+fn the_position_command_and_play_from_a_position() {
+    for path in games() {
+        let name = stem(&path);
+        let dir = TempDir::new(&format!("position-{name}"));
+        let game = path.to_string_lossy().to_string();
+        let any = load(&path);
+        let (moves, live_text, live_counts, live_moves) = with_game!(&any, g => {
+            let mut s = g.start();
+            let mut list = MoveList::new();
+            let mut moves = Vec::new();
+            for ply in 0..6 {
+                g.legal_moves(&s, &mut list).expect("legal moves");
+                if list.is_empty() || s.outcome != rulesi::engine::Outcome::Ongoing {
+                    break;
+                }
+                let i = (ply * 5 + list.len() / 3) % list.len();
+                let parts = list.get(i).to_vec();
+                moves.push(notation(&g.prog, &parts, &|p| g.chosen_name(&s, p)));
+                g.play(&mut s, &parts).expect("play");
+            }
+            let counts: Vec<u64> =
+                (1..=2).map(|d| rulesi::engine::search::perft(g, &s, d).expect("perft")).collect();
+            g.legal_moves(&s, &mut list).expect("legal moves");
+            (moves, rulesi::engine::text::position::write(g, &s), counts, list.len())
+        });
+        let mut input: String = moves.iter().map(|m| format!("{m}\n")).collect();
+        input.push_str("position\n");
+        let run = rulesi(dir.path(), &["play", &game, "--quiet"], &input);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let printed = printed_position(&run.stdout);
+        assert_eq!(printed, live_text, "{name}: the position printed is the live game's");
+
+        let file = dir.write("now.position", printed.as_bytes()).to_string_lossy().to_string();
+        let perft = rulesi(dir.path(), &["perft", &game, "2", "--position", &file], "");
+        assert_eq!(perft.code, 0, "{name}: {}", perft.stderr);
+        let want = format!("perft(1) = {}\nperft(2) = {}\n", live_counts[0], live_counts[1]);
+        assert_eq!(perft.stdout, want, "{name}: perft from the printed position");
+
+        let again = rulesi(dir.path(), &["play", &game, "--position", &file, "--quiet"], "moves\nposition\n");
+        assert_eq!(again.code, 0, "{name}: {}", again.stderr);
+        assert!(again.stdout.contains(&format!("{live_moves} legal move")), "{name}: {}", again.stdout);
+        assert_eq!(printed_position(&again.stdout), live_text, "{name}: the position read back and printed");
+    }
+}
+
+/// A game started from a position is not saved as a record (a record replays its
+/// moves from the start): `save` refuses and says how to keep it, `quit` prints the
+/// position; a position that cannot be read, or `--position` with `--load`, stops
+/// the command before the game starts.
+#[test]
+fn a_game_from_a_position_is_kept_as_a_position() {
+    let dir = TempDir::new("from-position");
+    let game = root().join("tests").join("oracle").join("rhombus.game").to_string_lossy().to_string();
+    let file = dir.write("start.position", b"turn blue\ncell b2 red stone\n").to_string_lossy().to_string();
+    let run = rulesi(dir.path(), &["play", &game, "--position", &file, "--quiet"], "c1\nsave x.record\nb3\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("move 1 · blue to play"), "{out}");
+    assert!(out.contains("not saved: a game started from a position is not saved as a record"), "{out}");
+    assert!(!dir.join("x.record").exists());
+    assert!(out.contains("quit: a game started from a position"), "{out}");
+    for line in ["turn blue", "ply 2", "cell c1 blue stone", "cell b2 red stone", "cell b3 red stone"] {
+        assert!(out.lines().any(|l| l == line), "missing `{line}` in:\n{out}");
+    }
+    let bad = dir.write("bad.position", b"turn green\n").to_string_lossy().to_string();
+    let run = rulesi(dir.path(), &["play", &game, "--position", &bad], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("line 1: unknown player `green`"), "{}", run.stderr);
+    let run = rulesi(dir.path(), &["play", &game, "--position", &file, "--load", "x.record"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}

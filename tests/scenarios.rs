@@ -35,7 +35,7 @@
 //! expect-not counter used 1      a line the position does not have
 //! expect-none score black        no line starts with these words (followed by a space,
 //!                                `[` or the end of the line): here black's score is 0
-//!                                (zero scores and counters are not written)
+//!                                (counters and scores at 0, as the setup leaves them, are not written)
 //! perft 2 = 713                  the number of move sequences of that depth
 //! ```
 //!

@@ -1,13 +1,13 @@
-//! Compiled board geometry for any game: the cells of a hexagon or square board,
-//! their coordinates and labels, the direction list with a step table, named
+//! Compiled board geometry for any game: the cells of a hexagon, rhombus or square
+//! board, their coordinates and labels, the direction list with a step table, named
 //! direction sets, graph distances and the board's symmetries. A [`Geometry`] is
 //! built once from a [`Shape`] and is immutable afterwards; every lookup the
 //! checker or an engine needs is an O(1) table access (distance along arbitrary
 //! direction sets falls back to a breadth-first search).
 //!
 //! Limits: a hexagon has 1..=[`MAX_HEX_SIDE`] (16) cells to a side (at most 721
-//! cells); a square board has 1..=[`MAX_SQUARE_SIDE`] (26) files and ranks (one
-//! letter per file); no board may have more than [`MAX_CELLS`] (1024) cells or
+//! cells); a square board and a rhombus have 1..=[`MAX_SQUARE_SIDE`] (26) files and
+//! ranks (one letter per file); no board may have more than [`MAX_CELLS`] (1024) cells or
 //! none at all.
 
 mod cellset;
@@ -24,7 +24,7 @@ pub use cellset::{CellSet, CellSetIter};
 pub const MAX_CELLS: usize = CellSet::CAPACITY;
 /// The largest hexagon side, in cells.
 pub const MAX_HEX_SIDE: u32 = 16;
-/// The largest number of files or ranks of a square board.
+/// The largest number of files or ranks of a square board or a rhombus.
 pub const MAX_SQUARE_SIDE: u32 = 26;
 
 /// The outline of a board.
@@ -33,12 +33,16 @@ pub enum Shape {
     /// A hexagon with `side` cells to a side: cell (x, y) exists when
     /// `0 <= x, y <= 2 side - 2` and `|x - y| <= side - 1`.
     Hexagon { side: u32, unit: HexUnit },
+    /// A rhombus of hexagonal cells (or points), `files` to a row and `ranks` rows:
+    /// cell (x, y) exists when `0 <= x < files` and `0 <= y < ranks`. Its six
+    /// directions are the hexagon's, on axes of their own (see `RHOMBUS_DIRS`).
+    Rhombus { files: u32, ranks: u32, unit: HexUnit },
     /// A rectangle of `files` by `ranks` squares, possibly only one colour of them.
     Square { files: u32, ranks: u32, squares: SquareColour },
 }
 
-/// Whether a hexagon's places are drawn as cells or as the points of a triangular
-/// grid. This only affects drawing: the graph is the same.
+/// Whether the places of a hexagon (or a rhombus) are drawn as cells or as the points
+/// of a triangular grid. This only affects drawing: the graph is the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HexUnit {
     Cells,
@@ -116,6 +120,10 @@ pub enum GeometryError {
     Files(u32),
     #[error("a square board needs between 1 and {max} ranks, not {0}", max = MAX_SQUARE_SIDE)]
     Ranks(u32),
+    #[error("a rhombus needs between 1 and {max} columns, not {0}", max = MAX_SQUARE_SIDE)]
+    RhombusFiles(u32),
+    #[error("a rhombus needs between 1 and {max} rows, not {0}", max = MAX_SQUARE_SIDE)]
+    RhombusRanks(u32),
     #[error("the board would have {0} cells, more than the limit of {max}", max = MAX_CELLS)]
     TooManyCells(usize),
     #[error("the board has no cells")]
@@ -129,6 +137,12 @@ const fn dir(name: &'static str, dx: i32, dy: i32) -> DirInfo {
 /// Hexagon directions, in cyclic order (each is 60 degrees on from the last).
 const HEX_DIRS: [DirInfo; 6] =
     [dir("e", 1, 0), dir("ne", 1, 1), dir("n", 0, 1), dir("w", -1, 0), dir("sw", -1, -1), dir("s", 0, -1)];
+
+/// Rhombus directions: the hexagon's six, in the same cyclic order and drawn at the
+/// same angles, on axes where a row's cells run along `e` and a column's along `ne`.
+/// The two corners (0, 0) and (files - 1, ranks - 1) have two neighbours each.
+const RHOMBUS_DIRS: [DirInfo; 6] =
+    [dir("e", 1, 0), dir("ne", 0, 1), dir("n", -1, 1), dir("w", -1, 0), dir("sw", 0, -1), dir("s", 1, -1)];
 
 /// Square directions, in cyclic order (each is 45 degrees clockwise from the last).
 const SQUARE_DIRS: [DirInfo; 8] = [
@@ -150,6 +164,8 @@ const NO_CELL: u16 = u16::MAX;
 enum Metric {
     /// max(|dx|, |dy|, |dx - dy|): a full hexagon with all six directions.
     Hex,
+    /// max(|dx|, |dy|, |dx + dy|): a full rhombus with all six directions.
+    Rhombus,
     /// |dx| + |dy|: a full rectangle with the four orthogonal directions.
     Manhattan,
     /// max(|dx|, |dy|): a full rectangle with all eight directions.
@@ -200,6 +216,15 @@ impl Geometry {
                 }
                 (2 * side - 1, 2 * side - 1, &HEX_DIRS)
             }
+            Shape::Rhombus { files, ranks, .. } => {
+                if files == 0 || files > MAX_SQUARE_SIDE {
+                    return Err(GeometryError::RhombusFiles(files));
+                }
+                if ranks == 0 || ranks > MAX_SQUARE_SIDE {
+                    return Err(GeometryError::RhombusRanks(ranks));
+                }
+                (files, ranks, &RHOMBUS_DIRS)
+            }
             Shape::Square { files, ranks, .. } => {
                 if files == 0 || files > MAX_SQUARE_SIDE {
                     return Err(GeometryError::Files(files));
@@ -213,6 +238,7 @@ impl Geometry {
         let (width, height) = (width as i32, height as i32);
         let exists = |x: i32, y: i32| match shape {
             Shape::Hexagon { side, .. } => (x - y).abs() < side as i32,
+            Shape::Rhombus { .. } => true,
             Shape::Square { squares, .. } => match squares {
                 SquareColour::All => true,
                 SquareColour::Dark => (x + y) % 2 == 0,
@@ -244,6 +270,8 @@ impl Geometry {
             if (0..width).contains(&x) && (0..height).contains(&y) { grid[(y * width + x) as usize] } else { NO_CELL }
         };
 
+        // Hexagons are labelled in capitals (`F6`), rhombi and square boards in small
+        // letters (`a1`), as their players write them.
         let upper = matches!(shape, Shape::Hexagon { .. });
         let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
 
@@ -259,6 +287,9 @@ impl Geometry {
         let (default_dirs, dir_sets, metrics) = match shape {
             Shape::Hexagon { .. } => {
                 (all_dirs.clone(), vec![("hex", all_dirs.clone())], vec![(mask(&all_dirs), Metric::Hex)])
+            }
+            Shape::Rhombus { .. } => {
+                (all_dirs.clone(), vec![("hex", all_dirs.clone())], vec![(mask(&all_dirs), Metric::Rhombus)])
             }
             Shape::Square { squares, .. } => {
                 let orthogonal: Vec<Dir> = [0, 2, 4, 6].map(Dir).to_vec();
@@ -277,6 +308,7 @@ impl Geometry {
         let (cx2, cy2) = (width - 1, height - 1);
         let candidates = match shape {
             Shape::Hexagon { .. } => symmetry::hex_candidates(),
+            Shape::Rhombus { .. } => symmetry::rhombus_candidates(),
             Shape::Square { .. } => symmetry::square_candidates(),
         };
         let mut syms = Vec::new();
@@ -389,7 +421,8 @@ impl Geometry {
     }
 
     /// The cell's label: `F6` on a hexagon (capital column letters), `a1` on a
-    /// square board (lower-case file letters). Columns past Z continue AA, AB, ...
+    /// rhombus or a square board (lower-case file letters). Columns past Z continue
+    /// AA, AB, ...
     pub fn label(&self, c: CellId) -> &str {
         &self.labels[c.index()]
     }
@@ -407,8 +440,8 @@ impl Geometry {
         labels::split_label(s).is_some()
     }
 
-    /// The board's directions in cyclic order. Hexagon: e, ne, n, w, sw, s.
-    /// Square: n, ne, e, se, s, sw, w, nw.
+    /// The board's directions in cyclic order. Hexagon and rhombus: e, ne, n, w, sw,
+    /// s. Square: n, ne, e, se, s, sw, w, nw.
     pub fn directions(&self) -> &[DirInfo] {
         self.dirs
     }
@@ -450,7 +483,8 @@ impl Geometry {
     }
 
     /// The directions that make cells neighbours unless a game says otherwise:
-    /// all six on a hexagon, the four orthogonal ones (n, e, s, w) on a square board.
+    /// all six on a hexagon or a rhombus, the four orthogonal ones (n, e, s, w) on a
+    /// square board.
     pub fn default_neighbour_dirs(&self) -> &[Dir] {
         &self.default_dirs
     }
@@ -467,8 +501,9 @@ impl Geometry {
 
     /// The number of steps along `dirs` from `a` to `b` through cells of the board,
     /// or `None` if `b` cannot be reached. Uses a closed form where one is exact
-    /// (a hexagon with all six directions: max(|dx|, |dy|, |dx - dy|); a full
-    /// rectangle with orthogonal or all directions) and a breadth-first search otherwise.
+    /// (a hexagon with all six directions: max(|dx|, |dy|, |dx - dy|); a rhombus
+    /// with all six: max(|dx|, |dy|, |dx + dy|); a full rectangle with orthogonal or
+    /// all directions) and a breadth-first search otherwise.
     pub fn distance(&self, a: CellId, b: CellId, dirs: &[Dir]) -> Option<u32> {
         let mask = dirs.iter().fold(0u32, |m, d| m | 1 << d.0);
         if let Some(&(_, metric)) = self.metrics.iter().find(|(m, _)| *m == mask) {
@@ -476,6 +511,7 @@ impl Geometry {
             let (dx, dy) = (bx - ax, by - ay);
             let d = match metric {
                 Metric::Hex => dx.abs().max(dy.abs()).max((dx - dy).abs()),
+                Metric::Rhombus => dx.abs().max(dy.abs()).max((dx + dy).abs()),
                 Metric::Manhattan => dx.abs() + dy.abs(),
                 Metric::Chebyshev => dx.abs().max(dy.abs()),
             };
@@ -528,8 +564,8 @@ impl Geometry {
     }
 
     /// The cell at the exact centre of the board, if there is one: always on a
-    /// hexagon; on a square board only with odd files and ranks and if that
-    /// square exists.
+    /// hexagon; on a rhombus or a square board only with odd files and ranks (and
+    /// if that square exists).
     pub fn centre(&self) -> Option<CellId> {
         self.centre
     }
@@ -544,6 +580,11 @@ impl Geometry {
     /// line of cells along that direction fixed (e.g. `reflect_e` swaps ne with s
     /// and n with sw), and `reflect_e_ne`, `reflect_ne_n`, `reflect_n_w` have their
     /// axis halfway between the two directions named, which they swap.
+    ///
+    /// Rhombus: those of the hexagon's twelve that map it onto itself: `identity`
+    /// and `rotate_180`; with as many files as ranks also `reflect_e_ne` ((x, y) ->
+    /// (y, x), fixing the line between the two corners with two neighbours) and
+    /// `reflect_n` (fixing the other long line between corners).
     ///
     /// Square (up to 8): `identity`; `rotate_90`, `rotate_180`, `rotate_270`,
     /// counterclockwise with a1 at the bottom left (`rotate_90` turns n into w);
@@ -588,7 +629,7 @@ impl Geometry {
         set.iter().map(|c| self.image(c, s)).collect()
     }
 
-    /// Named direction sets: `("hex", all six)` on a hexagon; `("orthogonal",
+    /// Named direction sets: `("hex", all six)` on a hexagon or a rhombus; `("orthogonal",
     /// n e s w)` and `("diagonal", ne se sw nw)` on a square board.
     pub fn named_dir_sets(&self) -> &[(&'static str, Vec<Dir>)] {
         &self.dir_sets

@@ -1,4 +1,4 @@
-//! Candidate symmetries of the two board families, as integer 2x2 matrices acting
+//! Candidate symmetries of the board families, as integer 2x2 matrices acting
 //! on doubled coordinates centred on the board's bounding box. `Geometry::new`
 //! keeps a candidate only if it maps every cell to a cell and every direction to
 //! a direction, so rectangles and coloured boards lose the ones that do not fit.
@@ -43,6 +43,16 @@ pub(super) fn hex_candidates() -> Vec<(&'static str, Matrix)> {
         out.push((*name, mul(&power(&R, j), &M)));
     }
     out
+}
+
+/// The twelve symmetries of a hexagon carried to the axes of a rhombus, where the
+/// six directions are e (1,0), ne (0,1), n (-1,1), w (-1,0), sw (0,-1), s (1,-1):
+/// each is `T M T⁻¹`, with `T` (x, y) -> (x - y, y) taking the hexagon's axes to the
+/// rhombus's (direction by direction), so the names act on directions as on a hexagon.
+pub(super) fn rhombus_candidates() -> Vec<(&'static str, Matrix)> {
+    const T: Matrix = [1, -1, 0, 1];
+    const T_INVERSE: Matrix = [1, 1, 0, 1];
+    hex_candidates().into_iter().map(|(name, m)| (name, mul(&T, &mul(&m, &T_INVERSE)))).collect()
 }
 
 /// The eight symmetries of a square (a1 at the bottom left, files to the right,

@@ -8,6 +8,10 @@ fn hex(side: u32) -> Geometry {
     Geometry::new(Shape::Hexagon { side, unit: HexUnit::Cells }).unwrap()
 }
 
+fn rhombus(files: u32, ranks: u32) -> Geometry {
+    Geometry::new(Shape::Rhombus { files, ranks, unit: HexUnit::Cells }).unwrap()
+}
+
 fn square(files: u32, ranks: u32, squares: SquareColour) -> Geometry {
     Geometry::new(Shape::Square { files, ranks, squares }).unwrap()
 }
@@ -19,6 +23,10 @@ fn sample_boards() -> Vec<Geometry> {
         out.push(hex(side));
     }
     out.push(Geometry::new(Shape::Hexagon { side: 5, unit: HexUnit::Points }).unwrap());
+    for (f, r) in [(1, 1), (1, 4), (3, 3), (4, 4), (11, 11), (7, 5), (26, 26)] {
+        out.push(rhombus(f, r));
+    }
+    out.push(Geometry::new(Shape::Rhombus { files: 5, ranks: 5, unit: HexUnit::Points }).unwrap());
     for (f, r) in [(1, 1), (8, 8), (8, 6), (5, 7), (21, 21), (26, 26), (9, 9)] {
         for colour in [SquareColour::All, SquareColour::Dark, SquareColour::Light] {
             if let Ok(g) = Geometry::new(Shape::Square { files: f, ranks: r, squares: colour }) {
@@ -53,6 +61,9 @@ fn cell_counts() {
     }
     assert_eq!(square(26, 26, SquareColour::All).len(), 676);
     assert_eq!(square(1, 1, SquareColour::Dark).len(), 1);
+    for (f, r) in [(1, 1), (11, 11), (7, 3), (26, 26)] {
+        assert_eq!(rhombus(f, r).len() as u32, f * r);
+    }
 }
 
 #[test]
@@ -65,6 +76,12 @@ fn limits_are_errors() {
     assert_eq!(s(8, 27, SquareColour::All).unwrap_err(), GeometryError::Ranks(27));
     assert_eq!(s(1, 1, SquareColour::Light).unwrap_err(), GeometryError::NoCells);
     assert!(h(17).unwrap_err().to_string().contains("16"));
+    let r = |files, ranks| Geometry::new(Shape::Rhombus { files, ranks, unit: HexUnit::Cells });
+    assert_eq!(r(0, 3).unwrap_err(), GeometryError::RhombusFiles(0));
+    assert_eq!(r(3, 0).unwrap_err(), GeometryError::RhombusRanks(0));
+    assert_eq!(r(27, 27).unwrap_err(), GeometryError::RhombusFiles(27));
+    assert_eq!(r(26, 27).unwrap_err(), GeometryError::RhombusRanks(27));
+    assert!(r(0, 3).unwrap_err().to_string().contains("rhombus"));
 }
 
 #[test]
@@ -222,6 +239,34 @@ fn hex_neighbours() {
     }
 }
 
+/// On a rhombus, as on the boards of connection games, a1 and the far corner have two
+/// neighbours, the other two corners three, and the cells of a row's two ends touch
+/// the row above towards the far corner.
+#[test]
+fn rhombus_neighbours() {
+    let g = rhombus(11, 11);
+    assert_eq!(g.label(CellId(0)), "a1");
+    assert_eq!(g.label(CellId(120)), "k11");
+    let dirs = g.default_neighbour_dirs();
+    assert_eq!(dirs.len(), 6);
+    let f6 = cell(&g, "f6");
+    let by_dir: Vec<&str> = g.all_dirs().iter().map(|&d| g.label(g.step(f6, d).unwrap())).collect();
+    assert_eq!(by_dir, ["g6", "f7", "e7", "e6", "f5", "g5"]);
+    let names: Vec<&str> = g.directions().iter().map(|d| d.name).collect();
+    assert_eq!(names, ["e", "ne", "n", "w", "sw", "s"]);
+    let around = |l: &str| labels_of(&g, g.neighbours(cell(&g, l), dirs));
+    assert_eq!(around("a1"), set(&["b1", "a2"]));
+    assert_eq!(around("k11"), set(&["j11", "k10"]));
+    assert_eq!(around("k1"), set(&["j1", "j2", "k2"]));
+    assert_eq!(around("a11"), set(&["b11", "b10", "a10"]));
+    assert_eq!(around("a5"), set(&["a4", "b4", "b5", "a6"]));
+    assert_eq!(g.dir_set_by_name("hex"), Some(g.all_dirs()));
+    assert_eq!(g.label(g.centre().unwrap()), "f6");
+    assert_eq!(rhombus(4, 4).centre(), None);
+    assert_eq!(rhombus(11, 11).distance(cell(&g, "a1"), cell(&g, "k11"), dirs), Some(20));
+    assert_eq!(rhombus(11, 11).distance(cell(&g, "k1"), cell(&g, "a11"), dirs), Some(10));
+}
+
 #[test]
 fn dark_square_stepping() {
     let g = square(8, 8, SquareColour::Dark);
@@ -316,8 +361,14 @@ fn hex_distance_matches_formula_and_reference() {
 
 #[test]
 fn other_distances_match_reference() {
-    let boards =
-        [hex(4), square(6, 5, SquareColour::All), square(6, 6, SquareColour::Dark), square(5, 4, SquareColour::Light)];
+    let boards = [
+        hex(4),
+        rhombus(5, 4),
+        rhombus(4, 4),
+        square(6, 5, SquareColour::All),
+        square(6, 6, SquareColour::Dark),
+        square(5, 4, SquareColour::Light),
+    ];
     for g in &boards {
         let n = g.directions().len();
         let mut dir_sets: Vec<Vec<Dir>> = vec![
@@ -409,6 +460,16 @@ fn symmetry_sets() {
     // A 1 x 2 board of light squares is the single square a2: mirroring the
     // files fixes it (while swapping e and w); turning the board does not.
     assert_eq!(names(&square(1, 2, SquareColour::Light)), ["identity", "reflect_files"]);
+    // A rhombus keeps the half turn, and with as many files as ranks the two
+    // reflections whose axes join opposite corners.
+    assert_eq!(names(&rhombus(11, 11)), ["identity", "rotate_180", "reflect_e_ne", "reflect_n"]);
+    assert_eq!(names(&rhombus(7, 5)), ["identity", "rotate_180"]);
+    let g = rhombus(11, 11);
+    let image = |l: &str, s: &str| g.label(g.image(cell(&g, l), g.sym_by_name(s).unwrap())).to_string();
+    assert_eq!(image("a1", "half_turn"), "k11");
+    assert_eq!(image("c2", "reflect_e_ne"), "b3");
+    assert_eq!(image("a1", "reflect_n"), "k11");
+    assert_eq!(image("k1", "reflect_n"), "k1");
 }
 
 #[test]

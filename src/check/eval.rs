@@ -88,6 +88,14 @@ pub fn board_shape(model: &Model, options: &[OptionChoice]) -> Result<Option<Sha
         let side = num(&mut env, size)?;
         let unit = if b.points { HexUnit::Points } else { HexUnit::Cells };
         Ok(Some(Shape::Hexagon { side, unit }))
+    } else if b.rhombus {
+        let files = num(&mut env, size)?;
+        let ranks = match &b.ranks {
+            Some(r) => num(&mut env, r)?,
+            None => files,
+        };
+        let unit = if b.points { HexUnit::Points } else { HexUnit::Cells };
+        Ok(Some(Shape::Rhombus { files, ranks, unit }))
     } else {
         let files = num(&mut env, size)?;
         let ranks = match &b.ranks {

@@ -564,6 +564,20 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
+            ast::BoardShape::Rhombus { points, files, ranks } => {
+                board.rhombus = true;
+                board.points = *points;
+                board.size = number(self, files);
+                board.ranks = number(self, ranks);
+                if b.squares.is_some() {
+                    let sp = b.squares.as_ref().map(|s| s.1).unwrap_or(item.span);
+                    self.error(
+                        Diagnostic::error(Code::BadBoard, "a rhombus has no dark or light squares")
+                            .with_label(sp, "only square boards can be checkered")
+                            .with_help("remove this clause"),
+                    );
+                }
+            }
             ast::BoardShape::Square { files, ranks } => {
                 board.size = number(self, files);
                 board.ranks = number(self, ranks);
@@ -574,6 +588,7 @@ impl<'a> Checker<'a> {
         // Build the board for the default options; its directions are needed below.
         let (sizes, literal) = match &b.shape {
             ast::BoardShape::Hexagon { side, .. } => (vec![side], is_number(side)),
+            ast::BoardShape::Rhombus { files, ranks, .. } => (vec![files, ranks], is_number(files) && is_number(ranks)),
             ast::BoardShape::Square { files, ranks } => (vec![files, ranks], is_number(files) && is_number(ranks)),
         };
         let shape_span = item.keyword.to(sizes[sizes.len() - 1].span);
@@ -586,7 +601,10 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let help = if literal {
-            "hexagons have 1 to 16 cells to a side; square boards 1 to 26 files and ranks".to_string()
+            match &b.shape {
+                ast::BoardShape::Rhombus { .. } => "a rhombus has 1 to 26 columns and 1 to 26 rows".to_string(),
+                _ => "hexagons have 1 to 16 cells to a side; square boards 1 to 26 files and ranks".to_string(),
+            }
         } else if let Some(o) = options.first() {
             format!("the board is built with each option's default: give `{o}` a default the board can have")
         } else {
@@ -600,6 +618,8 @@ impl<'a> Checker<'a> {
                         (GeometryError::HexSide(n), [side]) => (side.span, format!("{n} cells to a side")),
                         (GeometryError::Files(n), [files, _]) => (files.span, format!("{n} files")),
                         (GeometryError::Ranks(n), [_, ranks]) => (ranks.span, format!("{n} ranks")),
+                        (GeometryError::RhombusFiles(n), [files, _]) => (files.span, format!("{n} columns")),
+                        (GeometryError::RhombusRanks(n), [_, ranks]) => (ranks.span, format!("{n} rows")),
                         _ => (shape_span, "this board".to_string()),
                     };
                     self.error(

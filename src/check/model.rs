@@ -64,13 +64,15 @@ impl Model {
 /// The board: shape and size may depend on options.
 #[derive(Clone, Debug, Default)]
 pub struct Board {
-    /// `hexagon` (true) or `square`.
+    /// `hexagon` (true), or `rhombus` or `square`.
     pub hexagon: bool,
-    /// For hexagons: points rather than cells.
+    /// `rhombus` (true), or `hexagon` or `square`.
+    pub rhombus: bool,
+    /// For hexagons and rhombi: points rather than cells.
     pub points: bool,
-    /// Hexagon: cells to a side. Square: files.
+    /// Hexagon: cells to a side. Rhombus and square: files.
     pub size: Option<Expr>,
-    /// Square: ranks.
+    /// Rhombus and square: ranks.
     pub ranks: Option<Expr>,
     /// Square: play only on dark (Some(true)) or light (Some(false)) squares.
     pub dark: Option<bool>,

@@ -14,6 +14,9 @@
 //!   the board (the columns that begin on the bottom row) or above it (those that end
 //!   on the top row), where the column's line would continue, with a `\` between the
 //!   letter and the column's end cell, so that no label stands among the pieces.
+//! - A rhombus is drawn as a hexagon is, but its columns go up to the right (each row
+//!   half a cell to the right of the one below it), with a `/` between a column's
+//!   letter and its end cell.
 //! - A piece is its kind's letter. With colour, one colour per owner. Without colour
 //!   the owner must show in the letters: the game's own letter per side when it gives
 //!   one; otherwise, with two owners, the first's in upper case and the second's in
@@ -175,7 +178,7 @@ impl View {
     fn cell_text<const W: usize>(&self, g: &Game<W>, s: &State<W>, c: u16) -> (String, &'static str) {
         let Some(top) = g.top(s, c) else {
             let dot = match g.prog.geometry.shape() {
-                Shape::Hexagon { unit: HexUnit::Points, .. } => "+",
+                Shape::Hexagon { unit: HexUnit::Points, .. } | Shape::Rhombus { unit: HexUnit::Points, .. } => "+",
                 _ => ".",
             };
             return (dot.to_string(), "2");
@@ -212,7 +215,8 @@ impl View {
         };
         match *geo.shape() {
             Shape::Square { .. } => self.square(g, widest, &draw),
-            Shape::Hexagon { .. } => self.hexagon(g, widest, &draw),
+            Shape::Hexagon { .. } => self.hexagon(g, widest, &draw, -1),
+            Shape::Rhombus { .. } => self.hexagon(g, widest, &draw, 1),
         }
     }
 
@@ -246,13 +250,21 @@ impl View {
         out
     }
 
-    fn hexagon<const W: usize>(&self, g: &Game<W>, widest: usize, draw: &dyn Fn(u16, usize) -> String) -> String {
+    /// A board of hexagons (or points) whose columns lean by `lean` half cells a row
+    /// (-1: up to the left, a hexagon's; 1: up to the right, a rhombus's).
+    fn hexagon<const W: usize>(
+        &self,
+        g: &Game<W>,
+        widest: usize,
+        draw: &dyn Fn(u16, usize) -> String,
+        lean: i32,
+    ) -> String {
         let geo = &g.prog.geometry;
         let (width, height) = geo.bounds();
         // Half a cell is `h` characters; a cell takes 2h - 1 and a space, which a cell
         // one character wider (the brackets of the last move) takes too.
         let h = widest.div_ceil(2).max(2) as i32;
-        let pos = |x: i32, y: i32| 2 * x - y;
+        let pos = |x: i32, y: i32| 2 * x + lean * y;
         let cells: Vec<(i32, i32)> = geo.cells().map(|c| geo.coords(c)).collect();
         let pmin = cells.iter().map(|&(x, y)| pos(x, y)).min().unwrap_or(0);
         // Each row is labelled at both ends by its end cells' labels (`A6 ... K6`).
@@ -275,20 +287,19 @@ impl View {
         // Column letters stand on lines of their own, never among the pieces: below the
         // board for the columns that begin on the bottom row, above it for those that
         // end on the top row (in a hexagon, every column does one or the other), each
-        // where its line of cells would continue, a `\` between them showing the way.
-        // `step` is -1 below the board, +1 above it.
+        // where its line of cells would continue, a `\` (or `/`) between them showing
+        // the way. `step` is -1 below the board, +1 above it.
+        let way = if lean < 0 { "\\" } else { "/" };
         let letters_at = |edge_y: i32, step: i32| {
             let (mut letters, mut slashes) = (String::new(), String::new());
             for x in 0..width {
                 if geo.cell_at(x, edge_y).is_some() {
                     let centre = col(pos(x, edge_y)) + h as usize - 1;
                     let half = (h as usize).div_ceil(2);
-                    let (slash, letter) = if step < 0 {
-                        (centre + half, col(pos(x, edge_y - 1)) + h as usize - 1)
-                    } else {
-                        (centre - half, col(pos(x, edge_y + 1)) + h as usize - 1)
-                    };
-                    put(&mut slashes, slash, "\\");
+                    // The column goes on to the right of its end cell or to the left.
+                    let slash = if lean * step > 0 { centre + half } else { centre - half };
+                    let letter = col(pos(x, edge_y + step)) + h as usize - 1;
+                    put(&mut slashes, slash, way);
                     put(&mut letters, letter, &column_letters(g, x));
                 }
             }

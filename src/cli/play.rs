@@ -6,6 +6,11 @@
 //! [`find_move`]). When standard input is not a terminal, one command is read per line,
 //! the output is plain text (each line read is echoed after its prompt) and the game
 //! ends with the input: this is how it is tested.
+//!
+//! A game may start from a position (`--position FILE`, see
+//! [`rulesi::engine::text::position`]); `position` prints the current one in that
+//! format. Such a game is not saved as a record, which replays its moves from the
+//! start: `save`, `quit` and the signals print its position instead.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -21,13 +26,14 @@ use rulesi::engine::exec::moves::Part;
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
 use rulesi::engine::text::notation::{find_move, move_text};
+use rulesi::engine::text::position;
 use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
 use super::ColorChoice;
 use super::board::{View, move_cells};
 use super::files::{ReadError, read_user_file};
-use super::load::{GameArgs, load};
+use super::load::{GameArgs, load, start_position};
 use super::record::{self, Line, Record, Target};
 
 /// The most moves `moves` lists.
@@ -72,6 +78,10 @@ pub struct Args {
     /// Continue a saved game (a record written by `save`).
     #[arg(long, value_name = "RECORD")]
     load: Option<PathBuf>,
+    /// Start from the position in this file (the positions text format, as the
+    /// `position` command prints it) instead of the start.
+    #[arg(long, value_name = "POS", conflicts_with = "load")]
+    position: Option<PathBuf>,
     /// When to use colour: auto (a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -170,6 +180,7 @@ const HELP: &str = "Type a move in the game's notation (`moves` lists them), or 
   hint           ask the computer for a move
   stack CELL     show every piece on a cell, bottom to top
   board          draw the board again, with the legend
+  position       print the position (save it in a file: `rulesi play --position FILE`)
   save FILE      save the game (continue it with `rulesi play --load FILE`)
   resign         give up
   help           this help
@@ -212,6 +223,9 @@ struct Autosave {
     options: Vec<(String, String)>,
     moves: Vec<String>,
     saved: Option<Saved>,
+    /// For a game started from a position, the current position in the positions
+    /// format: such a game is not saved as a record, its position is printed instead.
+    position: Option<String>,
 }
 
 /// A file that held the game: where, the moves it held, and its text as written.
@@ -235,6 +249,9 @@ impl Autosave {
     fn rescue(&mut self, why: &str) -> String {
         if self.moves.is_empty() {
             return format!("{why} (no move was played: nothing to save)");
+        }
+        if let Some(text) = &self.position {
+            return format!("{why}: {NOT_A_RECORD}; the position now:\n{}", text.trim_end());
         }
         if let Some(saved) = &self.saved
             && saved.moves == self.moves
@@ -263,6 +280,11 @@ impl Autosave {
         }
     }
 }
+
+/// Why a game started from a position is not saved as a record.
+const NOT_A_RECORD: &str = "a game started from a position is not saved as a record (a record replays \
+                            its moves from the start); `position` prints it, to be saved in a file and \
+                            continued with `rulesi play --position FILE`";
 
 /// Saves a game that must stop (see [`Autosave::rescue`]) and returns what to tell the
 /// user. Holds [`super::SAVING`] meanwhile, so that the program does not end halfway.
@@ -298,7 +320,11 @@ impl<const W: usize> Session<'_, W> {
         self.shown = false;
         self.announced = false;
         let moves = self.line.texts();
-        self.autosave.lock().unwrap_or_else(|e| e.into_inner()).moves = moves;
+        let mut autosave = self.autosave.lock().unwrap_or_else(|e| e.into_inner());
+        autosave.moves = moves;
+        if autosave.position.is_some() {
+            autosave.position = Some(position::write(self.g, self.line.current()));
+        }
     }
 
     /// Saves the game before it must stop (see [`Autosave::rescue`]); returns what to
@@ -327,6 +353,9 @@ impl<const W: usize> Session<'_, W> {
     /// `save FILE`: a new file, or the record this game was loaded from or last saved
     /// to; another record only when the user agrees at a terminal; nothing else.
     fn save(&mut self, path: &Path) {
+        if self.autosave.lock().unwrap_or_else(|e| e.into_inner()).position.is_some() {
+            return self.out(&format!("not saved: {NOT_A_RECORD}"));
+        }
         let target = match record::target(path) {
             Ok(t) => t,
             Err(e) => return self.out(&e),
@@ -602,6 +631,7 @@ impl<const W: usize> Session<'_, W> {
                     }
                 }
             }
+            "position" => self.out(position::write(self.g, s).trim_end()),
             "stack" => match prog.geometry.parse_label(rest) {
                 Some(c) => self.out(&self.view.stack(self.g, s, c.0)),
                 None if rest.is_empty() => self.out("which cell? e.g. `stack c3`"),
@@ -790,9 +820,13 @@ pub fn run(args: Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let (line, bad) = match &record {
-            Some(r) => Line::from_record(g, &r.moves),
-            None => (Line::new(g), None),
+        let (line, bad) = match (&record, &args.position) {
+            (Some(r), _) => Line::from_record(g, &r.moves),
+            (None, Some(path)) => match start_position(g, Some(path)) {
+                Ok(s) => (Line::from_position(s), None),
+                Err(()) => return ExitCode::FAILURE,
+            },
+            (None, None) => (Line::new(g), None),
         };
         if let (Some(r), Some(path)) = (&record, &args.load) {
             say!("loaded {} of the {} moves of {}", line.moves.len(), r.moves.len(), path.display());
@@ -809,6 +843,7 @@ pub fn run(args: Args) -> ExitCode {
             options: g.prog.option_text.clone(),
             moves: Vec::new(),
             saved: None,
+            position: args.position.as_ref().map(|_| String::new()),
         }));
         {
             let shared = Arc::clone(&autosave);

@@ -209,6 +209,11 @@ impl<const W: usize> Line<W> {
         Line { states: vec![g.start()], moves: Vec::new() }
     }
 
+    /// A game from a position (read from a positions file).
+    pub fn from_position(start: State<W>) -> Line<W> {
+        Line { states: vec![start], moves: Vec::new() }
+    }
+
     /// The current position.
     pub fn current(&self) -> &State<W> {
         self.states.last().expect("a line has a start")

@@ -14,6 +14,8 @@
 //!   runs up to the left. A hexagon of points puts a point at each such centre and draws
 //!   the lines between neighbouring points. Row numbers stand at both ends of each row;
 //!   each column's letter stands beyond its end on the bottom or the top row.
+//! - A rhombus is drawn as a hexagon is, but its columns run up to the right, so that
+//!   each row stands half a cell to the right of the one below it.
 
 use crate::board::{CellId, Geometry, HexUnit, Shape, SquareColour};
 
@@ -84,7 +86,8 @@ impl Layout {
     pub fn new(geo: &Geometry) -> Layout {
         match *geo.shape() {
             Shape::Square { files, ranks, squares } => square(geo, files as i32, ranks as i32, squares),
-            Shape::Hexagon { unit, .. } => hexagon(geo, unit),
+            Shape::Hexagon { unit, .. } => hexagon(geo, unit, -1),
+            Shape::Rhombus { unit, .. } => hexagon(geo, unit, 1),
         }
     }
 
@@ -158,12 +161,14 @@ fn square(geo: &Geometry, files: i32, ranks: i32, squares: SquareColour) -> Layo
     }
 }
 
-fn hexagon(geo: &Geometry, unit: HexUnit) -> Layout {
+/// A board of hexagonal cells or points whose columns lean by `lean` half cells a row
+/// (-1: up to the left, a hexagon's; 1: up to the right, a rhombus's).
+fn hexagon(geo: &Geometry, unit: HexUnit, lean: i32) -> Layout {
     let row_height = UNIT * 3f64.sqrt() / 2.0;
     let (_, height) = geo.bounds();
     // Unshifted position of (x, y): a step along a row moves one unit to the right, a
-    // step along a column half a unit to the left and one row up.
-    let raw = |x: i32, y: i32| (f64::from(x) - f64::from(y) / 2.0, f64::from(height - 1 - y));
+    // step along a column half a unit to the side it leans to and one row up.
+    let raw = |x: i32, y: i32| (f64::from(x) + f64::from(lean * y) / 2.0, f64::from(height - 1 - y));
     let mut places: Vec<(i32, i32)> = geo.cells().map(|c| geo.coords(c)).collect();
     // The label spots: both ends of each row, beyond the bottom or top end of each column.
     let mut spots: Vec<(i32, i32, String)> = Vec::new();
@@ -265,6 +270,8 @@ mod tests {
         let shapes = [
             Shape::Hexagon { side: 4, unit: HexUnit::Cells },
             Shape::Hexagon { side: 3, unit: HexUnit::Points },
+            Shape::Rhombus { files: 4, ranks: 3, unit: HexUnit::Cells },
+            Shape::Rhombus { files: 3, ranks: 3, unit: HexUnit::Points },
             Shape::Square { files: 5, ranks: 3, squares: SquareColour::All },
         ];
         for shape in shapes {
@@ -328,6 +335,24 @@ mod tests {
             }
             for &p in &l.centres {
                 assert!(distance(a.at, p) > UNIT / 2.0, "{a:?} on a cell");
+            }
+        }
+    }
+
+    /// A rhombus leans to the right: each row starts half a cell to the right of the
+    /// row below it; every row is labelled at both ends and every column at both.
+    #[test]
+    fn rhombus_rows_and_labels() {
+        let (geo, l) = layout(Shape::Rhombus { files: 4, ranks: 3, unit: HexUnit::Cells });
+        let at = |label: &str| l.centres[geo.parse_label(label).expect("a cell").0 as usize];
+        assert!((at("a2").x - at("a1").x - UNIT / 2.0).abs() < 1e-6);
+        assert!(at("a2").y < at("a1").y);
+        assert!((at("b1").x - at("a1").x - UNIT).abs() < 1e-6);
+        assert_eq!(l.labels.len(), 2 * 3 + 2 * 4);
+        assert!(l.looks.iter().all(|&k| k == Look::Hexagon));
+        for (i, a) in l.labels.iter().enumerate() {
+            for b in &l.labels[i + 1..] {
+                assert!(distance(a.at, b.at) > UNIT / 2.0, "{a:?} {b:?}");
             }
         }
     }

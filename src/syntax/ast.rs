@@ -98,6 +98,8 @@ pub struct BoardDecl {
 pub enum BoardShape {
     /// A hexagon with `side` cells (or points) to a side.
     Hexagon { points: bool, side: Expr },
+    /// A rhombus of hexagonal cells (or points), `files` to a row by `ranks` rows.
+    Rhombus { points: bool, files: Expr, ranks: Expr },
     /// A rectangle of `files` by `ranks` squares.
     Square { files: Expr, ranks: Expr },
 }

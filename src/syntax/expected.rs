@@ -101,7 +101,9 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::call_stmt => STATEMENT,
         Rule::move_verb => "a move (`step`, `jump`, ...)",
         Rule::move_clause | Rule::clause_keyword => "a clause (`to`, `along`, `where`, ...)",
-        Rule::hexagon_shape | Rule::square_shape => "a board shape (`hexagon` or `square`)",
+        Rule::hexagon_shape | Rule::rhombus_shape | Rule::square_shape => {
+            "a board shape (`hexagon`, `rhombus` or `square`)"
+        }
         Rule::hex_unit => "`cells` or `points`",
         Rule::squares_option | Rule::square_colour => "`dark squares`, `light squares`",
         Rule::neighbours_option => "`neighbours`",
@@ -348,7 +350,9 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
     Some(match first {
         "game" => "the title is written `game \"Name\"`",
         "players" | "colours" => "the players are written as names separated by commas: `players white, black`",
-        "board" => "a board is written `board hexagon of cells, side 6` or `board square 8 by 8`",
+        "board" => {
+            "a board is written `board hexagon of cells, side 6`, `board rhombus of cells, 11 by 11` or `board square 8 by 8`"
+        }
         "piece" => "a piece is written `piece name \"L\"`, with its letter (or one letter per player)",
         "flag" => "a flag is written `flag name`",
         "counter" => "a counter is written `counter name`, or `counter name[players]` for one per player",

@@ -129,6 +129,13 @@ fn item(p: Pair<Rule>) -> R<Item> {
                     let points = unit.as_str() == "points";
                     BoardShape::Hexagon { points, side: expr(it.next().unwrap())? }
                 }
+                Rule::rhombus_shape => {
+                    let mut it = content(shape);
+                    let points = it.next().unwrap().as_str() == "points";
+                    let files = expr(it.next().unwrap())?;
+                    let ranks = expr(it.next().unwrap())?;
+                    BoardShape::Rhombus { points, files, ranks }
+                }
                 _ => {
                     let mut it = content(shape);
                     let files = expr(it.next().unwrap())?;

@@ -22,9 +22,13 @@
 //!
 //! Every line starts with its keyword and may come in any order. Each is optional:
 //! what a text does not say is as in the empty position ([`Game::empty_state`]): no
-//! pieces, the first phase, the first player, counters, scores and tallies at zero,
-//! no previous turn, the game still being played. The same thing may not be said twice
-//! (two `turn` lines, two `cell` lines for one cell, two `score` lines for one side...).
+//! pieces, the first phase, the first player, tallies at zero, no previous turn, the
+//! game still being played; except counters and scores, which a text that leaves them
+//! out has at the values the setup gives them (their values in the start position,
+//! [`Game::start`]: 0 unless the setup sets them), so that a count the setup starts
+//! (a reserve of pieces, a handicap) is never silently 0. The same thing may not be
+//! said twice (two `turn` lines, two `cell` lines for one cell, two `score` lines for
+//! one side...).
 //!
 //! - Names (players, sides, phases, kinds, flags, counters, symmetries, kinds of move)
 //!   are the game's, case-sensitive. Cell labels are the board's, in any case.
@@ -33,8 +37,8 @@
 //!   all the phases the game declares) for a phase these options leave out.
 //! - `counter NAME VALUE` for a counter without indexes, `counter NAME[K1,K2] VALUE`
 //!   with its indexes (sides, symmetries, numbers or cells; a symmetry may also be
-//!   given by another name the board knows it by, like `half_turn`). Only counters
-//!   that are not zero are written.
+//!   given by another name the board knows it by, like `half_turn`). A counter (or a
+//!   score) is written when it is not zero or the setup does not leave it at zero.
 //! - `cell LABEL PIECE, PIECE, ...`: a piece is `OWNER KIND FLAG...`. More than one
 //!   piece needs a game with stacks. Empty cells are not written.
 //!
@@ -114,6 +118,7 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
     let _ = writeln!(out, "passes {}", s.passes);
     let _ = writeln!(out, "without_capture {}", s.turns_without_capture);
     let empty = g.empty_state();
+    let start = g.start();
     if s.previous != empty.previous {
         let prev = &s.previous;
         let action = prev.action.map_or("-", Action::word);
@@ -137,8 +142,9 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
     for (c, dims) in p.counters.iter().enumerate() {
         let slots: usize = dims.iter().map(Vec::len).product();
         for offset in 0..slots {
-            let Some(&value) = s.counters.get(g.counter_base[c] + offset) else { continue };
-            if value == 0 {
+            let slot = g.counter_base[c] + offset;
+            let Some(&value) = s.counters.get(slot) else { continue };
+            if value == 0 && start.counters.get(slot).is_none_or(|v| *v == 0) {
                 continue;
             }
             let name = p.counter_names.get(c).map_or("?", String::as_str);
@@ -158,7 +164,7 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
         }
     }
     for (side, score) in s.scores.iter().enumerate() {
-        if *score != 0 {
+        if *score != 0 || start.scores.get(side).is_some_and(|v| *v != 0) {
             let _ = writeln!(out, "score {} {score}", side_name(g, side as u8));
         }
     }
@@ -217,6 +223,9 @@ fn piece_text<const W: usize>(g: &Game<W>, p: Piece) -> String {
 pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, PositionError> {
     let mut s = g.empty_state();
     let mut seen: HashSet<String> = HashSet::new();
+    // The counter slots and the sides whose scores the text gives.
+    let mut counters_given: HashSet<usize> = HashSet::new();
+    let mut scores_given: HashSet<u8> = HashSet::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let err = |message: String| PositionError { line, message };
@@ -308,6 +317,7 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 once(format!("counter {canonical}"))?;
                 let v = number(value).map_err(err)?;
                 g.set_counter(&mut s, slot, v);
+                counters_given.insert(slot);
             }
             "score" => {
                 let [side, value] = words[..] else { return Err(err(expect("score SIDE NUMBER", rest))) };
@@ -318,6 +328,7 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                     Some(slot) => *slot = v,
                     None => return Err(err(format!("`{side}` has no score"))),
                 }
+                scores_given.insert(x);
             }
             "result" => {
                 once("the result".into())?;
@@ -374,6 +385,21 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 ];
                 return Err(err(unknown("line keyword", other, &names)));
             }
+        }
+    }
+    // Counters and scores left out have the setup's values.
+    let start = g.start();
+    for (slot, &v) in start.counters.iter().enumerate() {
+        if v != 0 && !counters_given.contains(&slot) {
+            g.set_counter(&mut s, slot, v);
+        }
+    }
+    for (side, &v) in start.scores.iter().enumerate() {
+        if v != 0
+            && !scores_given.contains(&(side as u8))
+            && let Some(slot) = s.scores.get_mut(side)
+        {
+            *slot = v;
         }
     }
     // The position read is the first occurrence that repetitions count.
@@ -567,6 +593,55 @@ phase main {
 }
 end { if passes == 2 { draw } }
 "#;
+
+    /// A made-up game whose setup gives each player a reserve of pieces (a counter)
+    /// and the second player a score.
+    const RESERVE: &str = r#"
+game "Reserve test"
+players north, south
+board square 3 by 3
+piece disc "d"
+counter reserve[players]
+setup {
+  set reserve[north] = 2
+  set reserve[south] = 2
+  set score[south] = 5
+}
+phase main {
+  place disc at empty where reserve[mover] > 0 then { add -1 to reserve[mover] }
+  pass
+}
+end { if passes == 2 { finish } }
+"#;
+
+    /// A counter or a score the text leaves out has the setup's value, not 0; one the
+    /// text gives (0 included) has the text's; both are written whenever the setup
+    /// does not leave them at 0, so that every position reads back as it was.
+    #[test]
+    fn counters_left_out_have_the_setups_values() {
+        let any = game(RESERVE);
+        crate::with_game!(&any, g => {
+            let start = g.start();
+            let s = read(g, "turn north\ncell b2 south disc\n").unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(s.counters, start.counters);
+            assert_eq!(s.counters.iter().filter(|v| **v == 2).count(), 2);
+            assert_eq!(s.scores, start.scores);
+            assert_eq!(s.hash, g.hash_from_scratch(&s));
+            let mut list = crate::engine::MoveList::new();
+            g.legal_moves(&s, &mut list).expect("legal moves");
+            assert_eq!(list.len(), 8 + 1, "a placement on each empty square, and the pass");
+            let spent = read(g, "counter reserve[north] 0\nscore south 0\n").unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(spent.counters.iter().filter(|v| **v == 0).count(), 1);
+            assert!(spent.scores.iter().all(|v| *v == 0));
+            g.legal_moves(&spent, &mut list).expect("legal moves");
+            assert_eq!(list.len(), 1, "only the pass");
+            let text = write(g, &spent);
+            assert!(text.contains("counter reserve[north] 0\n"), "{text}");
+            assert!(text.contains("counter reserve[south] 2\n"), "{text}");
+            assert!(text.contains("score south 0\n"), "{text}");
+            assert_eq!(read(g, &text).unwrap_or_else(|e| panic!("{e}")), spent);
+        });
+    }
 
     fn game(src: &str) -> AnyGame {
         let checked = crate::check_source(src);
