@@ -85,8 +85,10 @@ pub fn run(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let built =
-            variant.values(model, fixed).and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast));
+        let built = variant
+            .values(model, fixed)
+            .and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast))
+            .map_err(|e| format!("cannot be built: {e}"));
         let result = match built {
             Ok(game) => with_game!(&game, g => pool.install(|| run_variant(g, v, setup, stop, done))),
             Err(e) => {

@@ -37,7 +37,8 @@ impl Share {
 
 /// The Wilson score interval of `k` successes in `n` trials at the normal quantile
 /// `z`: `(p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n)`, with `p = k/n`. With no
-/// trials nothing is known: `(0, 1)`.
+/// trials nothing is known: `(0, 1)`. The lower bound of 0 successes is 0 and the upper
+/// bound of `n` is 1.
 pub fn wilson(k: u32, n: u32, z: f64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
@@ -48,7 +49,10 @@ pub fn wilson(k: u32, n: u32, z: f64) -> (f64, f64) {
     let centre = p + z2 / (2.0 * n);
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     let scale = 1.0 + z2 / n;
-    (((centre - half) / scale).max(0.0), ((centre + half) / scale).min(1.0))
+    // At 0 and at n the bounds are exactly 0 and 1 (rounding would leave a trace).
+    let low = if k == 0 { 0.0 } else { ((centre - half) / scale).max(0.0) };
+    let high = if k as f64 == n { 1.0 } else { ((centre + half) / scale).min(1.0) };
+    (low, high)
 }
 
 /// A sample of numbers summed up.
