@@ -136,8 +136,9 @@ fn run_variant<const W: usize>(
             tally.add(&record);
         }
     }
-    let seats = (0..players).map(|k| prog.sides[(first as usize + k) % players].clone()).collect();
+    let name = |i: usize| prog.sides.get(i).cloned().unwrap_or_default();
+    let seats = (0..players).map(|k| name((first as usize + k) % players.max(1))).collect();
     let sides = if prog.has_colours { players..prog.sides.len() } else { 0..players };
-    let sides = sides.map(|i| (i, prog.sides[i].clone())).collect();
+    let sides = sides.map(|i| (i, name(i))).collect();
     Ok((Cast { title: prog.title.clone(), seats, sides }, tally))
 }

@@ -102,3 +102,70 @@ pub fn variants(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> Model {
+        let text = "game \"t\"\nplayers a, b\nboard square 3 by 3\npiece p \"p\"\n\
+                    option size = small | large\noption speed = 1..3 default 1\n\
+                    ruleset quick { speed = 3 }\nruleset slow {}\n\
+                    phase play { place p at empty where size == small or speed > 0 }\n";
+        rulesi::check_source(text).model.expect("the test game checks")
+    }
+
+    fn vary(key: &str, values: &[&str]) -> (String, Vec<String>) {
+        (key.to_string(), values.iter().map(|v| v.to_string()).collect())
+    }
+
+    #[test]
+    fn every_combination_the_last_option_fastest() {
+        let m = model();
+        let list = variants(
+            &m,
+            &["quick".into(), "slow".into()],
+            &[vary("size", &["small", "large"]), vary("speed", &["1", "2"])],
+            &[],
+        )
+        .expect("variants");
+        let labels: Vec<String> = list.iter().map(Variant::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "quick size=small speed=1",
+                "quick size=small speed=2",
+                "quick size=large speed=1",
+                "quick size=large speed=2",
+                "slow size=small speed=1",
+                "slow size=small speed=2",
+                "slow size=large speed=1",
+                "slow size=large speed=2"
+            ]
+        );
+        // A value varied overrides the ruleset's.
+        assert_eq!(list[0].values(&m, &[]).expect("values")[1], Value::Number(1));
+        let none = variants(&m, &[], &[], &[]).expect("variants");
+        assert_eq!(none.iter().map(Variant::label).collect::<Vec<_>>(), ["defaults"]);
+    }
+
+    #[test]
+    fn bad_variants_are_refused() {
+        let m = model();
+        let err = |r: &[String], v: &[(String, Vec<String>)], f: &[(String, String)]| {
+            variants(&m, r, v, f).expect_err("refused")
+        };
+        assert!(err(&[], &[vary("sise", &["small"])], &[]).contains("there is no option `sise`"));
+        assert!(err(&[], &[vary("size", &["tiny"])], &[]).contains("has no value `tiny`"));
+        assert!(err(&[], &[vary("speed", &["4"])], &[]).contains("has no value `4`"));
+        assert!(err(&["fast".into()], &[], &[]).contains("there is no ruleset `fast`"));
+        assert!(err(&["slow".into(), "slow".into()], &[], &[]).contains("given twice"));
+        assert!(err(&[], &[vary("size", &["small"]), vary("size", &["large"])], &[]).contains("varied twice"));
+        let fixed = [("size".to_string(), "small".to_string())];
+        assert!(err(&[], &[vary("size", &["large"])], &fixed).contains("both varied"));
+        assert_eq!(parse_vary("size=small, large"), Ok(vary("size", &["small", "large"])));
+        assert!(parse_vary("size=small,,large").is_err());
+        assert!(parse_vary("size=small,small").is_err());
+        assert!(parse_vary("size").is_err());
+    }
+}
