@@ -15,7 +15,7 @@ use rulesi::engine::search::mcts::{self, Budget};
 
 use super::load::load_model;
 use super::play::Who;
-use crate::study::report::Report;
+use crate::study::report::{About, Report};
 use crate::study::run::{Setup, run as run_study};
 use crate::study::variants::{parse_vary, variants};
 use crate::study::{chart, csv, table};
@@ -159,16 +159,16 @@ pub fn run(args: Args) -> ExitCode {
         studied
     });
     let interrupted = STOP.load(Ordering::Relaxed);
-    let report = Report::new(
-        args.file.display().to_string(),
-        setup.who.word().to_string(),
-        args.think.to_string(),
-        args.games,
-        args.seed,
-        args.max_plies,
-        interrupted,
-        &studied,
-    );
+    let about = About {
+        game: model.title.clone(),
+        file: args.file.display().to_string(),
+        player: setup.who.word().to_string(),
+        think: args.think.to_string(),
+        games_per_variant: args.games,
+        seed: args.seed,
+        max_plies: args.max_plies,
+    };
+    let report = Report::new(about, interrupted, &studied);
     for s in &report.skipped {
         eprintln!("warning: variant {} skipped: {}", s.variant, s.error);
     }

@@ -82,7 +82,7 @@ pub fn chart(r: &Report) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
-        let title = format!("{}: {} games per variant", r.game, r.games_per_variant);
+        let title = format!("{}: {} games per variant", r.about.game, r.about.games_per_variant);
         centred(&root, &title, (width as i32 / 2, 10), 20)?;
         let body = root.margin(40, 0, 0, 0);
         let (top, bottom) = body.split_vertically(PANEL + LABELS);
@@ -209,10 +209,10 @@ fn lengths(root: &Area, area: &Area, r: &Report) -> Result<(), String> {
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(failed)?;
-    let cut = f64::from(r.max_plies);
+    let cut = f64::from(r.about.max_plies);
     if cut <= longest {
         chart.draw_series(LineSeries::new([(0.0, cut), (n, cut)], CUT)).map_err(failed)?;
-        let key = [(format!("cut-off ({} turns): unfinished", r.max_plies), CUT, Key::Line)];
+        let key = [(format!("cut-off ({} turns): unfinished", r.about.max_plies), CUT, Key::Line)];
         legend(root, chart.backend_coord(&(0.0, longest * (1.0 + TOP) / 2.0)), &key)?;
     }
     let ink = SEATS[0];

@@ -10,9 +10,9 @@ use serde::Serialize;
 use super::run::Studied;
 use super::stats::{Share, Spread};
 
-/// The whole study.
+/// What a study was asked to do.
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub struct About {
     /// The game's title.
     pub game: String,
     /// The game file, as given.
@@ -27,6 +27,14 @@ pub struct Report {
     pub seed: u64,
     /// The longest game, in turns: a game that reaches it is unfinished.
     pub max_plies: u32,
+}
+
+/// The whole study.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// What it was asked to do.
+    #[serde(flatten)]
+    pub about: About,
     /// Whether the study was interrupted (Ctrl-C): the variants report the games
     /// finished, and the variants not reached are left out.
     pub interrupted: bool,
@@ -108,31 +116,17 @@ pub struct VariantReport {
 }
 
 impl Report {
-    /// The report of the studied variants; the rest of the fields are the caller's.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        file: String,
-        player: String,
-        think: String,
-        games_per_variant: u32,
-        seed: u64,
-        max_plies: u32,
-        interrupted: bool,
-        studied: &[Studied],
-    ) -> Report {
-        let mut game = String::new();
+    /// The report of the variants studied.
+    pub fn new(about: About, interrupted: bool, studied: &[Studied]) -> Report {
         let mut variants = Vec::new();
         let mut skipped = Vec::new();
         for s in studied {
             match &s.result {
-                Ok((cast, tally)) => {
-                    game.clone_from(&cast.title);
-                    variants.push(VariantReport::new(s, cast, tally));
-                }
+                Ok((cast, tally)) => variants.push(VariantReport::new(s, cast, tally)),
                 Err(e) => skipped.push(Skipped { variant: s.variant.label(), error: e.clone() }),
             }
         }
-        Report { game, file, player, think, games_per_variant, seed, max_plies, interrupted, variants, skipped }
+        Report { about, interrupted, variants, skipped }
     }
 
     /// How many variants show a significant first mover's advantage.

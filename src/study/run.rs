@@ -32,11 +32,9 @@ pub struct Setup {
     pub fast: bool,
 }
 
-/// What the game of a variant is, for the reports: the names of its seats and sides.
+/// Who plays a variant, for the reports: the names of its seats and sides.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cast {
-    /// The game's title.
-    pub title: String,
     /// The player in each seat (seat 1 moves first).
     pub seats: Vec<String>,
     /// The sides whose wins are counted apart: the colours in a game with colours,
@@ -140,5 +138,5 @@ fn run_variant<const W: usize>(
     let seats = (0..players).map(|k| name((first as usize + k) % players.max(1))).collect();
     let sides = if prog.has_colours { players..prog.sides.len() } else { 0..players };
     let sides = sides.map(|i| (i, name(i))).collect();
-    Ok((Cast { title: prog.title.clone(), seats, sides }, tally))
+    Ok((Cast { seats, sides }, tally))
 }

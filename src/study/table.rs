@@ -45,20 +45,21 @@ fn columns(rows: &[Vec<String>]) -> String {
 /// The table and the details.
 pub fn table(r: &Report) -> String {
     let mut out = String::new();
-    let who = if r.player == "computer" {
-        format!("the computer against itself ({} a move)", r.think)
+    let a = &r.about;
+    let who = if a.player == "computer" {
+        format!("the computer against itself ({} a move)", a.think)
     } else {
         "random players".to_string()
     };
     let _ = writeln!(
         out,
         "{}: {} variant{}, {} games each, {who}, games cut at {} turns, seed {}",
-        r.game,
+        a.game,
         r.variants.len() + r.skipped.len(),
         if r.variants.len() + r.skipped.len() == 1 { "" } else { "s" },
-        r.games_per_variant,
-        r.max_plies,
-        r.seed
+        a.games_per_variant,
+        a.max_plies,
+        a.seed
     );
     if r.interrupted {
         let _ = writeln!(out, "interrupted: the games finished before Ctrl-C");
