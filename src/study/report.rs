@@ -36,7 +36,7 @@ pub struct Report {
     #[serde(flatten)]
     pub about: About,
     /// Whether the study was interrupted (Ctrl-C): the variants report the games
-    /// finished, and the variants not reached are left out.
+    /// finished, and the variants with none are left out.
     pub interrupted: bool,
     /// The variants played.
     pub variants: Vec<VariantReport>,

@@ -1,4 +1,4 @@
-//! Running a study: each variant built in turn, its games played on every core, each
+//! Running a study: every variant built, all their games played on every core, each
 //! game seeded from the study's seed, the variant's number and its own, and the
 //! records added up in game order, so that the numbers do not depend on the threads.
 
@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 use rulesi::check::model::Model;
 use rulesi::engine::search::mcts;
-use rulesi::engine::{self, Game};
+use rulesi::engine::{self, AnyGame, Game};
 use rulesi::with_game;
 
 use super::game::play_game;
@@ -66,9 +66,11 @@ fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays every variant's games on `pool`, one variant after another. `done` counts
-/// the games finished (and those of variants skipped), for progress; once `stop` is
-/// set no game starts, those under way end, and the variants not reached are left out.
+/// Plays every variant's games on `pool`: every variant is built first, then all the
+/// games of all the variants are shared among the threads (so that no thread waits for
+/// the long game of one variant while games of the next are left). `done` counts the
+/// games finished, for progress. Once `stop` is set no game starts and those under way
+/// end; variants with no game finished are left out.
 pub fn run(
     model: &Model,
     fixed: &[(String, String)],
@@ -78,56 +80,84 @@ pub fn run(
     stop: &AtomicBool,
     done: &AtomicU64,
 ) -> Vec<Studied> {
+    let built: Vec<Result<AnyGame, String>> = variants
+        .iter()
+        .map(|variant| {
+            variant
+                .values(model, fixed)
+                .and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast))
+                .map_err(|e| format!("cannot be built: {e}"))
+        })
+        .collect();
+    // The games of a variant that cannot be built are done, for the progress shown.
+    let skipped = built.iter().filter(|b| b.is_err()).count() as u64;
+    done.fetch_add(skipped * u64::from(setup.games), Ordering::Relaxed);
+    let firsts: Vec<u8> = built.iter().map(|b| b.as_ref().map_or(0, |g| with_game!(g, g => g.start().mover))).collect();
+    let jobs: Vec<(usize, u32)> = built
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_ok())
+        .flat_map(|(v, _)| (0..setup.games).map(move |i| (v, i)))
+        .collect();
+    let records: Vec<Result<Option<Record>, String>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(v, i)| match &built[v] {
+                Ok(game) => with_game!(game, g => play_one(g, v, i, firsts[v], setup, stop, done)),
+                Err(_) => Ok(None),
+            })
+            .collect()
+    });
+    // The records in game order, variant by variant.
+    let mut records = records.into_iter();
     let mut out = Vec::new();
-    for (v, variant) in variants.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let built = variant
-            .values(model, fixed)
-            .and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast))
-            .map_err(|e| format!("cannot be built: {e}"));
-        let result = match built {
-            Ok(game) => with_game!(&game, g => pool.install(|| run_variant(g, v, setup, stop, done))),
-            Err(e) => {
-                done.fetch_add(u64::from(setup.games), Ordering::Relaxed);
-                Err(e)
+    for (v, (variant, game)) in variants.iter().zip(&built).enumerate() {
+        let result = match game {
+            Ok(game) => {
+                let mine: Vec<_> = records.by_ref().take(setup.games as usize).collect();
+                with_game!(game, g => tally(g, firsts[v], mine))
             }
+            Err(e) => Err(e.clone()),
         };
         if matches!(&result, Ok((_, t)) if t.games == 0) {
-            break;
+            continue;
         }
         out.push(Studied { variant: variant.clone(), result });
     }
     out
 }
 
-/// Plays the games of variant number `v`.
-fn run_variant<const W: usize>(
+/// Plays game `i` of variant `v`, whose first player is `first`; `None` if it was
+/// stopped before its end.
+fn play_one<const W: usize>(
     g: &Game<W>,
     v: usize,
+    i: u32,
+    first: u8,
     setup: &Setup,
     stop: &AtomicBool,
     done: &AtomicU64,
+) -> Result<Option<Record>, String> {
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let who = vec![setup.who; g.prog.players];
+    let mut recorder = Recorder::default();
+    let seed = game_seed(setup.seed, v, i);
+    let played = play_game(g, &who, &setup.cfg, seed, setup.max_plies, Some(stop), &mut recorder)
+        .map_err(|e| format!("game {} stopped on an error: {e}", i + 1))?;
+    done.fetch_add(1, Ordering::Relaxed);
+    Ok(recorder.finish(g, &played, first))
+}
+
+/// The tally of a variant's records, in game order (the first error met, if a game
+/// stopped on one), with the names of its seats and sides.
+fn tally<const W: usize>(
+    g: &Game<W>,
+    first: u8,
+    records: Vec<Result<Option<Record>, String>>,
 ) -> Result<(Cast, Tally), String> {
     let prog = &g.prog;
     let players = prog.players;
-    let who = vec![setup.who; players];
-    let first = g.start().mover;
-    let records: Vec<Result<Option<Record>, String>> = (0..setup.games)
-        .into_par_iter()
-        .map(|i| {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
-            let mut recorder = Recorder::default();
-            let seed = game_seed(setup.seed, v, i);
-            let played = play_game(g, &who, &setup.cfg, seed, setup.max_plies, Some(stop), &mut recorder)
-                .map_err(|e| format!("game {} stopped on an error: {e}", i + 1))?;
-            done.fetch_add(1, Ordering::Relaxed);
-            Ok(recorder.finish(g, &played, first))
-        })
-        .collect();
     let mut tally = Tally::new(players, prog.sides.len());
     for r in records {
         if let Some(record) = r? {
