@@ -375,6 +375,18 @@ fn bad_input() {
         (&[LINES, "--vary", "size=3,4", "--option", "size=5"], "both varied (--vary) and fixed (--option)"),
         (&[LINES, "--ruleset", "fast"], "this game has no rulesets"),
         (&[LINES, "--games", "0"], "0 is not in 1..=1000000"),
+        (
+            &[
+                "tests/oracle/blocking.game",
+                "--vary",
+                "warmup=on,off",
+                "--vary",
+                "reach=1,2,3,4,5,6,7,8",
+                "--games",
+                "1000000",
+            ],
+            "16 variants of 1000000 games are 16000000 games, too many (at most 10000000 in all)",
+        ),
         (&[LINES, "--games", "-3"], "-3 is not in 1..=1000000"),
         (&[LINES, "--threads", "0"], "0 is not in 1..=1024"),
         (&[LINES, "--player", "human"], "invalid value 'human' for '--player"),

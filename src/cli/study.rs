@@ -16,7 +16,7 @@ use rulesi::engine::search::mcts::{self, Budget};
 use super::load::load_model;
 use super::play::Who;
 use crate::study::report::{About, Report};
-use crate::study::run::{Setup, run as run_study};
+use crate::study::run::{MAX_GAMES as MAX_STUDY_GAMES, Setup, run as run_study};
 use crate::study::variants::{parse_vary, variants};
 use crate::study::{chart, csv, table};
 
@@ -117,6 +117,15 @@ pub fn run(args: Args) -> ExitCode {
         Ok(l) => l,
         Err(e) => return usage(e),
     };
+    let total = list.len() as u64 * u64::from(args.games);
+    if total > MAX_STUDY_GAMES {
+        return usage(format!(
+            "{} variants of {} games are {total} games, too many (at most {MAX_STUDY_GAMES} in all): \
+             play fewer games or vary fewer options",
+            list.len(),
+            args.games
+        ));
+    }
     if let Some(path) = &args.chart
         && let Err(e) = writable(path)
     {
@@ -148,7 +157,6 @@ pub fn run(args: Args) -> ExitCode {
         fast: !args.no_fast_paths,
     };
     let done = AtomicU64::new(0);
-    let total = list.len() as u64 * u64::from(args.games);
     let finished = AtomicBool::new(false);
     let studied = std::thread::scope(|scope| {
         if std::io::stderr().is_terminal() {

@@ -66,11 +66,20 @@ fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays every variant's games on `pool`: every variant is built first, then all the
-/// games of all the variants are shared among the threads (so that no thread waits for
-/// the long game of one variant while games of the next are left). `done` counts the
-/// games finished, for progress. Once `stop` is set no game starts and those under way
-/// end; variants with no game finished are left out.
+/// The games played between two tallies: the records of at most this many games are
+/// kept at once (a study of millions of games needs no more memory than its tallies).
+const BATCH: usize = 4096;
+
+/// The most games a study may play in all, variants times games: the tallies keep two
+/// numbers a game.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// Plays every variant's games on `pool`: every variant is built first, then the games
+/// of all the variants, in batches of [`BATCH`], are shared among the threads (so that
+/// no thread waits for the long game of one variant while games of the next are left),
+/// and each batch's records are added up in game order. `done` counts the games
+/// finished, for progress. Once `stop` is set no game starts and those under way end;
+/// variants with no game finished are left out.
 pub fn run(
     model: &Model,
     fixed: &[(String, String)],
@@ -93,34 +102,50 @@ pub fn run(
     let skipped = built.iter().filter(|b| b.is_err()).count() as u64;
     done.fetch_add(skipped * u64::from(setup.games), Ordering::Relaxed);
     let firsts: Vec<u8> = built.iter().map(|b| b.as_ref().map_or(0, |g| with_game!(g, g => g.start().mover))).collect();
-    let jobs: Vec<(usize, u32)> = built
+    let mut tallies: Vec<Result<Tally, String>> = built
         .iter()
-        .enumerate()
-        .filter(|(_, b)| b.is_ok())
-        .flat_map(|(v, _)| (0..setup.games).map(move |i| (v, i)))
-        .collect();
-    let records: Vec<Result<Option<Record>, String>> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(v, i)| match &built[v] {
-                Ok(game) => with_game!(game, g => play_one(g, v, i, firsts[v], setup, stop, done)),
-                Err(_) => Ok(None),
-            })
-            .collect()
-    });
-    // The records in game order, variant by variant.
-    let mut records = records.into_iter();
-    let mut out = Vec::new();
-    for (v, (variant, game)) in variants.iter().zip(&built).enumerate() {
-        let result = match game {
-            Ok(game) => {
-                let mine: Vec<_> = records.by_ref().take(setup.games as usize).collect();
-                with_game!(game, g => tally(g, firsts[v], mine))
-            }
+        .map(|b| match b {
+            Ok(game) => Ok(with_game!(game, g => Tally::new(g.prog.players, g.prog.sides.len()))),
             Err(e) => Err(e.clone()),
-        };
-        if matches!(&result, Ok((_, t)) if t.games == 0) {
-            continue;
+        })
+        .collect();
+    // Game k of the study is game k % games of the k / games-th variant that was built.
+    let playable: Vec<usize> = (0..variants.len()).filter(|v| built[*v].is_ok()).collect();
+    let games = setup.games as usize;
+    let total = playable.len().saturating_mul(games);
+    let job = |k: usize| (playable[k / games], (k % games) as u32);
+    let mut start = 0;
+    while start < total && !stop.load(Ordering::Relaxed) {
+        let end = total.min(start + BATCH);
+        let records: Vec<Result<Option<Record>, String>> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|k| {
+                    let (v, i) = job(k);
+                    match &built[v] {
+                        Ok(game) => with_game!(game, g => play_one(g, v, i, firsts[v], setup, stop, done)),
+                        Err(_) => Ok(None),
+                    }
+                })
+                .collect()
+        });
+        for (k, r) in (start..end).zip(records) {
+            let v = job(k).0;
+            match (&mut tallies[v], r) {
+                (Ok(t), Ok(Some(record))) => t.add(&record),
+                (Ok(_), Err(e)) => tallies[v] = Err(e),
+                _ => {}
+            }
         }
+        start = end;
+    }
+    let mut out = Vec::new();
+    for (v, (variant, tally)) in variants.iter().zip(tallies).enumerate() {
+        let result = match (&built[v], tally) {
+            (Ok(game), Ok(t)) if t.games > 0 => Ok((with_game!(game, g => cast(g, firsts[v])), t)),
+            (_, Ok(_)) => continue,
+            (_, Err(e)) => Err(e),
+        };
         out.push(Studied { variant: variant.clone(), result });
     }
     out
@@ -149,24 +174,13 @@ fn play_one<const W: usize>(
     Ok(recorder.finish(g, &played, first))
 }
 
-/// The tally of a variant's records, in game order (the first error met, if a game
-/// stopped on one), with the names of its seats and sides.
-fn tally<const W: usize>(
-    g: &Game<W>,
-    first: u8,
-    records: Vec<Result<Option<Record>, String>>,
-) -> Result<(Cast, Tally), String> {
+/// The names of a variant's seats (seat 1 is `first`) and sides.
+fn cast<const W: usize>(g: &Game<W>, first: u8) -> Cast {
     let prog = &g.prog;
     let players = prog.players;
-    let mut tally = Tally::new(players, prog.sides.len());
-    for r in records {
-        if let Some(record) = r? {
-            tally.add(&record);
-        }
-    }
     let name = |i: usize| prog.sides.get(i).cloned().unwrap_or_default();
     let seats = (0..players).map(|k| name((first as usize + k) % players.max(1))).collect();
     let sides = if prog.has_colours { players..prog.sides.len() } else { 0..players };
     let sides = sides.map(|i| (i, name(i))).collect();
-    Ok((Cast { seats, sides }, tally))
+    Cast { seats, sides }
 }
