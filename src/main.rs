@@ -1,8 +1,10 @@
 //! The `rulesi` command. All of it lives in [`cli`], one module per subcommand, but
-//! for the web server of `rulesi serve`, in [`serve`].
+//! for the web server of `rulesi serve`, in [`serve`], and the studies of variants by
+//! self-play of `rulesi study`, in [`study`].
 
 mod cli;
 mod serve;
+mod study;
 
 use std::process::ExitCode;
 

@@ -43,24 +43,8 @@ pub struct Loaded {
 /// file that does not check) and returns the exit status: 2 for an option or ruleset
 /// the game does not have (a usage error), 1 for the rest.
 pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
-    let path: &Path = &args.file;
-    let bytes = match read_user_file(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
-            return Err(ExitCode::FAILURE);
-        }
-    };
-    let checked = rulesi::check_bytes(&bytes);
-    let text = String::from_utf8_lossy(&bytes);
-    let name = path.display().to_string();
-    let Some(model) = checked.model else {
-        for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
-            eprint!("{}", render(d, &name, &text, Style { colour: false, unicode: false, width: 100 }));
-        }
-        eprintln!("error: {name} has errors; run `rulesi check {name}` for details");
-        return Err(ExitCode::FAILURE);
-    };
+    let model = load_model(&args.file)?;
+    let name = args.file.display().to_string();
     let mut settings = Vec::new();
     for s in &args.options {
         match engine::compile::options::parse_setting(s) {
@@ -85,6 +69,29 @@ pub fn load(args: &GameArgs) -> Result<Loaded, ExitCode> {
             Err(ExitCode::FAILURE)
         }
     }
+}
+
+/// Reads and checks a game file; on failure prints why (with the diagnostics of a file
+/// that does not check) and returns the exit status, 1.
+pub fn load_model(path: &Path) -> Result<Model, ExitCode> {
+    let bytes = match read_user_file(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Err(ExitCode::FAILURE);
+        }
+    };
+    let checked = rulesi::check_bytes(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.display().to_string();
+    let Some(model) = checked.model else {
+        for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
+            eprint!("{}", render(d, &name, &text, Style { colour: false, unicode: false, width: 100 }));
+        }
+        eprintln!("error: {name} has errors; run `rulesi check {name}` for details");
+        return Err(ExitCode::FAILURE);
+    };
+    Ok(model)
 }
 
 /// The position to start from: the game's start, or the position in `file` (see

@@ -14,13 +14,13 @@ use std::time::Instant;
 
 use clap::Args as ClapArgs;
 
-use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
-use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, Outcome, State};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load};
-use super::play::{Who, engine_move, parse_players};
+use super::play::{Who, parse_players};
+use crate::study::game::play_game;
 
 /// Arguments of `match`.
 #[derive(Debug, ClapArgs)]
@@ -83,8 +83,8 @@ fn piece_counts<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
     g.owner_sides().map(|o| format!("{} {}", g.prog.sides[o], counts[o])).collect::<Vec<_>>().join(", ")
 }
 
-/// Plays one game; returns its result (`None`: unfinished), its length in turns and
-/// the pieces on the board at the end.
+/// Plays one game (see [`play_game`]); returns its result (`None`: unfinished), its
+/// length in turns and the pieces on the board at the end.
 fn play_one<const W: usize>(
     g: &Game<W>,
     who: &[Who],
@@ -92,35 +92,8 @@ fn play_one<const W: usize>(
     seed: u64,
     max: u32,
 ) -> Result<(Option<Outcome>, u32, String), EngineError> {
-    let mut rng = Rng::new(seed);
-    let mut s = g.start();
-    let mut plies = 0;
-    let mut list = MoveList::new();
-    let alike = who.iter().all(|w| *w == who[0]);
-    loop {
-        if s.outcome != Outcome::Ongoing {
-            return Ok((Some(s.outcome), plies, piece_counts(g, &s)));
-        }
-        if plies >= max {
-            return Ok((None, plies, piece_counts(g, &s)));
-        }
-        // The player who chooses (a `by` clause may name another than the mover).
-        let chooser = if alike {
-            s.mover
-        } else {
-            g.legal_moves(&s, &mut list)?;
-            g.chooser(&s, &list)
-        };
-        match engine_move(g, &s, who[chooser as usize], cfg, &mut rng, None)? {
-            Some(c) => {
-                g.play(&mut s, &c.parts)?;
-                plies += 1;
-            }
-            None => {
-                g.settle(&mut s);
-            }
-        }
-    }
+    let played = play_game(g, who, cfg, seed, max, None, &mut ())?;
+    Ok((played.outcome(), played.plies, piece_counts(g, &played.last)))
 }
 
 /// Runs `match`.

@@ -33,6 +33,7 @@ pub mod play;
 pub mod record;
 mod replay;
 mod serve;
+mod study;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -68,6 +69,8 @@ enum Command {
     Explain(explain::Args),
     /// Play the game in a web browser: a local web server (its address printed first).
     Serve(serve::Args),
+    /// Compare variants of a game by self-play: wins by seat with intervals, lengths, moves.
+    Study(study::Args),
 }
 
 /// Runs the command the user asked for.
@@ -82,6 +85,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Draw(args) => draw::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Study(args) => study::run(args),
     }
 }
 
@@ -118,7 +122,7 @@ impl ColorChoice {
 /// `--playout-plies`).
 const MAX_PLIES: i64 = 1_000_000;
 
-/// The most games `match --games` and `bench --playouts` may ask for.
+/// The most games `match --games`, `study --games` and `bench --playouts` may ask for.
 const MAX_GAMES: u64 = 1_000_000;
 
 /// The deepest `perft` counts.
@@ -132,7 +136,7 @@ fn plies() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..=MAX_PLIES)
 }
 
-/// `match --games N`: from 1 to [`MAX_GAMES`].
+/// `match --games N`, `study --games N`: from 1 to [`MAX_GAMES`].
 fn games() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..=MAX_GAMES as i64)
 }
