@@ -94,7 +94,7 @@ pub fn run(
         .map(|variant| {
             variant
                 .values(model, fixed)
-                .and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast))
+                .and_then(|values| engine::build_with_fast_paths(model, &values, setup.fast).map_err(|e| e.to_string()))
                 .map_err(|e| format!("cannot be built: {e}"))
         })
         .collect();
