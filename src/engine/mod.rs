@@ -11,6 +11,7 @@ pub mod error;
 pub mod exec;
 #[cfg(test)]
 mod oracle;
+pub mod sample;
 pub mod search;
 pub mod text;
 

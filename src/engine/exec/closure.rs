@@ -23,8 +23,9 @@ use std::sync::Arc;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, IdN, NumN, SetN, SideN, Target};
-use crate::engine::exec::run::{Ctx, Val};
+use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::value::Val;
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -1451,7 +1452,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         SetN::Cached(k, x) => {
             let (k, f) = (*k, set_f::<W>(x));
             fs(move |g, s, cx| {
-                let key = crate::engine::exec::run::cache_key(k, cx.mv.from);
+                let key = crate::engine::exec::context::cache_key(k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
                     return b;
                 }

@@ -24,7 +24,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape, children, shape};
 use crate::engine::exec::closure::{self, FB, FS, FX};
-use crate::engine::exec::run::{Ctx, MoveVars};
+use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
 
 /// Where a cell path starts.
@@ -155,7 +155,7 @@ pub enum SetN {
     Temp(u32),
     /// A set that depends only on the position at the start of the turn and on `from`
     /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
-    /// turn, and kept in the context ([`crate::engine::exec::run::Ctx::cache`]) under its number.
+    /// turn, and kept in the context ([`crate::engine::exec::context::Ctx::cache`]) under its number.
     Cached(u32, Box<SetN>),
     /// Anything else.
     Gen(Box<E>),
@@ -1473,7 +1473,7 @@ impl<const W: usize> Lower<'_, W> {
         // interpreter: the sets made by this lowering are not in `Game::sets` yet.)
         let mut eval_static = |c: &E, from: u16, to: u16, middle: u16| -> bool {
             cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::run::Val::Bool(true))
+            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::value::Val::Bool(true))
         };
         let conds = r.conds.clone();
         let (mut static_conds, mut per_gen, mut per_from, mut residual) =
@@ -1765,7 +1765,7 @@ impl<const W: usize> Lower<'_, W> {
         let mut cx = Ctx::new(None);
         let mut eval = |from: u16, to: u16| {
             cx.mv = MoveVars { from, to, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::run::Val::Bool(true))
+            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::value::Val::Bool(true))
         };
         if !deps(c).from {
             let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
@@ -2087,7 +2087,7 @@ impl<const W: usize> Game<W> {
             Base::LastJumped => s.last_jumped,
             Base::Const(c) => c,
             Base::Local(i) => match cx.slots.get(i as usize) {
-                Some(crate::engine::exec::run::Val::Cell(c)) => *c,
+                Some(crate::engine::exec::value::Val::Cell(c)) => *c,
                 _ => NONE,
             },
         }
@@ -2122,11 +2122,11 @@ impl<const W: usize> Game<W> {
                 let d = match &**d {
                     DirN::Const(d) => *d,
                     DirN::Local(i) => match cx.slots.get(*i as usize) {
-                        Some(crate::engine::exec::run::Val::Dir(d)) => *d,
+                        Some(crate::engine::exec::value::Val::Dir(d)) => *d,
                         _ => return NONE,
                     },
                     DirN::Gen(e) => match self.eval(s, cx, e) {
-                        crate::engine::exec::run::Val::Dir(d) => d,
+                        crate::engine::exec::value::Val::Dir(d) => d,
                         _ => return NONE,
                     },
                 };
@@ -2138,7 +2138,7 @@ impl<const W: usize> Game<W> {
                 self.prog.cell_tables[*t as usize][self.table_at(c)]
             }
             CellN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::run::Val::Cell(c) => c,
+                crate::engine::exec::value::Val::Cell(c) => c,
                 _ => NONE,
             },
         }
@@ -2157,11 +2157,11 @@ impl<const W: usize> Game<W> {
             SideN::Mover => s.mover,
             SideN::Opponent => self.opponent_of(s.mover),
             SideN::Local(i) => match cx.slots.get(*i as usize) {
-                Some(crate::engine::exec::run::Val::Side(x)) => *x,
+                Some(crate::engine::exec::value::Val::Side(x)) => *x,
                 _ => 0,
             },
             SideN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::run::Val::Side(x) => x,
+                crate::engine::exec::value::Val::Side(x) => x,
                 _ => 0,
             },
         }
@@ -2173,8 +2173,8 @@ impl<const W: usize> Game<W> {
         match n {
             DirsN::Const(m) => *m,
             DirsN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::run::Val::Dirs(m) => m,
-                crate::engine::exec::run::Val::Dir(d) => 1 << d,
+                crate::engine::exec::value::Val::Dirs(m) => m,
+                crate::engine::exec::value::Val::Dir(d) => 1 << d,
                 _ => 0,
             },
         }
@@ -2264,7 +2264,7 @@ impl<const W: usize> Game<W> {
             }
             SetN::Temp(k) => cx.temp(*k),
             SetN::Cached(k, x) => {
-                let key = crate::engine::exec::run::cache_key(*k, cx.mv.from);
+                let key = crate::engine::exec::context::cache_key(*k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
                     return b;
                 }
@@ -2502,7 +2502,7 @@ impl<const W: usize> Game<W> {
                 let c = self.ec(s, cx, c);
                 self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
             }
-            BoolN::Gen(e) => matches!(self.eval(s, cx, e), crate::engine::exec::run::Val::Bool(true)),
+            BoolN::Gen(e) => matches!(self.eval(s, cx, e), crate::engine::exec::value::Val::Bool(true)),
         }
     }
 
@@ -2539,7 +2539,7 @@ impl<const W: usize> Game<W> {
                 self.count_groups(b)
             }
             NumN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::run::Val::Num(v) => v,
+                crate::engine::exec::value::Val::Num(v) => v,
                 _ => 0,
             },
         }

@@ -29,9 +29,10 @@ use crate::engine::compile::program::{E, NONE, S};
 use crate::engine::error::EngineError;
 use crate::engine::exec::closure::{self, FB, FS};
 use crate::engine::exec::code::{CRule, CS, Lower, SetN, deps, deps_in, turn_fixed};
+use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::run::{Ctx, MoveVars, Pending};
 use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::statement::Pending;
 
 /// Slots drawn that are not legal turns before random play lists the turns of the
 /// first parts exactly.
@@ -339,7 +340,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The part of rule `rid` from `from` to `to` (with the jumped cell of a jump).
-    pub(super) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
+    pub(crate) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
         let middle = if action == Action::Jump { self.jumped_cell(from, to) } else { NONE };
         Part::new(rid, from, to, middle, extra)
     }
@@ -409,7 +410,7 @@ impl<const W: usize> Game<W> {
     /// first part as it was, is not one (`Game::revisits`). An error when a part puts a
     /// piece on a full stack.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn check_follow(
+    pub(crate) fn check_follow(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -526,7 +527,7 @@ impl<const W: usize> Game<W> {
 
     /// Replaces the first parts of turns that may go on by their turns, listed
     /// exactly.
-    pub(super) fn follows_to_turns(&self, s: &State<W>, cx: &mut Ctx<W>, list: &mut MoveList) {
+    pub(crate) fn follows_to_turns(&self, s: &State<W>, cx: &mut Ctx<W>, list: &mut MoveList) {
         let mut prefix = Vec::new();
         let groups: Vec<(u32, u16, u16, Bits<W>)> = (0..list.follow_count())
             .map(|i| {

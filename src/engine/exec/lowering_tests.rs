@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 
 use crate::engine::compile::options;
+use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::MoveList;
-use crate::engine::exec::run::{Ctx, MoveVars, Val};
 use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::value::Val;
 use crate::engine::search::Rng;
 use crate::engine::{AnyGame, build};
 use crate::with_game;

@@ -3,9 +3,15 @@
 
 pub mod closure;
 pub mod code;
+pub mod context;
+pub mod eval;
 pub mod follow;
+pub mod generate;
 #[cfg(test)]
 pub(crate) mod lowering_tests;
 pub mod moves;
-pub mod run;
+pub mod sides;
 pub mod state;
+pub mod statement;
+pub mod turn;
+pub mod value;

@@ -1,0 +1,195 @@
+//! The evaluation context: a turn's locals, its move variables (`from`, `to`, ...), and
+//! the scratch space few evaluations need.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::state::State;
+use crate::engine::exec::value::Val;
+
+/// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply
+/// forgotten (its drop glue is not inlined, and random play makes two contexts a
+/// turn). A macro rather than a method, so that the context is tested where it is:
+/// passing it by value would copy it first.
+macro_rules! finish {
+    ($cx:ident) => {
+        if $cx.holds_nothing() {
+            std::mem::forget($cx);
+        } else {
+            drop($cx);
+        }
+    };
+}
+pub(crate) use finish;
+
+/// What the current part of a move binds.
+#[derive(Clone, Debug)]
+pub struct MoveVars<const W: usize> {
+    /// The start cell.
+    pub from: u16,
+    /// The destination.
+    pub to: u16,
+    /// The jumped cell.
+    pub middle: u16,
+    /// The chosen value.
+    pub chosen: Option<Val<W>>,
+    /// Captures so far in this part.
+    pub captures: u32,
+    /// The rule of this part.
+    pub rule: u32,
+}
+
+impl<const W: usize> Default for MoveVars<W> {
+    fn default() -> Self {
+        MoveVars { from: NONE, to: NONE, middle: NONE, chosen: None, captures: 0, rule: u32::MAX }
+    }
+}
+
+/// The evaluation context: locals and move variables.
+pub struct Ctx<'s, const W: usize> {
+    /// Local slots (grown when first written: most rules write none).
+    pub slots: Vec<Val<W>>,
+    /// Generating for random play: simple rules' conditions are checked later.
+    pub lazy: bool,
+    /// Generating for random play, where rules with masks may add whole groups of
+    /// candidates ([`MoveList::push_group`]).
+    pub groups: bool,
+    /// Move variables.
+    pub mv: MoveVars<W>,
+    /// The position at the start of the turn, when the rules read it.
+    pub turn_start: Option<&'s State<W>>,
+    /// What few evaluations need (scratch positions, temporaries, the turn's cache),
+    /// made when first needed so that a context costs nothing to make and drop.
+    pub extra: Option<Box<CtxExtra<W>>>,
+}
+
+/// The parts of a [`Ctx`] that few evaluations need.
+#[derive(Default)]
+pub struct CtxExtra<const W: usize> {
+    /// Sets computed once and read several times by one compiled condition
+    /// ([`crate::engine::exec::code::SetN::Let`]).
+    pub temps: Vec<Bits<W>>,
+    /// Positions to reuse (for `without` and for the parts of a turn), so that
+    /// evaluating and generating allocate no position once these exist.
+    pub scratch: Vec<State<W>>,
+    /// Sets that depend only on the turn's start and `from`, computed this turn
+    /// ([`crate::engine::exec::code::SetN::Cached`]), by [`cache_key`].
+    pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
+    /// The hashes of the positions of the turn being generated before the one its
+    /// current part starts from (the turn's start first): a further part may not
+    /// return to any of them (see `Game::complete`).
+    pub turn: Vec<u64>,
+}
+
+/// The key of a set kept for the turn: its number and the start cell.
+#[inline]
+pub fn cache_key(id: u32, from: u16) -> u64 {
+    (id as u64) << 16 | from as u64
+}
+
+/// A hasher for the keys of [`Ctx::cache`] (small integers): one multiplication.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ *b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl<'s, const W: usize> Ctx<'s, W> {
+    /// Whether the context holds nothing to free: no locals, no extra parts, no chosen
+    /// value. Every field is named, so that a field added later cannot be forgotten
+    /// here (`finish!` forgets a context that holds nothing instead of dropping it).
+    #[inline(always)]
+    pub fn holds_nothing(&self) -> bool {
+        let Ctx { slots, lazy: _, groups: _, mv, turn_start: _, extra } = self;
+        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, rule: _ } = mv;
+        slots.capacity() == 0 && extra.is_none() && chosen.is_none()
+    }
+
+    /// A context with no locals written and no move.
+    pub fn new(turn_start: Option<&'s State<W>>) -> Self {
+        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start, extra: None }
+    }
+
+    /// The parts few evaluations need, made now if they were not.
+    #[inline]
+    pub fn extra(&mut self) -> &mut CtxExtra<W> {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// A copy of `s` to change (from the scratch positions when there is one).
+    pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
+        match self.extra().scratch.pop() {
+            Some(mut t) => {
+                t.clone_from(s);
+                t
+            }
+            None => s.clone(),
+        }
+    }
+
+    /// Gives a position back to the scratch positions.
+    pub fn give_back(&mut self, s: State<W>) {
+        self.extra().scratch.push(s);
+    }
+
+    /// Writes temporary set `k`.
+    #[inline]
+    pub fn set_temp(&mut self, k: u32, b: Bits<W>) {
+        let temps = &mut self.extra().temps;
+        let i = k as usize;
+        if temps.len() <= i {
+            temps.resize(i + 1, Bits::EMPTY);
+        }
+        temps[i] = b;
+    }
+
+    /// Reads temporary set `k`.
+    #[inline]
+    pub fn temp(&self, k: u32) -> Bits<W> {
+        self.extra.as_ref().and_then(|x| x.temps.get(k as usize).copied()).unwrap_or_default()
+    }
+
+    /// The set kept for the turn under `key`, if it was computed.
+    #[inline]
+    pub fn cached(&self, key: u64) -> Option<Bits<W>> {
+        self.extra.as_ref().and_then(|x| x.cache.get(&key).copied())
+    }
+
+    /// Keeps a set for the turn under `key`.
+    pub fn keep(&mut self, key: u64, b: Bits<W>) {
+        self.extra().cache.insert(key, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::engine::exec::value::Val;
+
+    /// A context holding a chosen list frees it when finished (forgetting the context
+    /// would keep the list alive for ever).
+    #[test]
+    fn finish_frees_a_chosen_list() {
+        let list: Rc<Vec<Val<2>>> = Rc::new(vec![Val::Num(1), Val::Num(2)]);
+        let mut cx: Ctx<'_, 2> = Ctx::new(None);
+        cx.mv.chosen = Some(Val::List(list.clone()));
+        assert_eq!(Rc::strong_count(&list), 2);
+        finish!(cx);
+        assert_eq!(Rc::strong_count(&list), 1);
+    }
+}

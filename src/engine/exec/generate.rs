@@ -1,0 +1,727 @@
+//! Generating the legal turns: a depth-first search over the parts of a turn (a
+//! `then` block's move rules are further parts of the same turn), with move masks
+//! where a rule has one.
+
+use crate::check::hir::Action;
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
+use crate::engine::exec::code::{CRule, CS, Mask};
+use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::value::Val;
+
+/// What generating a masked rule computes once, before its pieces (see
+/// `Game::gen_masked`).
+pub(crate) struct RuleSets<const W: usize> {
+    /// The destinations as far as they do not depend on the piece.
+    pub gen_dest: Bits<W>,
+    /// The pieces that move (none for a placement).
+    pub pieces: Bits<W>,
+    /// The cells that may be jumped, when they do not depend on the piece.
+    pub over: Option<Bits<W>>,
+    /// The directions, when they do not depend on the piece.
+    pub dirs: Option<u32>,
+}
+
+impl<const W: usize> Game<W> {
+    /// Every legal turn in this position. Empty when the game is over, or when the
+    /// player to move has no move and `no moves` declares no forced move (call
+    /// [`Game::settle`] to apply its outcome).
+    ///
+    /// An error when a turn would have more than [`MAX_TURN_PARTS`] parts, when the
+    /// turns hold more than [`MAX_LISTED_PARTS`](crate::engine::error::MAX_LISTED_PARTS) parts
+    /// in all, or when a stack is full (in `s`, or after a part); `out` is then empty.
+    pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        out.clear();
+        self.check_stacks(s)?;
+        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+            return Ok(());
+        }
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx::new(start);
+        let mut prefix = Vec::new();
+        let body = &self.code.phases[s.phase as usize];
+        self.gen_block(s, &mut cx, body, &mut prefix, out, None);
+        self.listed(s, out)?;
+        if out.is_empty() {
+            self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, out, None);
+            self.listed(s, out)?;
+        }
+        Ok(())
+    }
+
+    /// The error that stopped listing the turns of `s` into `out`, if one did (`out`
+    /// is then cleared).
+    #[inline]
+    pub(crate) fn listed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        if !out.failed() {
+            return Ok(());
+        }
+        self.listing_failed(s, out)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn listing_failed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        let e = out.take_fault().flatten().unwrap_or_else(|| {
+            EngineErrorKind::TooManyTurns {
+                move_number: self.move_number(s),
+                player: self.prog.sides.get(s.mover as usize).cloned().unwrap_or_default(),
+            }
+            .into()
+        });
+        out.clear();
+        Err(e)
+    }
+
+    /// The player who chooses the turn `parts` in `s`: the player named by the `by`
+    /// clause of its first part's rule (evaluated in `s`), or the player to move.
+    pub fn chooser_of(&self, s: &State<W>, parts: &[Part]) -> u8 {
+        let by = parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).and_then(|r| r.by.as_ref());
+        match by {
+            None => s.mover,
+            Some(e) => match self.eval(s, &mut Ctx::new(None), e) {
+                Val::Side(x) if (x as usize) < self.prog.sides.len() => self.player_of(s, x),
+                _ => s.mover,
+            },
+        }
+    }
+
+    /// The player who chooses among the legal turns `list` of `s`: the one who chooses
+    /// every one of them ([`Game::chooser_of`]); the player to move if they differ
+    /// (or there is none).
+    pub fn chooser(&self, s: &State<W>, list: &MoveList) -> u8 {
+        let mut who = list.iter().map(|m| self.chooser_of(s, m));
+        match who.next() {
+            Some(first) if who.all(|p| p == first) => first,
+            _ => s.mover,
+        }
+    }
+
+    pub(crate) fn gen_block(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        stmts: &[CS<W>],
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+        again: Option<(u32, u16)>,
+    ) {
+        for st in stmts {
+            self.gen_stmt(s, cx, st, prefix, out, again);
+        }
+    }
+
+    pub(crate) fn gen_stmt(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        st: &CS<W>,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+        again: Option<(u32, u16)>,
+    ) {
+        match st {
+            CS::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if (c.0)(self, s, cx) {
+                        return self.gen_block(s, cx, body, prefix, out, again);
+                    }
+                }
+                if let Some(b) = otherwise {
+                    self.gen_block(s, cx, b, prefix, out, again);
+                }
+            }
+            CS::For(slot, src, body) => {
+                self.each(s, cx, src, &mut |g, cx, item| {
+                    g.store(cx, *slot, item);
+                    g.gen_block(s, cx, body, prefix, out, again);
+                    true
+                });
+            }
+            CS::Let(slot, e) => {
+                let v = self.eval(s, cx, e);
+                self.store(cx, *slot, v);
+            }
+            CS::First(blocks) => {
+                // Candidates must be in the list to be checked here: no groups.
+                let groups = std::mem::replace(&mut cx.groups, false);
+                for b in blocks {
+                    let mark = out.len();
+                    self.gen_block(s, cx, b, prefix, out, again);
+                    if self.any_legal_from(s, cx, out, mark) {
+                        break;
+                    }
+                }
+                cx.groups = groups;
+            }
+            CS::Longest(b) => {
+                let groups = std::mem::replace(&mut cx.groups, false);
+                let mark = out.len();
+                self.gen_block(s, cx, b, prefix, out, again);
+                out.keep_longest(mark);
+                cx.groups = groups;
+            }
+            CS::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
+            CS::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
+            CS::Again => {
+                if let Some((rule, at)) = again {
+                    self.gen_rule(s, cx, rule, Some(at), prefix, out);
+                }
+            }
+            CS::Counter(..) | CS::Effect(..) => {}
+        }
+    }
+
+    /// Generates the moves of one rule (with `only_from` for `again`).
+    pub(crate) fn gen_rule(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        only_from: Option<u16>,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let rule = &self.prog.rules[rid as usize];
+        let cr = &self.code.rules[rid as usize];
+        let saved = std::mem::take(&mut cx.mv);
+        cx.mv.rule = rid;
+        // Random play: a rule that can neither refuse nor continue lists its moves
+        // unchecked; their conditions are checked when drawn (`random_move`).
+        let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
+        if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+            // Random play over turns of two parts (see `crate::engine::exec::follow`).
+            self.gen_follow(s, cx, rid, cr, out);
+        } else if let Some(m) = &cr.mask {
+            self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
+        } else {
+            self.gen_plain(s, cx, rid, cr, only_from, lazy, prefix, out);
+        }
+        cx.mv = saved;
+    }
+
+    /// Generation by destination sets (see [`Mask`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gen_masked(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+        only_from: Option<u16>,
+        lazy: bool,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let action = self.prog.rules[rid as usize].action;
+        let group = lazy && cx.groups;
+        let Some(to_set) = &cr.to else { return };
+        // The destinations, as far as they do not depend on the piece.
+        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        for c in &m.per_gen {
+            if gen_dest.is_empty() {
+                return;
+            }
+            gen_dest &= (c.0)(self, s, cx);
+        }
+        if gen_dest.is_empty() {
+            return;
+        }
+        if action == Action::Place {
+            let owner = self.place_owner(s, cx, rid);
+            let mut dest = gen_dest & m.static_ok[0];
+            for c in &m.per_from {
+                dest &= (c.0)(self, s, cx);
+            }
+            if group {
+                if !dest.is_empty() {
+                    out.push_group(rid, NONE, owner as u16, &dest);
+                }
+                return;
+            }
+            for to in dest.iter() {
+                cx.mv.to = to;
+                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+            }
+            return;
+        }
+        let pieces = match (only_from, &cr.subject) {
+            (Some(c), _) => Bits::single(c),
+            (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
+            (None, None) => Bits::EMPTY,
+        };
+        if pieces.is_empty() {
+            return;
+        }
+        let over_fixed = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
+            (Some(o), true) => Some((o.0)(self, s, cx)),
+            _ => None,
+        };
+        let dirs_fixed =
+            if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
+        // Random play: a box of every piece along every direction stands for the moves
+        // (see `random_move`); nothing more is computed unless a slot is drawn.
+        if group
+            && only_from.is_none()
+            && !m.to_reads_from
+            && let Some(dirs) = dirs_fixed
+            && (action == Action::Step || (action == Action::Jump && over_fixed.is_some()))
+        {
+            for from in pieces.iter() {
+                let reach = m.static_ok[from as usize] & gen_dest;
+                out.box_piece(from, reach.count() as u16);
+            }
+            out.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
+            return;
+        }
+        for from in pieces.iter() {
+            cx.mv.from = from;
+            cx.mv.to = NONE;
+            cx.mv.middle = NONE;
+            let dirs = match dirs_fixed {
+                Some(d) => d,
+                None => cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a)),
+            };
+            let mask = self.piece_mask(s, cx, cr, m, action, from, gen_dest, over_fixed, dirs);
+            if mask.is_empty() {
+                continue;
+            }
+            if group {
+                out.push_group(rid, from, 0, &mask);
+                continue;
+            }
+            // In the order of the general path: by direction, or by cell.
+            if action == Action::Relocate {
+                for to in mask.iter() {
+                    cx.mv.to = to;
+                    self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
+                }
+                continue;
+            }
+            for d in 0..self.ndirs {
+                if dirs >> d & 1 == 0 {
+                    continue;
+                }
+                let one = self.step[from as usize * self.ndirs + d];
+                if one == NONE {
+                    continue;
+                }
+                let (to, mid) =
+                    if action == Action::Jump { (self.step[one as usize * self.ndirs + d], one) } else { (one, NONE) };
+                if to == NONE || !mask.has(to) {
+                    continue;
+                }
+                cx.mv.to = to;
+                cx.mv.middle = mid;
+                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, mid, 0), prefix, out);
+            }
+        }
+    }
+
+    /// The sets generating a masked rule computes before its pieces.
+    pub(crate) fn rule_sets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+    ) -> Option<RuleSets<W>> {
+        let action = self.prog.rules[rid as usize].action;
+        let to_set = cr.to.as_ref()?;
+        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        for c in &m.per_gen {
+            gen_dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match (&cr.subject, action) {
+            (Some(e), a) if a != Action::Place => (e.0)(self, s, cx) & s.occupied,
+            _ => Bits::EMPTY,
+        };
+        let over = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
+            (Some(o), true) => Some((o.0)(self, s, cx)),
+            _ => None,
+        };
+        let dirs = if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
+        Some(RuleSets { gen_dest, pieces, over, dirs })
+    }
+
+    /// The destinations of one piece that pass every condition of the mask (with
+    /// `cx.mv.from` set).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn piece_mask(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+        action: Action,
+        from: u16,
+        gen_dest: Bits<W>,
+        over_fixed: Option<Bits<W>>,
+        dirs: u32,
+    ) -> Bits<W> {
+        let mut dest = gen_dest;
+        if m.to_reads_from
+            && let Some(t) = &cr.to
+        {
+            dest &= (t.0)(self, s, cx);
+        }
+        let reach = match action {
+            Action::Relocate => {
+                let mut r = m.static_ok[0];
+                r.remove(from);
+                r
+            }
+            Action::Step if m.along_const => m.static_ok[from as usize],
+            Action::Step => {
+                let mut r = Bits::EMPTY;
+                for d in 0..self.ndirs {
+                    let t = self.step[from as usize * self.ndirs + d];
+                    if dirs >> d & 1 == 1 && t != NONE {
+                        r.insert(t);
+                    }
+                }
+                r & m.static_ok[from as usize]
+            }
+            _ => {
+                let over = match over_fixed {
+                    Some(o) => o,
+                    None => cr.over.as_ref().map_or(Bits::EMPTY, |o| (o.0)(self, s, cx)),
+                };
+                let mut r = Bits::EMPTY;
+                for d in 0..self.ndirs {
+                    if dirs >> d & 1 == 0 {
+                        continue;
+                    }
+                    let mid = self.step[from as usize * self.ndirs + d];
+                    if mid == NONE || !over.has(mid) {
+                        continue;
+                    }
+                    let t = self.step[mid as usize * self.ndirs + d];
+                    if t != NONE {
+                        r.insert(t);
+                    }
+                }
+                r & m.static_ok[from as usize]
+            }
+        };
+        let mut mask = dest & reach;
+        for c in &m.per_from {
+            if mask.is_empty() {
+                break;
+            }
+            mask &= (c.0)(self, s, cx);
+        }
+        mask
+    }
+
+    /// Where one step (or jump) along direction `d` leads from `from`, and the cell
+    /// jumped.
+    #[inline]
+    pub(crate) fn reach(&self, action: Action, from: u16, d: usize) -> (u16, u16) {
+        let one = self.step[from as usize * self.ndirs + d];
+        if action != Action::Jump || one == NONE {
+            return (one, NONE);
+        }
+        (self.step[one as usize * self.ndirs + d], one)
+    }
+
+    /// A move whose mask conditions hold: list it unchecked, or check the rest of its
+    /// conditions and finish the turn.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn emit_masked(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        m: &Mask<W>,
+        lazy: bool,
+        part: Part,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        if lazy {
+            out.push_unchecked(part);
+            return;
+        }
+        if let Some(c) = &m.residual
+            && !(c.0)(self, s, cx)
+        {
+            return;
+        }
+        self.complete(s, cx, rid, part, prefix, out);
+    }
+
+    /// The owner of a placed piece.
+    pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
+        match &self.prog.rules[rid as usize].owner {
+            Some(e) => {
+                let side = self.eval(s, cx, e).side();
+                if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
+            }
+            None => self.own_side(s, s.mover),
+        }
+    }
+
+    /// Generation move by move, for the rules masks do not cover.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gen_plain(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &CRule<W>,
+        only_from: Option<u16>,
+        lazy: bool,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let rule = &self.prog.rules[rid as usize];
+        let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList| {
+            if lazy {
+                out.push_unchecked(part);
+                return;
+            }
+            if let Some(c) = &cr.conds
+                && !(c.0)(g, s, cx)
+            {
+                return;
+            }
+            g.complete(s, cx, rid, part, prefix, out);
+        };
+        match rule.action {
+            Action::Pass => emit(self, cx, Part::new(rid, NONE, NONE, NONE, 0), prefix, out),
+            Action::Choose => {
+                if let Some(subject) = &rule.subject
+                    && let Val::List(items) = self.eval(s, cx, subject)
+                {
+                    for (i, v) in items.iter().enumerate() {
+                        cx.mv.chosen = Some(v.clone());
+                        emit(self, cx, Part::new(rid, NONE, NONE, NONE, i as u16), prefix, out);
+                    }
+                }
+            }
+            Action::Place => {
+                let owner = self.place_owner(s, cx, rid);
+                let dest = match &cr.to {
+                    Some(t) => (t.0)(self, s, cx),
+                    None => Bits::EMPTY,
+                };
+                for to in dest.iter() {
+                    cx.mv.to = to;
+                    emit(self, cx, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+                }
+            }
+            Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
+                let pieces = match (only_from, &cr.subject) {
+                    (Some(c), _) => Bits::single(c),
+                    (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
+                    (None, None) => Bits::EMPTY,
+                };
+                let mut dest_fixed = None;
+                for from in pieces.iter() {
+                    cx.mv.from = from;
+                    cx.mv.to = NONE;
+                    cx.mv.middle = NONE;
+                    let dest = match (&cr.to, rule.to_uses_move, dest_fixed) {
+                        (_, false, Some(d)) => d,
+                        (Some(t), uses, _) if rule.action != Action::Jump || !uses => {
+                            let d = (t.0)(self, s, cx);
+                            if !uses {
+                                dest_fixed = Some(d);
+                            }
+                            d
+                        }
+                        _ => self.all,
+                    };
+                    if rule.action == Action::Relocate {
+                        for to in dest.iter() {
+                            if to == from {
+                                continue;
+                            }
+                            cx.mv.to = to;
+                            emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                        }
+                        continue;
+                    }
+                    let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+                    let over = cr.over.as_ref().map(|o| (o.0)(self, s, cx));
+                    for d in 0..self.ndirs {
+                        if dirs >> d & 1 == 0 {
+                            continue;
+                        }
+                        match rule.action {
+                            Action::Step => {
+                                let to = self.step[from as usize * self.ndirs + d];
+                                if to != NONE && dest.has(to) {
+                                    cx.mv.to = to;
+                                    emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                                }
+                            }
+                            Action::Slide => {
+                                let mut to = from;
+                                loop {
+                                    to = self.step[to as usize * self.ndirs + d];
+                                    if to == NONE {
+                                        break;
+                                    }
+                                    if dest.has(to) {
+                                        cx.mv.to = to;
+                                        emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
+                                    }
+                                    if s.occupied.has(to) {
+                                        break;
+                                    }
+                                }
+                            }
+                            _ => {
+                                let mid = self.step[from as usize * self.ndirs + d];
+                                if mid == NONE || !over.is_some_and(|o| o.has(mid)) {
+                                    continue;
+                                }
+                                let to = self.step[mid as usize * self.ndirs + d];
+                                if to == NONE {
+                                    continue;
+                                }
+                                cx.mv.middle = mid;
+                                cx.mv.to = to;
+                                let ok = if rule.to_uses_move {
+                                    cr.to.as_ref().is_some_and(|t| (t.0)(self, s, cx).has(to))
+                                } else {
+                                    dest.has(to)
+                                };
+                                if ok {
+                                    emit(self, cx, Part::new(rid, from, to, mid, 0), prefix, out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a turn from `mark` on is legal: unchecked turns are checked (in order)
+    /// until one passes; those that fail are removed.
+    pub(crate) fn any_legal_from(&self, s: &State<W>, cx: &mut Ctx<W>, out: &mut MoveList, mark: usize) -> bool {
+        let i = mark;
+        while i < out.len() {
+            if out.is_checked(i) {
+                return true;
+            }
+            let part = out.get(i)[0];
+            let saved = std::mem::take(&mut cx.mv);
+            let ok = self.check_part(s, cx, part);
+            cx.mv = saved;
+            if ok {
+                out.set_checked(i);
+                return true;
+            }
+            out.swap_remove(i);
+        }
+        false
+    }
+
+    /// Evaluates the conditions of a one-part turn listed unchecked.
+    pub(crate) fn check_part(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> bool {
+        let rule = &self.prog.rules[part.rule as usize];
+        cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: part.rule, ..MoveVars::default() };
+        if rule.action == Action::Choose
+            && let Some(subject) = &rule.subject
+            && let Val::List(items) = self.eval(s, cx, subject)
+        {
+            cx.mv.chosen = items.get(part.extra as usize).cloned();
+        }
+        self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx))
+    }
+
+    /// Checks the conditions a rule's mask leaves (see [`Mask`]) on one candidate of a
+    /// group; the part when they hold.
+    pub(crate) fn check_masked(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        from: u16,
+        to: u16,
+        extra: u16,
+    ) -> Option<Part> {
+        // Targets are unique per start cell (checked when the game is built), so the
+        // direction that reaches `to` gives the jumped cell.
+        let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
+        cx.mv = MoveVars { from, to, middle: part.middle, rule: rid, ..MoveVars::default() };
+        let m = self.code.rules[rid as usize].mask.as_ref()?;
+        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then_some(part)
+    }
+
+    /// A part has passed its conditions: finish the turn it belongs to.
+    pub(crate) fn complete(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        part: Part,
+        prefix: &mut Vec<Part>,
+        out: &mut MoveList,
+    ) {
+        let rule = &self.prog.rules[rid as usize];
+        if self.fast && !rule.needs_apply && prefix.is_empty() {
+            out.push(prefix, part);
+            return;
+        }
+        if out.failed() {
+            return;
+        }
+        let mut next = cx.scratch_copy(s);
+        let mut pending = Vec::new();
+        let mut inner = Ctx::new(cx.turn_start);
+        inner.slots = cx.slots.clone();
+        inner.mv.chosen = cx.mv.chosen.clone();
+        inner.extra = cx.extra.take();
+        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
+        if next.full != NONE {
+            out.fail(self.stack_full(next.full));
+        } else if r.refused || (!prefix.is_empty() && self.revisits(s, &next, &inner)) {
+            // Not a legal move: nothing is listed.
+        } else if prefix.len() >= MAX_TURN_PARTS {
+            // This part would be one too many.
+            let cell = self.label(if part.to == NONE { part.from } else { part.to });
+            out.fail(EngineErrorKind::TurnTooLong { cell }.into());
+        } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+            out.push(prefix, part);
+        } else {
+            prefix.push(part);
+            inner.extra().turn.push(s.hash);
+            let mark = out.len();
+            let mut any_optional = false;
+            for p in &pending {
+                inner.slots = p.slots.clone();
+                any_optional |= p.optional;
+                self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
+            }
+            inner.extra().turn.pop();
+            prefix.pop();
+            if (out.len() == mark || any_optional) && !out.failed() {
+                out.push(prefix, part);
+            }
+        }
+        cx.extra = inner.extra.take();
+        cx.give_back(next);
+    }
+
+    /// Whether a further part of a turn, which went from `before` to `after`, returns to
+    /// a position the turn has already reached (`before`, or one of the positions
+    /// before it: [`CtxExtra::turn`]). Such a part is not a legal move: a chain may
+    /// not go round in circles.
+    #[inline]
+    pub(crate) fn revisits(&self, before: &State<W>, after: &State<W>, cx: &Ctx<W>) -> bool {
+        after.hash == before.hash || cx.extra.as_ref().is_some_and(|x| x.turn.contains(&after.hash))
+    }
+}

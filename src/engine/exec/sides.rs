@@ -1,0 +1,64 @@
+//! Players and sides: the side a player plays, the player of a side, opponents, and
+//! the outcome by scores.
+
+use crate::engine::exec::state::{Game, Outcome, State, side_of};
+
+impl<const W: usize> Game<W> {
+    #[inline]
+    pub(crate) fn own_side(&self, s: &State<W>, player: u8) -> u8 {
+        s.colour_of.get(player as usize).copied().unwrap_or(player)
+    }
+
+    pub(crate) fn opponent_of(&self, p: u8) -> u8 {
+        let players = self.prog.players as u8;
+        if (p as usize) < self.prog.players {
+            (p + 1) % players
+        } else {
+            // A colour: the other colour.
+            let colours = (self.prog.sides.len() - self.prog.players) as u8;
+            self.prog.players as u8 + (p - self.prog.players as u8 + 1) % colours.max(1)
+        }
+    }
+
+    /// The player of a side (a colour means the player who plays it).
+    pub fn player_of(&self, s: &State<W>, side: u8) -> u8 {
+        if (side as usize) < self.prog.players {
+            side
+        } else {
+            s.colour_of.iter().position(|c| *c == side).unwrap_or(0) as u8
+        }
+    }
+
+    /// The sides that own pieces and scores: the colours when the players play
+    /// colours, otherwise the players.
+    pub fn owner_sides(&self) -> std::ops::Range<usize> {
+        if self.prog.has_colours { self.prog.players..self.prog.sides.len() } else { 0..self.prog.players }
+    }
+
+    /// How many pieces each side has on the board (every level of a stack), by side.
+    pub fn pieces_by_side(&self, s: &State<W>) -> Vec<usize> {
+        let mut counts = vec![0; self.prog.sides.len()];
+        for c in 0..self.n {
+            for &p in &s.pieces[c * self.cap..c * self.cap + s.height[c] as usize] {
+                if let Some(k) = counts.get_mut(side_of(p) as usize) {
+                    *k += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    pub(crate) fn by_score(&self, s: &State<W>) -> Outcome {
+        let best = self.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
+        let winners: Vec<usize> = self.owner_sides().filter(|&x| s.scores[x] == best).collect();
+        if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0] as u8)) } else { Outcome::Draw }
+    }
+
+    // -----------------------------------------------------------------------
+    // Generating turns
+    // -----------------------------------------------------------------------
+
+    pub(crate) fn side_player(&self, s: &State<W>, side: u8) -> u8 {
+        self.player_of(s, side)
+    }
+}

@@ -1,0 +1,209 @@
+//! Running statements and effects: blocks of lowered statements (their continuations
+//! kept for the turn's next parts), counters, and the typed effects.
+
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::closure::Flow;
+use crate::engine::exec::code::{CS, EffN, IdN};
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::value::Val;
+
+/// A continuation collected from a `then` block: statements to generate after it.
+pub(crate) struct Pending<'g, const W: usize> {
+    /// The statement.
+    pub stmt: &'g CS<W>,
+    /// The locals when it was met.
+    pub slots: Vec<Val<W>>,
+    /// The rule whose `then` block held it (what `again` repeats).
+    pub rule: u32,
+    /// Whether the part may be skipped.
+    pub optional: bool,
+}
+
+impl<const W: usize> Game<W> {
+    /// Runs statements as effects. Move rules met here are continuations of the turn:
+    /// they are collected into `pending` (when given) rather than run.
+    pub(crate) fn run_block<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        stmts: &'g [CS<W>],
+        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+    ) -> Flow {
+        for st in stmts {
+            let r = self.run_stmt(s, cx, st, pending);
+            if r.ends() {
+                return r;
+            }
+        }
+        Flow::GO
+    }
+
+    /// Runs statements that hold no continuation.
+    pub(crate) fn run_simple(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[CS<W>]) -> Flow {
+        self.run_block(s, cx, stmts, &mut None)
+    }
+
+    pub(crate) fn run_stmt<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        st: &'g CS<W>,
+        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+    ) -> Flow {
+        match st {
+            CS::Effect(f) => return (f.0)(self, s, cx),
+            CS::If(branches, otherwise) => {
+                for (c, body) in branches {
+                    if (c.0)(self, s, cx) {
+                        return self.run_block(s, cx, body, pending);
+                    }
+                }
+                if let Some(b) = otherwise {
+                    return self.run_block(s, cx, b, pending);
+                }
+            }
+            CS::For(slot, src, body) => {
+                for item in self.items(s, cx, src) {
+                    self.store(cx, *slot, item);
+                    let r = self.run_block(s, cx, body, pending);
+                    if r.ends() {
+                        return r;
+                    }
+                }
+            }
+            CS::Let(slot, e) => {
+                let v = self.eval(s, cx, e);
+                self.store(cx, *slot, v);
+            }
+            CS::Counter(add, c, idx, v) => {
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
+                let v = self.eval(s, cx, v).num();
+                self.write_counter(s, *c, &idx, v, *add);
+            }
+            CS::First(_) | CS::Optional(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
+                if let Some(p) = pending.as_mut() {
+                    let optional = matches!(st, CS::Optional(_));
+                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional });
+                }
+            }
+        }
+        Flow::GO
+    }
+
+    /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter
+    /// `u16::MAX` is the score of the side `idx[0]`.
+    pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
+        if c == u16::MAX {
+            let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
+            if let Some(x) = s.scores.get_mut(side) {
+                *x = if add { *x + v } else { v };
+            }
+        } else if let Some(i) = self.counter_index(s, c, idx) {
+            let nv = if add { s.counters[i] + v } else { v };
+            self.set_counter(s, i, nv);
+        }
+    }
+
+    /// Runs a lowered effect.
+    pub(crate) fn effect_n(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: &EffN, capture: bool) -> Flow {
+        let mut counted = 0u32;
+        match e {
+            EffN::Flag(f, on, t) => {
+                let Some(f) = self.id(s, cx, f) else { return Flow::GO };
+                let bit: Piece = 1 << f;
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        let np = if *on { p | bit } else { p & !bit };
+                        if np != p {
+                            self.set_top(s, c, np);
+                            counted += 1;
+                        }
+                    }
+                }
+            }
+            EffN::Remove(t) => {
+                for c in self.target_bits(s, cx, t).iter() {
+                    if s.height[c as usize] > 0 {
+                        self.clear(s, c);
+                        counted += 1;
+                    }
+                }
+            }
+            EffN::Convert(t, side) => {
+                let side = self.eside(s, cx, side);
+                let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
+                        counted += 1;
+                    }
+                }
+            }
+            EffN::Promote(t, k) => {
+                let Some(k) = self.id(s, cx, k) else { return Flow::GO };
+                for c in self.target_bits(s, cx, t).iter() {
+                    if let Some(p) = self.top(s, c) {
+                        self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
+                    }
+                }
+            }
+            EffN::Tuck(a, b) => {
+                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
+                if a != NONE
+                    && b != NONE
+                    && let Some(p) = self.take(s, a)
+                {
+                    self.put_bottom(s, b, p);
+                    counted += 1;
+                }
+            }
+            EffN::Assign(colour, player) => {
+                let (colour, player) = (self.eside(s, cx, colour), self.eside(s, cx, player) as usize);
+                if player < self.prog.players {
+                    self.set_colour(s, player, colour);
+                    if self.prog.players == 2 {
+                        let other = self.opponent_of(colour);
+                        self.set_colour(s, 1 - player, other);
+                    }
+                }
+            }
+            EffN::Win(side, win) => {
+                if s.outcome == Outcome::Ongoing {
+                    let side = self.eside(s, cx, side);
+                    let player = self.player_of(s, side);
+                    s.outcome = if *win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) };
+                }
+            }
+            EffN::Draw => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = Outcome::Draw;
+                }
+            }
+            EffN::Finish => {
+                if s.outcome == Outcome::Ongoing {
+                    s.outcome = self.by_score(s);
+                }
+            }
+            EffN::Stop => return Flow { refused: false, stopped: true },
+            EffN::Refuse => return Flow { refused: true, stopped: false },
+            EffN::Nop => {}
+        }
+        if capture {
+            cx.mv.captures += counted;
+            s.turn_captures += counted;
+        }
+        Flow::GO
+    }
+
+    /// The flag or kind an effect names.
+    pub(crate) fn id(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> Option<u16> {
+        match n {
+            IdN::Const(k) => Some(*k),
+            IdN::Gen(e) => match self.eval(s, cx, e) {
+                Val::Flag(k) | Val::Kind(k) => Some(k),
+                _ => None,
+            },
+        }
+    }
+}
