@@ -100,6 +100,7 @@ fn race_first_player_always_wins() {
         assert_eq!((num(&v["length"]["mean"]), num(&v["length"]["median"]), num(&v["length"]["sd"])), (7.0, 7.0, 0.0));
         assert_eq!(num(&v["branching"]), 1.0);
         assert_eq!(num(&v["capturing_turns"]["mean"]), 0.0);
+        assert_eq!(num(&v["captures"]["mean"]), 0.0);
         assert_eq!(v["move_kinds"][0]["kind"], "step");
         assert_eq!(count(&v["move_kinds"][0]["count"]), 7 * games as u64);
         assert_eq!(num(&v["move_kinds"][0]["share"]), 1.0);
@@ -158,7 +159,8 @@ fn lines_results_add_up() {
 }
 
 /// Captures: every turn of the flipping game turns discs over (a placement must), so
-/// the turns that captured are the placements.
+/// the turns that captured are the placements; the captures are the discs turned, at
+/// least one a placement and several for some.
 #[test]
 fn capturing_turns_are_counted() {
     let r = study_json(&["tests/oracle/flipping.game", "--option", "size=4", "--player", "random", "--games", "30"]);
@@ -167,6 +169,8 @@ fn capturing_turns_are_counted() {
     let per_game = count(&places["count"]) as f64 / count(&v["games"]) as f64;
     assert!(per_game > 0.0);
     assert!((num(&v["capturing_turns"]["mean"]) - per_game).abs() < 1e-9, "{v}");
+    assert!(num(&v["captures"]["mean"]) > per_game, "{v}");
+    assert!(num(&v["captures"]["min"]) >= num(&v["capturing_turns"]["min"]), "{v}");
 }
 
 /// The same seed gives the same report with one thread and with two; another seed
@@ -234,6 +238,7 @@ fn json_schema() {
                 "length",
                 "branching",
                 "capturing_turns",
+                "captures",
                 "move_kinds",
                 "lengths"
             ])
@@ -251,6 +256,7 @@ fn json_schema() {
         let spread = set(&["mean", "median", "sd", "min", "max"]);
         assert_eq!(keys(&v["length"]), spread);
         assert_eq!(keys(&v["capturing_turns"]), spread);
+        assert_eq!(keys(&v["captures"]), spread);
         assert_eq!(keys(&v["move_kinds"][0]), set(&["kind", "count", "share"]));
         // Stones fill the region, then nobody can move: a draw every game.
         assert_eq!(count(&v["draws"]["count"]), 4);
@@ -282,7 +288,8 @@ fn csv_schema() {
         share("first_mover_share_of_decided"),
         "first_mover_advantage_significant,length_mean,length_median,length_sd,length_min,length_max,branching"
             .to_string(),
-        "capturing_turns_mean,capturing_turns_median,capturing_turns_sd,turns_place".to_string(),
+        "capturing_turns_mean,capturing_turns_median,capturing_turns_sd".to_string(),
+        "captures_mean,captures_median,captures_sd,turns_place".to_string(),
     ]
     .join(",");
     assert_eq!(lines[0], header);

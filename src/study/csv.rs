@@ -69,6 +69,9 @@ pub fn csv(r: &Report) -> String {
     for s in ["mean", "median", "sd"] {
         head.push(format!("capturing_turns_{s}"));
     }
+    for s in ["mean", "median", "sd"] {
+        head.push(format!("captures_{s}"));
+    }
     head.extend(kinds.iter().map(|k| format!("turns_{}", k.replace(' ', "_"))));
     let mut out = line(&head);
     for v in vs {
@@ -100,8 +103,9 @@ fn row(v: &VariantReport, options: &[String], seats: usize, sides: &[String], ki
     let l = &v.length;
     row.extend([l.mean, l.median, l.sd, l.min, l.max].map(num));
     row.push(num(v.branching));
-    let c = &v.capturing_turns;
-    row.extend([c.mean, c.median, c.sd].map(num));
+    for c in [&v.capturing_turns, &v.captures] {
+        row.extend([c.mean, c.median, c.sd].map(num));
+    }
     for k in kinds {
         row.push(v.move_kinds.iter().find(|m| m.kind == *k).map_or("0".to_string(), |m| m.count.to_string()));
     }

@@ -48,8 +48,8 @@ pub trait Watch<const W: usize> {
         Ok(())
     }
 
-    /// After each turn played, the position it made.
-    fn after(&mut self, _g: &Game<W>, _s: &State<W>) {}
+    /// After each turn played, the position it made and the captures the turn made.
+    fn after(&mut self, _g: &Game<W>, _s: &State<W>, _captures: u32) {}
 }
 
 impl<const W: usize> Watch<W> for () {}
@@ -96,9 +96,10 @@ pub fn play_game<const W: usize>(
         match engine_move(g, &s, who, cfg, &mut rng, None)? {
             Some(c) => {
                 watch.before(g, &s, Some(&c.parts))?;
-                g.play(&mut s, &c.parts)?;
+                let mut captures = 0;
+                g.play_counting(&mut s, &c.parts, &mut captures)?;
                 plies += 1;
-                watch.after(g, &s);
+                watch.after(g, &s, captures);
             }
             None => {
                 watch.before(g, &s, None)?;

@@ -109,6 +109,8 @@ pub struct VariantReport {
     pub branching: f64,
     /// Turns that captured (at least one piece) per game.
     pub capturing_turns: Spread,
+    /// Captures per game (what the effects in `capture` blocks took).
+    pub captures: Spread,
     /// How often each kind of turn was played, most played first.
     pub move_kinds: Vec<Kind>,
     /// Each game's length in turns, in game order.
@@ -187,6 +189,7 @@ impl VariantReport {
             length: Spread::of(&floats(&t.lengths)),
             branching: if t.positions == 0 { 0.0 } else { t.legal_turns as f64 / t.positions as f64 },
             capturing_turns: Spread::of(&floats(&t.capturing_turns)),
+            captures: Spread::of(&floats(&t.captures)),
             move_kinds,
             lengths: t.lengths.clone(),
         }

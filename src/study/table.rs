@@ -81,7 +81,7 @@ pub fn table(r: &Report) -> String {
             format!("{:.1} %", 100.0 * v.decisive.rate),
             format!("{:.1} ± {:.1}", v.length.mean, v.length.sd),
             format!("{:.1}", v.branching),
-            format!("{:.1}", v.capturing_turns.mean),
+            format!("{:.1}", v.captures.mean),
         ]);
     }
     out.push_str(&columns(&rows));
@@ -139,11 +139,12 @@ fn details(out: &mut String, v: &VariantReport) {
         "  length: mean {:.1}, median {:.1}, sd {:.1}, {} to {} turns",
         l.mean, l.median, l.sd, l.min, l.max
     );
-    let c = &v.capturing_turns;
+    let (t, c) = (&v.capturing_turns, &v.captures);
     let _ = writeln!(
         out,
-        "  branching: {:.1} legal turns per position; turns that captured: {:.1} a game (median {:.1}, sd {:.1})",
-        v.branching, c.mean, c.median, c.sd
+        "  branching: {:.1} legal turns per position; captures: {:.1} a game (median {:.1}, sd {:.1}), in {:.1} \
+         turns (median {:.1}, sd {:.1})",
+        v.branching, c.mean, c.median, c.sd, t.mean, t.median, t.sd
     );
     let kinds: Vec<String> = v.move_kinds.iter().map(|k| format!("{} {:.1} %", k.kind, 100.0 * k.share)).collect();
     let _ = writeln!(out, "  turns: {}", if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") });

@@ -32,6 +32,8 @@ pub struct Record {
     pub legal_turns: u64,
     /// Turns that captured at least one piece.
     pub capturing_turns: u32,
+    /// Captures (what the effects in `capture` blocks took), all turns together.
+    pub captures: u32,
     /// How often each kind of turn was played.
     pub kinds: BTreeMap<String, u32>,
 }
@@ -59,6 +61,7 @@ pub struct Recorder {
     positions: u32,
     legal_turns: u64,
     capturing_turns: u32,
+    captures: u32,
     kinds: BTreeMap<String, u32>,
 }
 
@@ -77,7 +80,8 @@ impl<const W: usize> Watch<W> for Recorder {
         Ok(())
     }
 
-    fn after(&mut self, _g: &Game<W>, s: &State<W>) {
+    fn after(&mut self, _g: &Game<W>, s: &State<W>, captures: u32) {
+        self.captures = self.captures.saturating_add(captures);
         // The engine's tally of turns without a capture starts again at a turn that
         // captured.
         if s.turns_without_capture == 0 {
@@ -111,6 +115,7 @@ impl Recorder {
             positions: self.positions,
             legal_turns: self.legal_turns,
             capturing_turns: self.capturing_turns,
+            captures: self.captures,
             kinds: self.kinds,
         })
     }
@@ -133,6 +138,8 @@ pub struct Tally {
     pub lengths: Vec<u32>,
     /// Each game's turns that captured, in game order.
     pub capturing_turns: Vec<u32>,
+    /// Each game's captures, in game order.
+    pub captures: Vec<u32>,
     /// Positions where a turn was chosen, and their legal turns, summed.
     pub positions: u64,
     /// The legal turns of those positions, summed.
@@ -164,6 +171,7 @@ impl Tally {
         }
         self.lengths.push(r.plies);
         self.capturing_turns.push(r.capturing_turns);
+        self.captures.push(r.captures);
         self.positions += u64::from(r.positions);
         self.legal_turns += r.legal_turns;
         for (k, n) in &r.kinds {

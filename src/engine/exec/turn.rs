@@ -149,16 +149,22 @@ impl<const W: usize> Game<W> {
     ///
     /// An error when a piece is put on a full stack (in the turn, or before it): the
     /// position is then broken and should not be played on.
+    #[inline]
     pub fn play(&self, s: &mut State<W>, parts: &[Part]) -> Result<(), EngineError> {
+        self.play_counting(s, parts, &mut 0)
+    }
+
+    /// [`Game::play`], which also writes to `captures` how many captures the turn made
+    /// (what its effects in `capture` blocks removed, converted or flagged: the
+    /// `captures` of the rules, added up over the turn's parts).
+    pub fn play_counting(&self, s: &mut State<W>, parts: &[Part], captures: &mut u32) -> Result<(), EngineError> {
         let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
         let mut cx = Ctx::new(start.as_ref());
-        let mut pass = true;
-        if let [p] = parts
+        let played = if let [p] = parts
             && let Some(rule) = self.prog.rules.get(p.rule as usize)
             && rule.action != Action::Choose
         {
             // The common turn of one part, without the loop's bookkeeping.
-            pass = rule.action == Action::Pass;
             cx.mv.rule = p.rule;
             cx.mv.from = p.from;
             cx.mv.to = p.to;
@@ -176,7 +182,9 @@ impl<const W: usize> Game<W> {
             if rule.action == Action::Jump {
                 s.last_jumped = p.middle;
             }
+            Played { pass: rule.action == Action::Pass, action: Some(rule.action), from: p.from, to: p.to }
         } else {
+            let mut pass = true;
             for (i, p) in parts.iter().enumerate() {
                 let Some(rule) = self.prog.rules.get(p.rule as usize) else { break };
                 pass &= rule.action == Action::Pass;
@@ -193,14 +201,14 @@ impl<const W: usize> Game<W> {
                     break;
                 }
             }
-        }
-        let played = Played {
-            pass,
-            action: parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).map(|r| r.action),
-            from: parts.first().map_or(NONE, |p| p.from),
-            to: parts.last().map_or(NONE, |p| p.to),
+            Played {
+                pass,
+                action: parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).map(|r| r.action),
+                from: parts.first().map_or(NONE, |p| p.from),
+                to: parts.last().map_or(NONE, |p| p.to),
+            }
         };
-        self.end_turn(s, &mut cx, played);
+        *captures = self.end_turn(s, &mut cx, played);
         finish!(cx);
         self.check_stacks(s)
     }
@@ -238,8 +246,9 @@ impl<const W: usize> Game<W> {
 
     /// The turn is over: `after turn` runs, the turn's tallies are counted, the next
     /// phase and player are set, the position is recorded, and `end` runs as seen by
-    /// the player who made the turn, in the phase it was made in.
-    pub(crate) fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) {
+    /// the player who made the turn, in the phase it was made in. Returns the captures
+    /// the turn made.
+    pub(crate) fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) -> u32 {
         if s.outcome == Outcome::Ongoing {
             if let Some(f) = &self.code.after_fx {
                 (f.0)(self, s, cx);
@@ -260,6 +269,7 @@ impl<const W: usize> Game<W> {
         };
         s.jumped = Bits::EMPTY;
         s.last_jumped = NONE;
+        let captures = s.turn_captures;
         s.turn_captures = 0;
         s.ply += 1;
         s.turn_in_phase += 1;
@@ -282,6 +292,7 @@ impl<const W: usize> Game<W> {
         if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
             s.outcome = Outcome::Draw;
         }
+        captures
     }
 
     /// The phase after the current one, skipping phases of no turns.
