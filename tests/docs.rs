@@ -130,6 +130,18 @@ fn rendered(name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     s
 }
 
+/// Builds a checked game with its defaults and with each ruleset: the engine plays
+/// every example the checker accepts.
+fn builds(model: &rulesi::check::model::Model) -> Result<(), String> {
+    let names = std::iter::once(None).chain(model.rulesets.iter().map(|r| Some(r.name.as_str())));
+    for name in names {
+        let values = rulesi::engine::compile::options::resolve(model, name, &[]).map_err(|e| format!("{e:?}"))?;
+        rulesi::engine::build(model, &values)
+            .map_err(|e| format!("the example checks but does not build ({}): {e}", name.unwrap_or("defaults")))?;
+    }
+    Ok(())
+}
+
 /// Checks one block; `Err` describes the failure.
 fn check_block(b: &Block) -> Result<Kind, String> {
     let (kind, codes) = classify(&b.info)?;
@@ -164,6 +176,11 @@ fn check_block(b: &Block) -> Result<Kind, String> {
         }
         _ => None,
     };
+    let built = match (&checked.model, kind, problem) {
+        (Some(model), Kind::Game | Kind::Fragment, None) => builds(model).err(),
+        _ => None,
+    };
+    let problem = problem.or(built.as_deref());
     match problem {
         None => Ok(kind),
         Some(p) => {

@@ -132,6 +132,10 @@ pub enum BuildError {
     /// checker).
     #[error("{0}")]
     Unchecked(&'static str),
+    /// An expression the engine has no code for (a value of a type the checker should
+    /// have refused where it stands).
+    #[error("the engine cannot play this expression: {0}")]
+    Unlowered(String),
 }
 
 impl From<String> for BuildError {

@@ -10,7 +10,7 @@ pub mod compile;
 pub mod error;
 pub mod exec;
 #[cfg(test)]
-mod oracle;
+pub(crate) mod oracle;
 pub mod sample;
 pub mod search;
 pub mod text;
@@ -64,13 +64,17 @@ pub fn build_with_fast_paths(model: &Model, options: &[Choice], fast: bool) -> R
     let mut prog = compile::compile(model, options)?;
     compile::simplify::simplify(&mut prog);
     let n = prog.geometry.len();
-    Ok(match n {
+    let game = match n {
         0..=64 => AnyGame::W1(Box::new(Game::with_fast_paths(prog, fast))),
         65..=128 => AnyGame::W2(Box::new(Game::with_fast_paths(prog, fast))),
         129..=256 => AnyGame::W4(Box::new(Game::with_fast_paths(prog, fast))),
         257..=512 => AnyGame::W8(Box::new(Game::with_fast_paths(prog, fast))),
         _ => AnyGame::W16(Box::new(Game::with_fast_paths(prog, fast))),
-    })
+    };
+    match with_game!(&game, g => g.code.unlowered.first().cloned()) {
+        Some(e) => Err(BuildError::Unlowered(e)),
+        None => Ok(game),
+    }
 }
 
 impl AnyGame {

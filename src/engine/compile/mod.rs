@@ -22,7 +22,7 @@ use crate::check::types::Ty;
 use crate::engine::error::BuildError;
 use crate::syntax::Span;
 
-use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, children};
+use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, children};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -89,6 +89,8 @@ pub struct Program {
     pub after_turn: Vec<S>,
     /// How many local slots evaluation needs.
     pub slots: usize,
+    /// The shape of each local slot's values.
+    pub slot_shapes: Vec<Shape>,
     /// What history the program reads.
     pub uses: Uses,
     /// Whether `end` only decides the outcome (it changes nothing else in a position).
@@ -193,6 +195,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         table_names: Names::default(),
         rules: Vec::new(),
         uses: Uses::default(),
+        slot_shapes: vec![Shape::Unknown; model.locals.len()],
         nesting: 0,
         blame,
     };
@@ -273,7 +276,9 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         })
         .collect();
     let mut names = declared_names(model, options, &geometry);
-    let Compiler { sets, num_tables, bool_tables, set_tables, cell_tables, rules, uses, table_names, .. } = c;
+    let Compiler {
+        sets, num_tables, bool_tables, set_tables, cell_tables, rules, uses, table_names, slot_shapes, ..
+    } = c;
     names.num_tables = table_names.num_tables;
     names.bool_tables = table_names.bool_tables;
     names.set_tables = table_names.set_tables;
@@ -303,6 +308,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         no_moves,
         after_turn,
         slots: model.locals.len(),
+        slot_shapes,
         uses,
         end_only_decides,
         options: options.to_vec(),
@@ -384,6 +390,8 @@ struct Compiler<'a> {
     table_names: Names,
     rules: Vec<Rule>,
     uses: Uses,
+    /// The shape of each local slot, as its reads are compiled.
+    slot_shapes: Vec<Shape>,
     /// How many definitions are being inlined inside one another now.
     nesting: usize,
     /// The innermost expression that failed to compile, once one has.
@@ -617,7 +625,13 @@ impl Compiler<'_> {
                 let v = self.env().eval(e)?;
                 self.constant(&v).ok_or(BuildError::Unchecked("an option's value is used as a value"))?
             }
-            H::Local(id) => E::Local(*id),
+            H::Local(id) => {
+                if let Some(x) = self.slot_shapes.get_mut(*id as usize) {
+                    *x = Shape::of(e.ty);
+                }
+                E::Local(*id)
+            }
+            H::Context(ContextVar::Chosen) => E::Chosen(Shape::of(e.ty)),
             H::Context(v) => {
                 match v {
                     ContextVar::Repetitions => self.uses.repetitions = true,

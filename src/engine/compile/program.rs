@@ -3,6 +3,7 @@
 //! board's word width, so the same program serves every [`super::Game`] width.
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
+use crate::check::types::Ty;
 
 /// "No cell" (off the board).
 pub const NONE: u16 = u16::MAX;
@@ -40,6 +41,8 @@ pub enum E {
     Local(u32),
     /// A name given by the position or the move.
     Ctx(ContextVar),
+    /// `chosen`: the element of a `choose` list the move picked, of this shape.
+    Chosen(Shape),
     /// The cells whose top piece has this kind.
     KindCells(u16),
     /// The cells whose top piece has this flag.
@@ -257,21 +260,119 @@ pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
     }
 }
 
-/// What an expression evaluates to, as far as its form tells (the checker's types are
-/// not kept in the program yet).
+/// What an expression evaluates to: the checker's type, kept (as far as play needs
+/// it) through compiling and simplifying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
+    Bool,
     Num,
     Cell,
     Set,
+    Dir,
+    Dirs,
+    Side,
+    Kind,
+    Flag,
+    Sym,
+    Phase,
+    Action,
+    List,
+    /// Nothing play reads (a text, an option's value): never left in a program.
     Unknown,
 }
 
-/// The [`Shape`] of an expression: the one guess every evaluator uses.
-pub fn shape(e: &E) -> Shape {
+impl Shape {
+    /// The shape of a value of a checked type.
+    pub fn of(ty: Ty) -> Shape {
+        match ty {
+            Ty::Bool => Shape::Bool,
+            Ty::Number => Shape::Num,
+            Ty::Cell => Shape::Cell,
+            Ty::Cells => Shape::Set,
+            Ty::Direction => Shape::Dir,
+            Ty::Directions => Shape::Dirs,
+            Ty::Player => Shape::Side,
+            Ty::Kind => Shape::Kind,
+            Ty::Flag => Shape::Flag,
+            Ty::Symmetry => Shape::Sym,
+            Ty::Phase => Shape::Phase,
+            Ty::Action => Shape::Action,
+            Ty::List(_) => Shape::List,
+            Ty::Text | Ty::Enum(_) | Ty::Record | Ty::Error => Shape::Unknown,
+        }
+    }
+}
+
+/// The [`Shape`] of an expression; `slots` holds the shape of each local slot.
+pub fn shape(e: &E, slots: &[Shape]) -> Shape {
     match e {
+        E::Bool(_) | E::BoolTable(..) | E::Not(_) => Shape::Bool,
         E::Num(_) | E::NumTable(..) | E::Counter(..) | E::Score(_) | E::Neg(_) => Shape::Num,
-        E::Call(
+        E::Cell(_) | E::CellTable(..) => Shape::Cell,
+        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
+            Shape::Set
+        }
+        E::Dir(_) | E::Opposite(_) => Shape::Dir,
+        E::Dirs(_) | E::DirToDirs(_) => Shape::Dirs,
+        E::Side(_) => Shape::Side,
+        E::Kind(_) => Shape::Kind,
+        E::Flag(_) => Shape::Flag,
+        E::Sym(_) => Shape::Sym,
+        E::Phase(_) => Shape::Phase,
+        E::Action(_) => Shape::Action,
+        E::List(_) => Shape::List,
+        E::Local(i) => slots.get(*i as usize).copied().unwrap_or(Shape::Unknown),
+        E::Chosen(x) => *x,
+        E::Ctx(v) => match v {
+            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre => {
+                Shape::Cell
+            }
+            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture => {
+                Shape::Num
+            }
+            ContextVar::Mover | ContextVar::Opponent => Shape::Side,
+            ContextVar::Phase => Shape::Phase,
+            ContextVar::Jumped
+            | ContextVar::Empty
+            | ContextVar::Occupied
+            | ContextVar::Own
+            | ContextVar::Enemy
+            | ContextVar::Board => Shape::Set,
+            ContextVar::Players | ContextVar::Colours | ContextVar::Symmetries => Shape::List,
+            ContextVar::Chosen | ContextVar::Previous => Shape::Unknown,
+        },
+        E::Bin(op, ..) => match op {
+            Op::And
+            | Op::Or
+            | Op::CellIn
+            | Op::DirIn
+            | Op::ListIn
+            | Op::Within
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge => Shape::Bool,
+            Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range => Shape::Set,
+            Op::DirsAnd | Op::DirsOr => Shape::Dirs,
+            Op::Step | Op::StepBack => Shape::Cell,
+            Op::Add | Op::Sub | Op::Mul | Op::Div => Shape::Num,
+        },
+        E::If(_, a, b) => match (shape(a, slots), shape(b, slots)) {
+            (Shape::Unknown, y) => y,
+            (x, _) => x,
+        },
+        E::Bind(_, body) => shape(body, slots),
+        E::Comp { kind, set_of_dirs, .. } => match kind {
+            Comprehension::Any | Comprehension::All => Shape::Bool,
+            Comprehension::Count | Comprehension::Sum => Shape::Num,
+            Comprehension::Union => Shape::Set,
+            Comprehension::SetFilter if *set_of_dirs => Shape::Dirs,
+            Comprehension::SetFilter => Shape::Set,
+            Comprehension::ListFilter => Shape::List,
+        },
+        E::Call(b, args) => match b {
             Builtin::Count
             | Builtin::Height
             | Builtin::Distance
@@ -281,43 +382,21 @@ pub fn shape(e: &E) -> Shape {
             | Builtin::X
             | Builtin::Y
             | Builtin::File
-            | Builtin::Rank,
-            _,
-        ) => Shape::Num,
-        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..) => Shape::Num,
-        E::Ctx(
-            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture,
-        ) => Shape::Num,
-        E::Comp { kind: Comprehension::Count | Comprehension::Sum, .. } => Shape::Num,
-        E::Cell(_) | E::CellTable(..) | E::Bin(Op::Step | Op::StepBack, ..) => Shape::Cell,
-        E::Ctx(
-            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre,
-        ) => Shape::Cell,
-        E::Call(Builtin::The | Builtin::CellAt, _) => Shape::Cell,
-        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
-            Shape::Set
-        }
-        E::Bin(Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range, ..) => Shape::Set,
-        E::Call(Builtin::OwnedBy | Builtin::Neighbours | Builtin::Group | Builtin::Union | Builtin::Common, _) => {
-            Shape::Set
-        }
-        E::Ctx(
-            ContextVar::Empty
-            | ContextVar::Occupied
-            | ContextVar::Own
-            | ContextVar::Enemy
-            | ContextVar::Board
-            | ContextVar::Jumped,
-        ) => Shape::Set,
-        E::Comp { kind: Comprehension::Union, .. } => Shape::Set,
-        E::Comp { kind: Comprehension::SetFilter, set_of_dirs: false, .. } => Shape::Set,
-        E::If(_, a, b) => {
-            let (x, y) = (shape(a), shape(b));
-            if x == y { x } else { Shape::Unknown }
-        }
-        E::Bind(_, body) => shape(body),
-        E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => shape(&args[0]),
-        E::Call(Builtin::Without, args) if args.len() == 2 => shape(&args[1]),
-        _ => Shape::Unknown,
+            | Builtin::Rank => Shape::Num,
+            Builtin::Any => Shape::Bool,
+            Builtin::Union | Builtin::Common | Builtin::Neighbours | Builtin::Group | Builtin::OwnedBy => Shape::Set,
+            Builtin::Groups => Shape::List,
+            Builtin::OpponentOf | Builtin::Owner => Shape::Side,
+            Builtin::CellAt | Builtin::The => Shape::Cell,
+            Builtin::Rotate => Shape::Dir,
+            Builtin::Image | Builtin::AtTurnStart => args.first().map_or(Shape::Unknown, |a| shape(a, slots)),
+            Builtin::Without => args.get(1).map_or(Shape::Unknown, |a| shape(a, slots)),
+        },
+        E::Previous(f) => match f {
+            Field::Action => Shape::Action,
+            Field::From | Field::To => Shape::Cell,
+            Field::Phase => Shape::Phase,
+            Field::Player => Shape::Side,
+        },
     }
 }

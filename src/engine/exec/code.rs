@@ -19,13 +19,15 @@
 //! destinations of a rule, for one piece, as one bitset, with every condition that can
 //! be written as a set of destinations folded into it.
 
-use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect};
+use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::{E, NONE, Op, S, Shape, children, shape};
+use crate::engine::compile::program::{E, NONE, Op, S, Shape, children};
 use crate::engine::exec::closure::{self, FB, FS, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::value::Val;
+use crate::engine::exec::values::{Items, ListN, ValN, Wrap};
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +55,16 @@ pub enum CellN {
     StepDyn(Box<CellN>, Box<DirN>, bool),
     /// A per-cell table of cells.
     Table(u32, Box<CellN>),
-    /// Anything else.
-    Gen(Box<E>),
+    /// `the(set)`: its one cell, or none.
+    The(Box<SetN>),
+    /// `cell(x, y)`.
+    At(Box<NumN>, Box<NumN>),
+    /// `image(c, symmetry)`.
+    Image(Box<CellN>, Box<ValN>),
+    /// `previous.from` (`true`) or `previous.to`.
+    Previous(bool),
+    /// A form every node type shares.
+    W(Box<Wrap<CellN>>),
 }
 
 /// A direction.
@@ -64,8 +74,12 @@ pub enum DirN {
     Const(u8),
     /// A local slot.
     Local(u32),
-    /// Anything else.
-    Gen(Box<E>),
+    /// The opposite direction.
+    Opposite(Box<DirN>),
+    /// `rotate(d, k)`.
+    Rotate(Box<DirN>, Box<NumN>),
+    /// A form every node type shares.
+    W(Box<Wrap<DirN>>),
 }
 
 /// A set of directions.
@@ -73,8 +87,14 @@ pub enum DirN {
 pub enum DirsN {
     /// A constant mask.
     Const(u32),
-    /// Anything else.
-    Gen(Box<E>),
+    /// One direction.
+    One(DirN),
+    /// Both (`true`) or either.
+    Both(Box<DirsN>, Box<DirsN>, bool),
+    /// `{ d in source: cond }`.
+    Filter(u32, Box<Items>, Box<BoolN>),
+    /// A form every node type shares.
+    W(Box<Wrap<DirsN>>),
 }
 
 /// A side (player or colour).
@@ -88,8 +108,14 @@ pub enum SideN {
     Opponent,
     /// A local slot.
     Local(u32),
-    /// Anything else.
-    Gen(Box<E>),
+    /// `opponent(side)`.
+    OpponentOf(Box<SideN>),
+    /// `owner(c)` (no side: `u8::MAX`).
+    Owner(CellN),
+    /// `previous.player`.
+    Previous,
+    /// A form every node type shares.
+    W(Box<Wrap<SideN>>),
 }
 
 /// A set of cells.
@@ -157,8 +183,22 @@ pub enum SetN {
     /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
     /// turn, and kept in the context ([`crate::engine::exec::context::Ctx::cache`]) under its number.
     Cached(u32, Box<SetN>),
-    /// Anything else.
-    Gen(Box<E>),
+    /// `a otherwise b`: `a`, or `b` when `a` is empty.
+    Otherwise(Box<SetN>, Box<SetN>),
+    /// The cells on the line from one cell to another.
+    Range(CellN, CellN),
+    /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
+    NeighboursAlong(Box<SetN>, DirsN),
+    /// `{ c in source: cond }`.
+    Filter(u32, Box<Items>, Box<BoolN>),
+    /// `union(x in source: S)`.
+    UnionOf(u32, Box<Items>, Box<SetN>),
+    /// `union(list)` (`true`) or `common(list)`.
+    Fold(Box<ListN>, bool),
+    /// `image(S, symmetry)`.
+    Image(Box<SetN>, Box<ValN>),
+    /// A form every node type shares.
+    W(Box<Wrap<SetN>>),
 }
 
 /// `(P11(c) in S and P12(c) in S ...) or (P21(c) in S ...) or ...`, every `P` a
@@ -267,15 +307,23 @@ pub enum BoolN {
     /// `if c then a else b`.
     If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
     /// `any` (`true`) or `all` (`false`) over a collection.
-    Comp(bool, u32, Box<E>, Box<BoolN>),
+    Comp(bool, u32, Box<Items>, Box<BoolN>),
     /// Bind slots, then evaluate.
-    Bind(Vec<(u32, E)>, Box<BoolN>),
+    Bind(Vec<(u32, ValN)>, Box<BoolN>),
     /// `at_turn_start(c)`.
     AtStart(Box<BoolN>),
     /// `without(c, x)`.
     Without(CellN, Box<BoolN>),
-    /// Anything else.
-    Gen(Box<E>),
+    /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
+    Eq(Box<ValN>, Box<ValN>, bool),
+    /// A direction in a set of directions.
+    DirIn(DirN, DirsN),
+    /// A value in a list.
+    ListIn(Box<ValN>, Box<ListN>),
+    /// A list is not empty.
+    AnyOf(Box<ListN>),
+    /// A form every node type shares.
+    W(Box<Wrap<BoolN>>),
 }
 
 /// A number.
@@ -309,8 +357,28 @@ pub enum NumN {
     AtStart(Box<NumN>),
     /// `count(groups(S))`: how many groups the set falls into.
     Groups(SetN),
-    /// Anything else.
-    Gen(Box<E>),
+    /// `repetitions`.
+    Repetitions,
+    /// A counter at its indexes.
+    Counter(u16, Vec<ValN>),
+    /// A side's score.
+    Score(SideN),
+    /// How many elements a list has.
+    Len(Box<ListN>),
+    /// `count(x in source: cond)`.
+    CountIf(u32, Box<Items>, Box<BoolN>),
+    /// `sum(x in source: n)`.
+    Sum(u32, Box<Items>, Box<NumN>),
+    /// `distance(a, b)` by the board's neighbours.
+    Distance(CellN, CellN),
+    /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
+    Coord(Builtin, CellN),
+    /// `abs(n)`.
+    Abs(Box<NumN>),
+    /// `min` (`true`) or `max` of two numbers.
+    MinMax(Box<NumN>, Box<NumN>, bool),
+    /// A form every node type shares.
+    W(Box<Wrap<NumN>>),
 }
 
 /// What an effect acts on.
@@ -324,12 +392,12 @@ pub enum Target {
 
 /// A flag or a kind named by an effect: known when the game is built, or (rarely: a
 /// local bound at play time) worked out then.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IdN {
     /// A constant.
     Const(u16),
-    /// Anything else.
-    Gen(Box<E>),
+    /// A form every node type shares.
+    W(Box<Wrap<IdN>>),
 }
 
 /// A lowered effect.
@@ -368,11 +436,11 @@ pub enum CS<const W: usize> {
     /// Branches and an else.
     If(Vec<(FB<W>, Vec<CS<W>>)>, Option<Vec<CS<W>>>),
     /// Loop over a collection.
-    For(u32, Box<E>, Vec<CS<W>>),
+    For(u32, Box<Items>, Vec<CS<W>>),
     /// Bind a slot.
-    Let(u32, Box<E>),
+    Let(u32, Box<ValN>),
     /// Set (`false`) or add to (`true`) a counter (`u16::MAX`: a score).
-    Counter(bool, u16, Vec<E>, Box<E>),
+    Counter(bool, u16, Vec<ValN>, Box<NumN>),
     /// The first block with a legal move.
     First(Vec<Vec<CS<W>>>),
     /// A further part the player may skip.
@@ -430,6 +498,12 @@ pub struct Mask<const W: usize> {
 pub struct CRule<const W: usize> {
     /// The pieces that move.
     pub subject: Option<FS<W>>,
+    /// What a `choose` rule chooses from.
+    pub choices: Option<ListN>,
+    /// The player who chooses (`by`), when not the mover.
+    pub by: Option<SideN>,
+    /// The owner of a placed piece, when not the mover's side.
+    pub owner: Option<SideN>,
     /// Directions.
     pub along: Option<DirsN>,
     /// Cells that may be jumped.
@@ -536,6 +610,8 @@ pub struct Code<const W: usize> {
     pub follows: Vec<Option<crate::engine::exec::follow::Follow<W>>>,
     /// Per rule that may follow another: its parts that cannot change during a turn.
     pub fixed: Vec<Option<crate::engine::exec::follow::Fixed<W>>>,
+    /// Expressions the lowering found no node for: none in any game (tested).
+    pub unlowered: Vec<String>,
 }
 
 impl<const W: usize> Code<W> {
@@ -670,6 +746,8 @@ pub struct Lower<'a, const W: usize> {
     pub temps: u32,
     /// The sets kept per turn so far ([`SetN::Cached`]), by number.
     pub cached: Vec<SetN>,
+    /// Expressions found with no node (see [`Lower::unlowered`]).
+    pub unlowered: Vec<String>,
 }
 
 impl<const W: usize> Lower<'_, W> {
@@ -682,6 +760,14 @@ impl<const W: usize> Lower<'_, W> {
         }
         self.new_sets.push(b);
         (self.g.sets.len() + self.new_sets.len() - 1) as u32
+    }
+
+    /// The game with the constant sets made so far, to evaluate lowered code while
+    /// lowering (static conditions, read in no position).
+    fn view(&self) -> Game<W> {
+        let mut g = self.g.clone();
+        g.sets.extend(self.new_sets.iter().copied());
+        g
     }
 
     fn const_bits(&self, id: u32) -> Bits<W> {
@@ -752,34 +838,18 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
-            _ => CellN::Gen(Box::new(e.clone())),
-        }
-    }
-
-    fn dir(&mut self, e: &E) -> DirN {
-        match e {
-            E::Dir(d) => DirN::Const(*d),
-            E::Local(i) => DirN::Local(*i),
-            _ => DirN::Gen(Box::new(e.clone())),
-        }
-    }
-
-    /// Lowers a set of directions.
-    pub fn dirs(&mut self, e: &E) -> DirsN {
-        match e {
-            E::Dirs(m) => DirsN::Const(*m),
-            E::Dir(d) => DirsN::Const(1 << d),
-            _ => DirsN::Gen(Box::new(e.clone())),
-        }
-    }
-
-    fn side(&mut self, e: &E) -> SideN {
-        match e {
-            E::Side(x) => SideN::Const(*x),
-            E::Ctx(ContextVar::Mover) => SideN::Mover,
-            E::Ctx(ContextVar::Opponent) => SideN::Opponent,
-            E::Local(i) => SideN::Local(*i),
-            _ => SideN::Gen(Box::new(e.clone())),
+            E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::CellAt, args) if args.len() == 2 => {
+                CellN::At(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])))
+            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => {
+                CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
+            }
+            E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
+            _ => self.wrap(e, Self::cell, CellN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                path(Base::Const(NONE))
+            }),
         }
     }
 
@@ -822,10 +892,10 @@ impl<const W: usize> Lower<'_, W> {
             E::CellToSet(x) => SetN::Cell(self.cell(x)),
             E::Call(Builtin::Group, args) if args.len() == 1 => SetN::Group(self.cell(&args[0])),
             E::Call(Builtin::Neighbours, args) if args.len() == 1 => SetN::Neighbours(Box::new(self.set(&args[0]))),
-            E::Call(Builtin::AtTurnStart, args) if shape(e) == Shape::Set => {
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 && self.shape(&args[0]) == Shape::Set => {
                 SetN::AtStart(Box::new(self.set(&args[0])))
             }
-            E::Call(Builtin::Without, args) if shape(e) == Shape::Set => {
+            E::Call(Builtin::Without, args) if args.len() == 2 && self.shape(&args[1]) == Shape::Set => {
                 SetN::Without(self.cell(&args[0]), Box::new(self.set(&args[1])))
             }
             E::If(c, a, b) => {
@@ -836,8 +906,32 @@ impl<const W: usize> Lower<'_, W> {
                     c => SetN::If(Box::new(c), Box::new(self.set(a)), Box::new(self.set(b))),
                 }
             }
-            _ if shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
-            _ => SetN::Gen(Box::new(e.clone())),
+            E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(Box::new(self.set(a)), Box::new(self.set(b))),
+            E::Bin(Op::Range, a, b) => SetN::Range(self.cell(a), self.cell(b)),
+            E::Call(Builtin::Neighbours, args) if args.len() == 2 => {
+                SetN::NeighboursAlong(Box::new(self.set(&args[0])), self.dirs(&args[1]))
+            }
+            E::Call(b @ (Builtin::Union | Builtin::Common), args) if args.len() == 1 => {
+                if self.shape(&args[0]) == Shape::List {
+                    SetN::Fold(Box::new(self.list(&args[0])), *b == Builtin::Union)
+                } else {
+                    self.set(&args[0])
+                }
+            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => {
+                SetN::Image(Box::new(self.set(&args[0])), Box::new(self.value(&args[1])))
+            }
+            E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
+                SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+            }
+            E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
+                SetN::UnionOf(*slot, Box::new(self.items(source)), Box::new(self.set(body)))
+            }
+            _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
+            _ => self.wrap(e, Self::set, SetN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                SetN::Const(self.const_set(Bits::EMPTY))
+            }),
         }
     }
 
@@ -923,28 +1017,35 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Bin(op @ (Op::Eq | Op::Ne), a, b) => {
                 let eq = *op == Op::Eq;
-                let (x, y) = (shape(a), shape(b));
+                let (x, y) = (self.shape(a), self.shape(b));
                 if x == Shape::Num || y == Shape::Num {
                     let (a, b) = (self.num(a), self.num(b));
                     self.cmp(if eq { Cmp::Eq } else { Cmp::Ne }, a, b)
                 } else if x == Shape::Cell && y == Shape::Cell {
                     BoolN::CellEq(self.cell(a), self.cell(b), eq)
                 } else {
-                    BoolN::Gen(Box::new(e.clone()))
+                    BoolN::Eq(Box::new(self.value(a)), Box::new(self.value(b)), eq)
                 }
             }
             E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
-            E::Call(Builtin::Any, args) if args.len() == 1 && shape(&args[0]) == Shape::Set => {
-                let s = self.set(&args[0]);
-                self.any(s)
+            E::Call(Builtin::Any, args) if args.len() == 1 => {
+                if self.shape(&args[0]) == Shape::List {
+                    BoolN::AnyOf(Box::new(self.list(&args[0])))
+                } else {
+                    let s = self.set(&args[0]);
+                    self.any(s)
+                }
             }
-            E::Bin(Op::Within, a, b) if shape(a) == Shape::Set && shape(b) == Shape::Set => {
-                BoolN::Within(self.set(a), self.set(b))
-            }
+            E::Bin(Op::Within, a, b) => BoolN::Within(self.set(a), self.set(b)),
+            E::Bin(Op::DirIn, a, b) => BoolN::DirIn(self.dir(a), self.dirs(b)),
+            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(Box::new(self.value(a)), Box::new(self.list(b))),
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
-                BoolN::Comp(*kind == Comprehension::Any, *slot, source.clone(), Box::new(self.bool(body)))
+                BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
-            E::Bind(binds, body) => BoolN::Bind(binds.clone(), Box::new(self.bool(body))),
+            E::Bind(binds, body) => {
+                let binds = self.binds(binds);
+                BoolN::Bind(binds, Box::new(self.bool(body)))
+            }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
             E::Call(Builtin::Without, args) if args.len() == 2 => {
                 BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
@@ -954,7 +1055,10 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Const(false) => self.bool(b),
                 c => BoolN::If(Box::new(c), Box::new(self.bool(a)), Box::new(self.bool(b))),
             },
-            _ => BoolN::Gen(Box::new(e.clone())),
+            _ => self.wrap(e, Self::bool, BoolN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                BoolN::Const(false)
+            }),
         }
     }
 
@@ -1150,7 +1254,12 @@ impl<const W: usize> Lower<'_, W> {
         match e {
             E::Num(n) => NumN::Const(*n),
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
-            E::Call(Builtin::Count, args) if args.len() == 1 && shape(&args[0]) == Shape::Set => {
+            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
+                NumN::Len(Box::new(self.list(&args[0])))
+            }
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
+            {
                 NumN::Count(self.set(&args[0]))
             }
             // `count` reads nothing but its argument: it may be taken at the turn's start.
@@ -1176,12 +1285,34 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Passes) => NumN::Passes,
             E::Ctx(ContextVar::Captures) => NumN::Captures,
             E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
-            _ => NumN::Gen(Box::new(e.clone())),
+            E::Ctx(ContextVar::Repetitions) => NumN::Repetitions,
+            E::Counter(c, idx) => NumN::Counter(*c, idx.iter().map(|i| self.value(i)).collect()),
+            E::Score(x) => NumN::Score(self.side(x)),
+            E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
+                NumN::CountIf(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+            }
+            E::Comp { kind: Comprehension::Sum, slot, source, body, .. } => {
+                NumN::Sum(*slot, Box::new(self.items(source)), Box::new(self.num(body)))
+            }
+            E::Call(Builtin::Distance, args) if args.len() == 2 => {
+                NumN::Distance(self.cell(&args[0]), self.cell(&args[1]))
+            }
+            E::Call(b @ (Builtin::X | Builtin::Y | Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
+                NumN::Coord(*b, self.cell(&args[0]))
+            }
+            E::Call(Builtin::Abs, args) if args.len() == 1 => NumN::Abs(Box::new(self.num(&args[0]))),
+            E::Call(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
+                NumN::MinMax(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])), *b == Builtin::Min)
+            }
+            _ => self.wrap(e, Self::num, NumN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                NumN::Const(0)
+            }),
         }
     }
 
     fn target(&mut self, e: &E) -> Target {
-        match shape(e) {
+        match self.shape(e) {
             Shape::Cell => Target::Cell(self.cell(e)),
             // A set, or a kind or flag standing for the cells it is on.
             _ => Target::Set(self.set(e)),
@@ -1189,15 +1320,11 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn effect(&mut self, e: Effect, args: &[E]) -> EffN {
-        let id = |x: &E| match x {
-            E::Flag(k) | E::Kind(k) => IdN::Const(*k),
-            other => IdN::Gen(Box::new(other.clone())),
-        };
         match (e, args) {
-            (Effect::Flag | Effect::Unflag, [f, t]) => EffN::Flag(id(f), e == Effect::Flag, self.target(t)),
+            (Effect::Flag | Effect::Unflag, [f, t]) => EffN::Flag(self.id(f), e == Effect::Flag, self.target(t)),
             (Effect::Remove, [t]) => EffN::Remove(self.target(t)),
             (Effect::Convert, [t, side]) => EffN::Convert(self.target(t), self.side(side)),
-            (Effect::Promote, [t, k]) => EffN::Promote(self.target(t), id(k)),
+            (Effect::Promote, [t, k]) => EffN::Promote(self.target(t), self.id(k)),
             (Effect::Tuck, [a, b]) => EffN::Tuck(self.cell(a), self.cell(b)),
             (Effect::Assign, [colour, player]) => EffN::Assign(self.side(colour), self.side(player)),
             (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
@@ -1226,10 +1353,14 @@ impl<const W: usize> Lower<'_, W> {
                 branches.iter().map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture))).collect(),
                 otherwise.as_ref().map(|b| self.block(b, capture)),
             ),
-            S::For(slot, src, body) => CS::For(*slot, Box::new(src.clone()), self.block(body, capture)),
-            S::Let(slot, e) => CS::Let(*slot, Box::new(e.clone())),
-            S::Set(c, idx, v) => CS::Counter(false, *c, idx.clone(), Box::new(v.clone())),
-            S::Add(c, idx, v) => CS::Counter(true, *c, idx.clone(), Box::new(v.clone())),
+            S::For(slot, src, body) => CS::For(*slot, Box::new(self.items(src)), self.block(body, capture)),
+            S::Let(slot, e) => CS::Let(*slot, Box::new(self.value(e))),
+            S::Set(c, idx, v) | S::Add(c, idx, v) => CS::Counter(
+                matches!(s, S::Add(..)),
+                *c,
+                idx.iter().map(|i| self.value(i)).collect(),
+                Box::new(self.num(v)),
+            ),
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture)),
             S::Longest(b) => CS::Longest(self.block(b, capture)),
@@ -1393,7 +1524,11 @@ impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
         let r = &self.g.prog.rules[rid];
-        let subject_set = r.subject.as_ref().map(|e| self.set(e));
+        let choose = r.action == Action::Choose;
+        let choices = r.subject.as_ref().filter(|_| choose).map(|e| self.list(e));
+        let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
+        let by = r.by.as_ref().map(|e| self.side(e));
+        let owner = r.owner.as_ref().map(|e| self.side(e));
         let subject = subject_set.as_ref().map(|x| closure::set_f(x));
         let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
         let along = r.along.as_ref().map(|e| self.dirs(e));
@@ -1405,7 +1540,7 @@ impl<const W: usize> Lower<'_, W> {
         let then = self.block(&r.then, false);
         let then_fx = self.block_fx(&r.then, false);
         let mask = self.mask(rid);
-        CRule { subject, subject_lit, along, over, to, to_lit, conds, then, then_fx, mask }
+        CRule { subject, subject_lit, choices, by, owner, along, over, to, to_lit, conds, then, then_fx, mask }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).
@@ -1467,14 +1602,6 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
         }
-        let empty = g.empty_state();
-        let mut cx = Ctx::new(None);
-        // Static conditions read no position: the empty one will do. (The general
-        // interpreter: the sets made by this lowering are not in `Game::sets` yet.)
-        let mut eval_static = |c: &E, from: u16, to: u16, middle: u16| -> bool {
-            cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::value::Val::Bool(true))
-        };
         let conds = r.conds.clone();
         let (mut static_conds, mut per_gen, mut per_from, mut residual) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -1498,6 +1625,15 @@ impl<const W: usize> Lower<'_, W> {
                 None => residual.push(c.clone()),
             }
         }
+        // Static conditions read no position: the empty one will do.
+        let static_conds: Vec<BoolN> = static_conds.iter().map(|c| self.bool(c)).collect();
+        let view = self.view();
+        let empty = g.empty_state();
+        let mut cx = Ctx::new(None);
+        let mut eval_static = |c: &BoolN, from: u16, to: u16, middle: u16| -> bool {
+            cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
+            view.eb(&empty, &mut cx, c)
+        };
         // Static conditions and reachable cells.
         let mut static_ok = Vec::new();
         match action {
@@ -1761,11 +1897,13 @@ impl<const W: usize> Lower<'_, W> {
     /// destinations: a constant when it does not read `from`, else a table by `from`.
     fn static_set(&mut self, c: &E, action: Action) -> Option<SetN> {
         let g = self.g;
+        let cond = self.bool(c);
+        let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);
         let mut eval = |from: u16, to: u16| {
             cx.mv = MoveVars { from, to, ..MoveVars::default() };
-            matches!(g.eval(&empty, &mut cx, c), crate::engine::exec::value::Val::Bool(true))
+            view.eb(&empty, &mut cx, &cond)
         };
         if !deps(c).from {
             let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
@@ -2012,7 +2150,6 @@ fn costly_parts(n: &SetN, seen: &mut Vec<(SetN, usize)>) {
             | SetN::Neighbours(_)
             | SetN::AtStart(_)
             | SetN::Without(..)
-            | SetN::Gen(_)
     );
     if costly && !reads_temp(n) {
         match seen.iter_mut().find(|(x, _)| x == n) {
@@ -2119,17 +2256,10 @@ impl<const W: usize> Game<W> {
                 if c == NONE {
                     return NONE;
                 }
-                let d = match &**d {
-                    DirN::Const(d) => *d,
-                    DirN::Local(i) => match cx.slots.get(*i as usize) {
-                        Some(crate::engine::exec::value::Val::Dir(d)) => *d,
-                        _ => return NONE,
-                    },
-                    DirN::Gen(e) => match self.eval(s, cx, e) {
-                        crate::engine::exec::value::Val::Dir(d) => d,
-                        _ => return NONE,
-                    },
-                };
+                let d = self.ed(s, cx, d);
+                if d as usize >= self.ndirs {
+                    return NONE;
+                }
                 let d = if *back { self.opposite[d as usize] } else { d };
                 self.step[c as usize * self.ndirs + d as usize]
             }
@@ -2137,10 +2267,35 @@ impl<const W: usize> Game<W> {
                 let c = self.ec(s, cx, x);
                 self.prog.cell_tables[*t as usize][self.table_at(c)]
             }
-            CellN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::value::Val::Cell(c) => c,
-                _ => NONE,
-            },
+            CellN::The(x) => {
+                let set = self.es(s, cx, x);
+                if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE }
+            }
+            CellN::At(x, y) => {
+                let (x, y) = (self.en(s, cx, x), self.en(s, cx, y));
+                let c = i32::try_from(x)
+                    .ok()
+                    .zip(i32::try_from(y).ok())
+                    .and_then(|(x, y)| self.prog.geometry.cell_at(x, y));
+                c.map_or(NONE, |c| c.0)
+            }
+            CellN::Image(x, sym) => {
+                let c = self.ec(s, cx, x);
+                match self.ev(s, cx, sym) {
+                    Val::Sym(k) if c != NONE => {
+                        self.prog.geometry.image(crate::board::CellId(c), crate::board::SymId(k)).0
+                    }
+                    _ => c,
+                }
+            }
+            CellN::Previous(from) => {
+                if *from {
+                    s.previous.from
+                } else {
+                    s.previous.to
+                }
+            }
+            CellN::W(w) => self.wrap(s, cx, w),
         }
     }
 
@@ -2160,10 +2315,19 @@ impl<const W: usize> Game<W> {
                 Some(crate::engine::exec::value::Val::Side(x)) => *x,
                 _ => 0,
             },
-            SideN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::value::Val::Side(x) => x,
-                _ => 0,
-            },
+            SideN::OpponentOf(x) => {
+                let x = self.eside(s, cx, x);
+                self.opponent_of(x)
+            }
+            SideN::Owner(c) => {
+                let c = self.ec(s, cx, c);
+                match (c != NONE).then(|| self.top(s, c)).flatten() {
+                    Some(p) => crate::engine::exec::state::side_of(p),
+                    None => u8::MAX,
+                }
+            }
+            SideN::Previous => s.previous.player,
+            SideN::W(w) => self.wrap(s, cx, w),
         }
     }
 
@@ -2172,11 +2336,29 @@ impl<const W: usize> Game<W> {
     pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirsN) -> u32 {
         match n {
             DirsN::Const(m) => *m,
-            DirsN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::value::Val::Dirs(m) => m,
-                crate::engine::exec::value::Val::Dir(d) => 1 << d,
+            DirsN::One(d) => match self.ed(s, cx, d) {
+                d if (d as usize) < self.ndirs => 1 << d,
                 _ => 0,
             },
+            DirsN::Both(a, b, and) => {
+                let (x, y) = (self.edirs(s, cx, a), self.edirs(s, cx, b));
+                if *and { x & y } else { x | y }
+            }
+            DirsN::Filter(slot, src, cond) => {
+                let mut out = 0;
+                for item in self.items(s, cx, src) {
+                    let d = match item {
+                        Val::Dir(d) => d,
+                        _ => continue,
+                    };
+                    self.store(cx, *slot, item);
+                    if self.eb(s, cx, cond) {
+                        out |= 1 << d;
+                    }
+                }
+                out
+            }
+            DirsN::W(w) => self.wrap(s, cx, w),
         }
     }
 
@@ -2272,10 +2454,72 @@ impl<const W: usize> Game<W> {
                 cx.keep(key, b);
                 b
             }
-            SetN::Gen(e) => {
-                let v = self.eval(s, cx, e);
-                self.set_of(v)
+            SetN::Otherwise(a, b) => {
+                let x = self.es(s, cx, a);
+                if x.is_empty() { self.es(s, cx, b) } else { x }
             }
+            SetN::Range(a, b) => {
+                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
+                if a == NONE || b == NONE {
+                    return Bits::EMPTY;
+                }
+                let line =
+                    crate::check::eval::line(&self.prog.geometry, crate::board::CellId(a), crate::board::CellId(b));
+                line.map(|l| l.iter().map(|c| c.0).collect()).unwrap_or_default()
+            }
+            SetN::NeighboursAlong(x, dirs) => {
+                let (set, mask) = (self.es(s, cx, x), self.edirs(s, cx, dirs));
+                let mut out = Bits::EMPTY;
+                for c in set.iter() {
+                    for d in (0..self.ndirs).filter(|d| mask >> d & 1 == 1) {
+                        let t = self.step[c as usize * self.ndirs + d];
+                        if t != NONE {
+                            out.insert(t);
+                        }
+                    }
+                }
+                out - set
+            }
+            SetN::Filter(slot, src, cond) => {
+                let mut out = Bits::EMPTY;
+                for item in self.items(s, cx, src) {
+                    let c = item.cell();
+                    self.store(cx, *slot, item);
+                    if c != NONE && self.eb(s, cx, cond) {
+                        out.insert(c);
+                    }
+                }
+                out
+            }
+            SetN::UnionOf(slot, src, body) => {
+                let mut out = Bits::EMPTY;
+                for item in self.items(s, cx, src) {
+                    self.store(cx, *slot, item);
+                    out |= self.es(s, cx, body);
+                }
+                out
+            }
+            SetN::Fold(list, union) => {
+                let l = self.el(s, cx, list);
+                let mut sets = l.iter().map(|v| self.set_of(v.clone()));
+                if *union {
+                    sets.fold(Bits::EMPTY, |a, b| a | b)
+                } else {
+                    let first = sets.next().unwrap_or_default();
+                    sets.fold(first, |a, b| a & b)
+                }
+            }
+            SetN::Image(x, sym) => {
+                let set = self.es(s, cx, x);
+                match self.ev(s, cx, sym) {
+                    Val::Sym(k) => set
+                        .iter()
+                        .map(|c| self.prog.geometry.image(crate::board::CellId(c), crate::board::SymId(k)).0)
+                        .collect(),
+                    _ => set,
+                }
+            }
+            SetN::W(w) => self.wrap(s, cx, w),
         }
     }
 
@@ -2489,7 +2733,7 @@ impl<const W: usize> Game<W> {
             }
             BoolN::Bind(binds, body) => {
                 for (slot, x) in binds {
-                    let v = self.eval(s, cx, x);
+                    let v = self.ev(s, cx, x);
                     self.store(cx, *slot, v);
                 }
                 self.eb(s, cx, body)
@@ -2502,7 +2746,20 @@ impl<const W: usize> Game<W> {
                 let c = self.ec(s, cx, c);
                 self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
             }
-            BoolN::Gen(e) => matches!(self.eval(s, cx, e), crate::engine::exec::value::Val::Bool(true)),
+            BoolN::Eq(a, b, eq) => {
+                let (x, y) = (self.ev(s, cx, a), self.ev(s, cx, b));
+                self.same(s, &x, &y) == *eq
+            }
+            BoolN::DirIn(d, dirs) => {
+                let d = self.ed(s, cx, d);
+                (d as usize) < self.ndirs && self.edirs(s, cx, dirs) >> d & 1 == 1
+            }
+            BoolN::ListIn(x, list) => {
+                let x = self.ev(s, cx, x);
+                self.el(s, cx, list).contains(&x)
+            }
+            BoolN::AnyOf(list) => !self.el(s, cx, list).is_empty(),
+            BoolN::W(w) => self.wrap(s, cx, w),
         }
     }
 
@@ -2538,10 +2795,55 @@ impl<const W: usize> Game<W> {
                 let b = self.es(s, cx, x);
                 self.count_groups(b)
             }
-            NumN::Gen(e) => match self.eval(s, cx, e) {
-                crate::engine::exec::value::Val::Num(v) => v,
-                _ => 0,
-            },
+            NumN::Repetitions => s.repeats as i64,
+            NumN::Counter(c, idx) => {
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.ev(s, cx, i)).collect();
+                self.counter_index(s, *c, &idx).map_or(0, |i| s.counters[i])
+            }
+            NumN::Score(x) => {
+                let side = self.eside(s, cx, x);
+                s.scores.get(self.score_index(s, side)).copied().unwrap_or(0)
+            }
+            NumN::Len(list) => self.el(s, cx, list).len() as i64,
+            NumN::CountIf(slot, src, cond) => {
+                let mut n = 0;
+                for item in self.items(s, cx, src) {
+                    self.store(cx, *slot, item);
+                    n += i64::from(self.eb(s, cx, cond));
+                }
+                n
+            }
+            NumN::Sum(slot, src, body) => {
+                let mut n = 0i64;
+                for item in self.items(s, cx, src) {
+                    self.store(cx, *slot, item);
+                    n = n.saturating_add(self.en(s, cx, body));
+                }
+                n
+            }
+            NumN::Distance(a, b) => {
+                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
+                self.distance(a, b)
+            }
+            NumN::Coord(which, c) => {
+                let c = self.ec(s, cx, c);
+                if c == NONE {
+                    return -1;
+                }
+                let (x, y) = self.prog.geometry.coords(crate::board::CellId(c));
+                i64::from(match which {
+                    Builtin::X => x,
+                    Builtin::Y => y,
+                    Builtin::File => x + 1,
+                    _ => y + 1,
+                })
+            }
+            NumN::Abs(x) => self.en(s, cx, x).saturating_abs(),
+            NumN::MinMax(a, b, min) => {
+                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
+                if *min { x.min(y) } else { x.max(y) }
+            }
+            NumN::W(w) => self.wrap(s, cx, w),
         }
     }
 

@@ -8,10 +8,9 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use crate::engine::exec::code::{CRule, CS, Mask};
-use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::context::{Ctx, MoveVars, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
-use crate::engine::exec::value::Val;
 
 /// What generating a masked rule computes once, before its pieces (see
 /// `Game::gen_masked`).
@@ -80,13 +79,15 @@ impl<const W: usize> Game<W> {
     /// The player who chooses the turn `parts` in `s`: the player named by the `by`
     /// clause of its first part's rule (evaluated in `s`), or the player to move.
     pub fn chooser_of(&self, s: &State<W>, parts: &[Part]) -> u8 {
-        let by = parts.first().and_then(|p| self.prog.rules.get(p.rule as usize)).and_then(|r| r.by.as_ref());
+        let by = parts.first().and_then(|p| self.code.rules.get(p.rule as usize)).and_then(|r| r.by.as_ref());
         match by {
             None => s.mover,
-            Some(e) => match self.eval(s, &mut Ctx::new(None), e) {
-                Val::Side(x) if (x as usize) < self.prog.sides.len() => self.player_of(s, x),
-                _ => s.mover,
-            },
+            Some(n) => {
+                let mut cx = Ctx::new(None);
+                let x = self.eside(s, &mut cx, n);
+                finish!(cx);
+                if (x as usize) < self.prog.sides.len() { self.player_of(s, x) } else { s.mover }
+            }
         }
     }
 
@@ -136,14 +137,13 @@ impl<const W: usize> Game<W> {
                 }
             }
             CS::For(slot, src, body) => {
-                self.each(s, cx, src, &mut |g, cx, item| {
-                    g.store(cx, *slot, item);
-                    g.gen_block(s, cx, body, prefix, out, again);
-                    true
-                });
+                for item in self.items(s, cx, src) {
+                    self.store(cx, *slot, item);
+                    self.gen_block(s, cx, body, prefix, out, again);
+                }
             }
             CS::Let(slot, e) => {
-                let v = self.eval(s, cx, e);
+                let v = self.ev(s, cx, e);
                 self.store(cx, *slot, v);
             }
             CS::First(blocks) => {
@@ -461,9 +461,9 @@ impl<const W: usize> Game<W> {
 
     /// The owner of a placed piece.
     pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
-        match &self.prog.rules[rid as usize].owner {
-            Some(e) => {
-                let side = self.eval(s, cx, e).side();
+        match &self.code.rules[rid as usize].owner {
+            Some(n) => {
+                let side = self.eside(s, cx, n);
                 if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
             }
             None => self.own_side(s, s.mover),
@@ -499,9 +499,8 @@ impl<const W: usize> Game<W> {
         match rule.action {
             Action::Pass => emit(self, cx, Part::new(rid, NONE, NONE, NONE, 0), prefix, out),
             Action::Choose => {
-                if let Some(subject) = &rule.subject
-                    && let Val::List(items) = self.eval(s, cx, subject)
-                {
+                if let Some(list) = &self.code.rules[rid as usize].choices {
+                    let items = self.el(s, cx, list);
                     for (i, v) in items.iter().enumerate() {
                         cx.mv.chosen = Some(v.clone());
                         emit(self, cx, Part::new(rid, NONE, NONE, NONE, i as u16), prefix, out);
@@ -634,10 +633,9 @@ impl<const W: usize> Game<W> {
         let rule = &self.prog.rules[part.rule as usize];
         cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: part.rule, ..MoveVars::default() };
         if rule.action == Action::Choose
-            && let Some(subject) = &rule.subject
-            && let Val::List(items) = self.eval(s, cx, subject)
+            && let Some(list) = &self.code.rules[part.rule as usize].choices
         {
-            cx.mv.chosen = items.get(part.extra as usize).cloned();
+            cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
         }
         self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx))
     }

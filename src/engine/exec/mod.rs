@@ -1,10 +1,10 @@
 //! Executing a compiled game: the position and its changes, the program lowered to
 //! typed code and closures, generating the legal turns and playing them.
 
+pub mod board;
 pub mod closure;
 pub mod code;
 pub mod context;
-pub mod eval;
 pub mod follow;
 pub mod generate;
 #[cfg(test)]
@@ -15,3 +15,4 @@ pub mod state;
 pub mod statement;
 pub mod turn;
 pub mod value;
+pub mod values;

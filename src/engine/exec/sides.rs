@@ -61,4 +61,21 @@ impl<const W: usize> Game<W> {
     pub(crate) fn side_player(&self, s: &State<W>, side: u8) -> u8 {
         self.player_of(s, side)
     }
+
+    /// The slot of a side's score: scores are kept per colour when the players play
+    /// colours, so a seat means the colour it plays.
+    #[inline]
+    pub(crate) fn score_index(&self, s: &State<W>, side: u8) -> usize {
+        if self.prog.has_colours && (side as usize) < self.prog.players {
+            self.own_side(s, side) as usize
+        } else {
+            side as usize
+        }
+    }
+
+    /// Whether two sides are the same: a seat is the colour it plays.
+    pub(crate) fn same_side(&self, s: &State<W>, p: u8, q: u8) -> bool {
+        let colour = |x: u8| if (x as usize) < self.prog.players { self.own_side(s, x) } else { x };
+        p == q || (self.prog.has_colours && colour(p) == colour(q))
+    }
 }

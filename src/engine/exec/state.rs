@@ -342,6 +342,7 @@ impl<const W: usize> Game<W> {
                 from_tables: Vec::new(),
                 temps: 0,
                 cached: Vec::new(),
+                unlowered: Vec::new(),
             };
             let p = &game.prog;
             let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
@@ -374,6 +375,7 @@ impl<const W: usize> Game<W> {
                 from_tables,
                 follows,
                 fixed,
+                unlowered: std::mem::take(&mut lw.unlowered),
             };
             (code, lw.new_sets)
         };

@@ -73,12 +73,12 @@ impl<const W: usize> Game<W> {
                 }
             }
             CS::Let(slot, e) => {
-                let v = self.eval(s, cx, e);
+                let v = self.ev(s, cx, e);
                 self.store(cx, *slot, v);
             }
             CS::Counter(add, c, idx, v) => {
-                let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
-                let v = self.eval(s, cx, v).num();
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.ev(s, cx, i)).collect();
+                let v = self.en(s, cx, v);
                 self.write_counter(s, *c, &idx, v, *add);
             }
             CS::First(_) | CS::Optional(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
@@ -200,10 +200,31 @@ impl<const W: usize> Game<W> {
     pub(crate) fn id(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> Option<u16> {
         match n {
             IdN::Const(k) => Some(*k),
-            IdN::Gen(e) => match self.eval(s, cx, e) {
-                Val::Flag(k) | Val::Kind(k) => Some(k),
-                _ => None,
-            },
+            IdN::W(_) => Some(self.eid(s, cx, n)).filter(|k| *k != u16::MAX),
         }
+    }
+
+    /// The slot of counter `c` at the indexes `idx`. A side indexes a collection of
+    /// seats or of colours: a seat where colours are counted means the colour it plays,
+    /// and a colour where seats are counted the seat that plays it.
+    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: &[Val<W>]) -> Option<usize> {
+        use crate::engine::compile::Key;
+        let dims = &self.prog.counters[c as usize];
+        let mut i = 0usize;
+        for (d, v) in dims.iter().zip(idx) {
+            let pos = match v {
+                Val::Side(x) => d.iter().position(|k| *k == Key::Side(*x)).or_else(|| {
+                    let other =
+                        if (*x as usize) < self.prog.players { self.own_side(s, *x) } else { self.player_of(s, *x) };
+                    d.iter().position(|k| *k == Key::Side(other))
+                }),
+                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(*x)),
+                Val::Num(n) => d.iter().position(|k| *k == Key::Num(*n)),
+                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(*x)),
+                _ => None,
+            }?;
+            i = i * d.len() + pos;
+        }
+        Some(self.counter_base[c as usize] + i)
     }
 }

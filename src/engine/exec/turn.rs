@@ -61,10 +61,9 @@ impl<const W: usize> Game<W> {
         cx.mv.captures = 0;
         if rule.action == Action::Choose {
             if cx.mv.chosen.is_none()
-                && let Some(subject) = &rule.subject
-                && let Val::List(items) = self.eval(s, cx, subject)
+                && let Some(list) = &self.code.rules[part.rule as usize].choices
             {
-                cx.mv.chosen = items.get(part.extra as usize).cloned();
+                cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
             }
         } else {
             self.move_part(s, part, rule.action);
@@ -371,12 +370,11 @@ impl<const W: usize> Game<W> {
         for st in stmts {
             match st {
                 CS::Move(r) => {
-                    let rule = &self.prog.rules[*r as usize];
-                    let owner = rule.owner.as_ref().map_or(0, |o| self.eval(s, cx, o).side());
+                    let (rule, code) = (&self.prog.rules[*r as usize], &self.code.rules[*r as usize]);
+                    let owner = code.owner.as_ref().map_or(0, |o| self.eside(s, cx, o));
                     let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
-                    if let Some(t) = &rule.to {
-                        let v = self.eval(s, cx, t);
-                        for c in self.set(v).iter() {
+                    if let Some(to) = &code.to {
+                        for c in (to.0)(self, s, cx).iter() {
                             self.put(s, c, piece(owner, rule.kind, 0));
                         }
                     }
@@ -411,10 +409,11 @@ impl<const W: usize> Game<W> {
 impl<const W: usize> Game<W> {
     /// The name of the value a `choose` part picked, for notation.
     pub fn chosen_name(&self, s: &State<W>, p: &Part) -> String {
-        let rule = &self.prog.rules[p.rule as usize];
         let mut cx = Ctx::new(None);
-        let Some(subject) = &rule.subject else { return "?".into() };
-        let Val::List(items) = self.eval(s, &mut cx, subject) else { return "?".into() };
+        let Some(list) = self.code.rules.get(p.rule as usize).and_then(|r| r.choices.as_ref()) else {
+            return "?".into();
+        };
+        let items = self.el(s, &mut cx, list);
         match items.get(p.extra as usize) {
             Some(Val::Side(x)) => self.prog.sides[*x as usize].clone(),
             Some(Val::Kind(k)) => self.prog.kinds[*k as usize].clone(),

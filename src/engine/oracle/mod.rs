@@ -15,6 +15,7 @@
 #[cfg(test)]
 mod differential_tests;
 mod effect;
+pub(crate) mod eval;
 
 use crate::check::hir::{Action, Effect};
 
@@ -110,7 +111,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     None => self.setup(s, cx, otherwise.as_deref().unwrap_or(&[])),
                 },
                 S::For(slot, source, body) => {
-                    for item in g.items(s, cx, source) {
+                    for item in g.items_of(s, cx, source) {
                         g.store(cx, *slot, item);
                         self.setup(s, cx, body);
                     }
@@ -171,7 +172,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 Flow::GO
             }
             S::For(slot, source, body) => {
-                for item in g.items(s, cx, source) {
+                for item in g.items_of(s, cx, source) {
                     g.store(cx, *slot, item);
                     let flow = self.run_block(s, cx, body, capture, pending);
                     if flow.ends() {
@@ -266,7 +267,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 }
             }
             S::For(slot, source, body) => {
-                for item in g.items(s, cx, source) {
+                for item in g.items_of(s, cx, source) {
                     g.store(cx, *slot, item);
                     self.gen_block(s, cx, body, turn, again, out)?;
                 }

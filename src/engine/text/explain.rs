@@ -518,6 +518,7 @@ impl Printer<'_> {
             E::List(items) => format!("[{}]", self.joined(items)),
             E::Local(slot) => self.local(*slot),
             E::Ctx(v) => v.word().to_string(),
+            E::Chosen(_) => crate::check::hir::ContextVar::Chosen.word().to_string(),
             E::KindCells(k) => self.kind(*k),
             E::FlagCells(f) => self.flag(*f),
             E::Counter(c, index) => self.counter(*c, index),

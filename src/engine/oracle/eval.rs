@@ -1,6 +1,7 @@
-//! The expression tree walker: the value of any expression of the program at play time
-//! (values, built-in functions, comprehensions). The typed code (`code.rs`,
-//! `closure.rs`) falls back to it for what it does not lower.
+//! The reference player's expression tree walker: the value of any expression of the
+//! program (values, built-in functions, comprehensions), straight from the program's
+//! trees. The engine never calls it: its typed code (`exec/code.rs`, `exec/values.rs`)
+//! is held to it by tests.
 
 use std::rc::Rc;
 
@@ -11,48 +12,7 @@ use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State, side_of};
 use crate::engine::exec::value::Val;
-
-/// The elements of a collection, taken when the loop starts (so the loop body may
-/// change the position), without allocating.
-pub(crate) enum Items<const W: usize> {
-    Cells(crate::engine::bits::BitsIter<W>),
-    Dirs(u32),
-    Sides(u8, u8),
-    List(Rc<Vec<Val<W>>>, usize),
-    One(Option<Val<W>>),
-}
-
-impl<const W: usize> Iterator for Items<W> {
-    type Item = Val<W>;
-
-    fn next(&mut self) -> Option<Val<W>> {
-        match self {
-            Items::Cells(it) => it.next().map(Val::Cell),
-            Items::Dirs(mask) => {
-                if *mask == 0 {
-                    return None;
-                }
-                let d = mask.trailing_zeros();
-                *mask &= *mask - 1;
-                Some(Val::Dir(d as u8))
-            }
-            Items::Sides(a, b) => {
-                if a < b {
-                    *a += 1;
-                    Some(Val::Side(*a - 1))
-                } else {
-                    None
-                }
-            }
-            Items::List(l, i) => {
-                let v = l.get(*i).cloned();
-                *i += 1;
-                v
-            }
-            Items::One(v) => v.take(),
-        }
-    }
-}
+use crate::engine::exec::values::ItemIter as Items;
 
 impl<const W: usize> Game<W> {
     /// The cells of a side (a player means the colour it plays).
@@ -62,57 +22,8 @@ impl<const W: usize> Game<W> {
         s.side_bits.get(side as usize).copied().unwrap_or_default()
     }
 
-    /// A value as a set of cells (a cell is a set of one).
-    pub(crate) fn set_of(&self, v: Val<W>) -> Bits<W> {
-        self.set(v)
-    }
-
-    pub(crate) fn set(&self, v: Val<W>) -> Bits<W> {
-        match v {
-            Val::Cells(b) => b,
-            Val::Cell(c) if c != NONE => Bits::single(c),
-            _ => Bits::EMPTY,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn table_index(&self, c: u16) -> usize {
+    fn table_at_index(&self, c: u16) -> usize {
         if c == NONE { self.n } else { c as usize }
-    }
-
-    /// The slot of counter `c` at the indexes `idx`. A side indexes a collection of
-    /// seats or of colours: a seat where colours are counted means the colour it plays,
-    /// and a colour where seats are counted the seat that plays it.
-    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: &[Val<W>]) -> Option<usize> {
-        use crate::engine::compile::Key;
-        let dims = &self.prog.counters[c as usize];
-        let mut i = 0usize;
-        for (d, v) in dims.iter().zip(idx) {
-            let pos = match v {
-                Val::Side(x) => d.iter().position(|k| *k == Key::Side(*x)).or_else(|| {
-                    let other =
-                        if (*x as usize) < self.prog.players { self.own_side(s, *x) } else { self.player_of(s, *x) };
-                    d.iter().position(|k| *k == Key::Side(other))
-                }),
-                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(*x)),
-                Val::Num(n) => d.iter().position(|k| *k == Key::Num(*n)),
-                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(*x)),
-                _ => None,
-            }?;
-            i = i * d.len() + pos;
-        }
-        Some(self.counter_base[c as usize] + i)
-    }
-
-    /// The slot of a side's score: scores are kept per colour when the players play
-    /// colours, so a seat means the colour it plays.
-    #[inline]
-    pub(crate) fn score_index(&self, s: &State<W>, side: u8) -> usize {
-        if self.prog.has_colours && (side as usize) < self.prog.players {
-            self.own_side(s, side) as usize
-        } else {
-            side as usize
-        }
     }
 
     /// Evaluates an expression.
@@ -133,6 +44,7 @@ impl<const W: usize> Game<W> {
             E::List(items) => Val::List(Rc::new(items.iter().map(|i| self.eval(s, cx, i)).collect())),
             E::Local(i) => cx.slots.get(*i as usize).cloned().unwrap_or(Val::Bool(false)),
             E::Ctx(v) => self.context(s, cx, *v),
+            E::Chosen(_) => self.context(s, cx, ContextVar::Chosen),
             E::KindCells(k) => Val::Cells(s.kind_bits.get(*k as usize).copied().unwrap_or_default()),
             E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
             E::Counter(c, idx) => {
@@ -145,24 +57,24 @@ impl<const W: usize> Game<W> {
             }
             E::NumTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Num(self.prog.num_tables[*t as usize][self.table_index(c)])
+                Val::Num(self.prog.num_tables[*t as usize][self.table_at_index(c)])
             }
             E::BoolTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Bool(self.prog.bool_tables[*t as usize][self.table_index(c)])
+                Val::Bool(self.prog.bool_tables[*t as usize][self.table_at_index(c)])
             }
             E::SetTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Cells(self.sets[self.prog.set_tables[*t as usize][self.table_index(c)] as usize])
+                Val::Cells(self.sets[self.prog.set_tables[*t as usize][self.table_at_index(c)] as usize])
             }
             E::CellTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Cell(self.prog.cell_tables[*t as usize][self.table_index(c)])
+                Val::Cell(self.prog.cell_tables[*t as usize][self.table_at_index(c)])
             }
             E::Not(x) => Val::Bool(!self.eval_bool(s, cx, x)),
             E::Complement(x) => {
                 let v = self.eval(s, cx, x);
-                Val::Cells(self.all - self.set(v))
+                Val::Cells(self.all - self.set_of(v))
             }
             E::Neg(x) => Val::Num(-self.eval(s, cx, x).num()),
             E::Opposite(x) => match self.eval(s, cx, x) {
@@ -197,7 +109,7 @@ impl<const W: usize> Game<W> {
             },
             E::CellToSet(x) => {
                 let v = self.eval(s, cx, x);
-                Val::Cells(self.set(v))
+                Val::Cells(self.set_of(v))
             }
             E::DirToDirs(x) => Val::Dirs(self.eval(s, cx, x).dirs()),
         }
@@ -220,16 +132,18 @@ impl<const W: usize> Game<W> {
                 c != NONE && self.eval_set(s, cx, b).has(c)
             }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => self.compare(s, cx, *op, a, b),
-            E::Bin(op @ (Op::Eq | Op::Ne), a, b) if shape(a) == Shape::Num || shape(b) == Shape::Num => {
+            E::Bin(op @ (Op::Eq | Op::Ne), a, b)
+                if shape(a, &self.prog.slot_shapes) == Shape::Num || shape(b, &self.prog.slot_shapes) == Shape::Num =>
+            {
                 (self.eval_num(s, cx, a) == self.eval_num(s, cx, b)) == (*op == Op::Eq)
             }
             E::BoolTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.bool_tables[*t as usize][self.table_index(c)]
+                self.prog.bool_tables[*t as usize][self.table_at_index(c)]
             }
             E::Comp { kind: Comprehension::Any, slot, source, body, .. } => {
                 let mut found = false;
-                for item in self.items(s, cx, source) {
+                for item in self.items_of(s, cx, source) {
                     self.store(cx, *slot, item);
                     if self.eval_bool(s, cx, body) {
                         found = true;
@@ -240,7 +154,7 @@ impl<const W: usize> Game<W> {
             }
             E::Comp { kind: Comprehension::All, slot, source, body, .. } => {
                 let mut all = true;
-                for item in self.items(s, cx, source) {
+                for item in self.items_of(s, cx, source) {
                     self.store(cx, *slot, item);
                     if !self.eval_bool(s, cx, body) {
                         all = false;
@@ -249,7 +163,9 @@ impl<const W: usize> Game<W> {
                 }
                 all
             }
-            E::Call(Builtin::Any, args) if shape(&args[0]) == Shape::Set => !self.eval_set(s, cx, &args[0]).is_empty(),
+            E::Call(Builtin::Any, args) if shape(&args[0], &self.prog.slot_shapes) == Shape::Set => {
+                !self.eval_set(s, cx, &args[0]).is_empty()
+            }
             E::Bind(binds, body) => {
                 for (slot, x) in binds {
                     let v = self.eval(s, cx, x);
@@ -310,7 +226,7 @@ impl<const W: usize> Game<W> {
             E::Bin(op @ (Op::Step | Op::StepBack), a, b) => self.step_by(s, cx, *op, a, b),
             E::CellTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.cell_tables[*t as usize][self.table_index(c)]
+                self.prog.cell_tables[*t as usize][self.table_at_index(c)]
             }
             _ => self.eval(s, cx, e).cell(),
         }
@@ -346,7 +262,7 @@ impl<const W: usize> Game<W> {
             E::Complement(x) => self.all - self.eval_set(s, cx, x),
             E::SetTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.sets[self.prog.set_tables[*t as usize][self.table_index(c)] as usize]
+                self.sets[self.prog.set_tables[*t as usize][self.table_at_index(c)] as usize]
             }
             E::CellToSet(x) => {
                 let c = self.eval_cell(s, cx, x);
@@ -354,7 +270,7 @@ impl<const W: usize> Game<W> {
             }
             _ => {
                 let v = self.eval(s, cx, e);
-                self.set(v)
+                self.set_of(v)
             }
         }
     }
@@ -366,9 +282,9 @@ impl<const W: usize> Game<W> {
             E::Num(n) => *n,
             E::NumTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.num_tables[*t as usize][self.table_index(c)]
+                self.prog.num_tables[*t as usize][self.table_at_index(c)]
             }
-            E::Call(Builtin::Count, args) if shape(&args[0]) == Shape::Set => {
+            E::Call(Builtin::Count, args) if shape(&args[0], &self.prog.slot_shapes) == Shape::Set => {
                 self.eval_set(s, cx, &args[0]).count() as i64
             }
             E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
@@ -377,15 +293,6 @@ impl<const W: usize> Game<W> {
             E::Ctx(ContextVar::Captures) => cx.mv.captures as i64,
             _ => self.eval(s, cx, e).num(),
         }
-    }
-
-    #[inline]
-    pub(crate) fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
-        let i = slot as usize;
-        if cx.slots.len() <= i {
-            cx.slots.resize(i + 1, Val::Bool(false));
-        }
-        cx.slots[i] = v;
     }
 
     pub(crate) fn context(&self, s: &State<W>, cx: &mut Ctx<W>, v: ContextVar) -> Val<W> {
@@ -451,30 +358,24 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// Whether two sides are the same: a seat is the colour it plays.
-    pub(crate) fn same_side(&self, s: &State<W>, p: u8, q: u8) -> bool {
-        let colour = |x: u8| if (x as usize) < self.prog.players { self.own_side(s, x) } else { x };
-        p == q || (self.prog.has_colours && colour(p) == colour(q))
-    }
-
     pub(crate) fn binary_values(&self, op: Op, x: Val<W>, y: Val<W>) -> Val<W> {
         let g = &self.prog.geometry;
         match op {
-            Op::SetAnd => Val::Cells(self.set(x) & self.set(y)),
-            Op::SetOr => Val::Cells(self.set(x) | self.set(y)),
-            Op::SetSub => Val::Cells(self.set(x) - self.set(y)),
+            Op::SetAnd => Val::Cells(self.set_of(x) & self.set_of(y)),
+            Op::SetOr => Val::Cells(self.set_of(x) | self.set_of(y)),
+            Op::SetSub => Val::Cells(self.set_of(x) - self.set_of(y)),
             Op::DirsAnd => Val::Dirs(x.dirs() & y.dirs()),
             Op::DirsOr => Val::Dirs(x.dirs() | y.dirs()),
             Op::Otherwise => {
-                let a = self.set(x);
-                Val::Cells(if a.is_empty() { self.set(y) } else { a })
+                let a = self.set_of(x);
+                Val::Cells(if a.is_empty() { self.set_of(y) } else { a })
             }
             Op::DirIn => Val::Bool(matches!(x, Val::Dir(d) if y.dirs() >> d & 1 == 1)),
             Op::ListIn => Val::Bool(matches!(&y, Val::List(l) if l.contains(&x))),
-            Op::Within => Val::Bool(self.set(x).is_subset(&self.set(y))),
+            Op::Within => Val::Bool(self.set_of(x).is_subset(&self.set_of(y))),
             Op::Eq | Op::Ne => {
                 let same = match (&x, &y) {
-                    (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => *a == self.set(Val::Cell(*c)),
+                    (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => *a == self.set_of(Val::Cell(*c)),
                     _ => x == y,
                 };
                 Val::Bool(same == (op == Op::Eq))
@@ -511,7 +412,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The elements of a collection, evaluated now.
-    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
+    pub(crate) fn items_of(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
         match src {
             E::Ctx(ContextVar::Players) => return Items::Sides(0, self.prog.players as u8),
             E::Ctx(ContextVar::Colours) => return Items::Sides(self.prog.players as u8, self.prog.sides.len() as u8),
@@ -519,10 +420,10 @@ impl<const W: usize> Game<W> {
         }
         match self.eval(s, cx, src) {
             Val::Cells(b) => Items::Cells(b.iter()),
-            Val::Cell(c) if c != NONE => Items::One(Some(Val::Cell(c))),
+            Val::Cell(c) if c != NONE => Items::Cells(Bits::single(c).iter()),
             v @ (Val::Dirs(_) | Val::Dir(_)) => Items::Dirs(v.dirs()),
             Val::List(l) => Items::List(l, 0),
-            _ => Items::One(None),
+            _ => Items::Cells(Bits::EMPTY.iter()),
         }
     }
 
@@ -621,7 +522,7 @@ impl<const W: usize> Game<W> {
                 Comprehension::Sum => n += g.eval(s, cx, body).num(),
                 Comprehension::Union => {
                     let v = g.eval(s, cx, body);
-                    cells |= g.set(v);
+                    cells |= g.set_of(v);
                 }
                 Comprehension::SetFilter => {
                     if g.eval(s, cx, body).bool() {
@@ -654,46 +555,6 @@ impl<const W: usize> Game<W> {
             }
             Comprehension::ListFilter => Val::List(Rc::new(list)),
         }
-    }
-
-    /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
-    /// [`NONE`] when no direction leads there in two steps.
-    pub fn jumped_cell(&self, from: u16, to: u16) -> u16 {
-        (0..self.ndirs)
-            .find_map(|d| {
-                let one = *self.step.get(from as usize * self.ndirs + d)?;
-                (one != NONE && self.step.get(one as usize * self.ndirs + d) == Some(&to)).then_some(one)
-            })
-            .unwrap_or(NONE)
-    }
-
-    /// The connected part of `within` that holds `seed` (by the board's neighbours;
-    /// `seed` itself is always in it).
-    pub fn component(&self, seed: u16, within: Bits<W>) -> Bits<W> {
-        let mut comp = Bits::single(seed);
-        let mut frontier = comp;
-        while !frontier.is_empty() {
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next |= self.neighbours[c as usize];
-            }
-            next &= within - comp;
-            comp |= next;
-            frontier = next;
-        }
-        comp
-    }
-
-    /// The connected parts of a set of cells (by the board's neighbours).
-    pub fn components(&self, set: Bits<W>) -> Vec<Bits<W>> {
-        let mut rest = set;
-        let mut out = Vec::new();
-        while let Some(seed) = rest.first() {
-            let comp = self.component(seed, set);
-            rest = rest - comp;
-            out.push(comp);
-        }
-        out
     }
 
     pub(crate) fn call(&self, s: &State<W>, cx: &mut Ctx<W>, b: Builtin, args: &[E]) -> Val<W> {
@@ -750,14 +611,14 @@ impl<const W: usize> Game<W> {
                 _ => Val::Bool(false),
             },
             Builtin::Union => match next() {
-                Val::List(l) => Val::Cells(l.iter().fold(Bits::EMPTY, |acc, v| acc | self.set(v.clone()))),
-                v => Val::Cells(self.set(v)),
+                Val::List(l) => Val::Cells(l.iter().fold(Bits::EMPTY, |acc, v| acc | self.set_of(v.clone()))),
+                v => Val::Cells(self.set_of(v)),
             },
             Builtin::Common => match next() {
                 Val::List(l) => {
                     let mut acc: Option<Bits<W>> = None;
                     for v in l.iter() {
-                        let x = self.set(v.clone());
+                        let x = self.set_of(v.clone());
                         acc = Some(acc.map_or(x, |a| a & x));
                     }
                     Val::Cells(acc.unwrap_or_default())
@@ -765,7 +626,7 @@ impl<const W: usize> Game<W> {
                 _ => Val::Cells(Bits::EMPTY),
             },
             Builtin::Neighbours => {
-                let set = self.set(next());
+                let set = self.set_of(next());
                 let out = match next() {
                     v @ (Val::Dirs(_) | Val::Dir(_)) => {
                         let mask = v.dirs();
@@ -804,7 +665,7 @@ impl<const W: usize> Game<W> {
                 }
             }
             Builtin::Groups => {
-                let set = self.set(next());
+                let set = self.set_of(next());
                 Val::List(Rc::new(self.components(set).into_iter().map(Val::Cells).collect()))
             }
             Builtin::OwnedBy => Val::Cells(self.cells_of(s, next().side())),
@@ -841,7 +702,7 @@ impl<const W: usize> Game<W> {
                 Val::Cell(c.map_or(NONE, |c| c.0))
             }
             Builtin::The => {
-                let set = self.set(next());
+                let set = self.set_of(next());
                 Val::Cell(if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE })
             }
             Builtin::Image => {

@@ -1,0 +1,63 @@
+//! Questions about the cells of the board at play time: the cell a jump passes over,
+//! connected groups, and distances.
+
+use crate::board::{CellId, Dir};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::state::Game;
+
+/// The distance between cells with no path between them (or no cell).
+pub const FAR: i64 = i64::MAX / 4;
+
+impl<const W: usize> Game<W> {
+    /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
+    /// [`NONE`] when no direction leads there in two steps.
+    pub fn jumped_cell(&self, from: u16, to: u16) -> u16 {
+        (0..self.ndirs)
+            .find_map(|d| {
+                let one = *self.step.get(from as usize * self.ndirs + d)?;
+                (one != NONE && self.step.get(one as usize * self.ndirs + d) == Some(&to)).then_some(one)
+            })
+            .unwrap_or(NONE)
+    }
+
+    /// The connected part of `within` that holds `seed` (by the board's neighbours;
+    /// `seed` itself is always in it).
+    pub fn component(&self, seed: u16, within: Bits<W>) -> Bits<W> {
+        let mut comp = Bits::single(seed);
+        let mut frontier = comp;
+        while !frontier.is_empty() {
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                next |= self.neighbours[c as usize];
+            }
+            next &= within - comp;
+            comp |= next;
+            frontier = next;
+        }
+        comp
+    }
+
+    /// The connected parts of a set of cells (by the board's neighbours).
+    pub fn components(&self, set: Bits<W>) -> Vec<Bits<W>> {
+        let mut rest = set;
+        let mut out = Vec::new();
+        while let Some(seed) = rest.first() {
+            let comp = self.component(seed, set);
+            rest = rest - comp;
+            out.push(comp);
+        }
+        out
+    }
+
+    /// The number of steps between two cells by the board's neighbours ([`FAR`] when
+    /// no path joins them).
+    pub fn distance(&self, a: u16, b: u16) -> i64 {
+        if a == NONE || b == NONE {
+            return FAR;
+        }
+        let dirs: Vec<Dir> =
+            (0..self.ndirs).filter(|d| self.prog.neighbour_dirs >> d & 1 == 1).map(|d| Dir(d as u8)).collect();
+        self.prog.geometry.distance(CellId(a), CellId(b), &dirs).map_or(FAR, i64::from)
+    }
+}
