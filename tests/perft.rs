@@ -1,5 +1,5 @@
-//! Perft counts: `tests/perft/<game>.txt` (one file per game of `games/`, found by
-//! reading the folder) lists counts of legal move sequences from the start position,
+//! Perft counts: `tests/perft/<game>.txt` (one file per game of `games/`,
+//! `games/classic/` or `tests/oracle/`, found by reading the folder) lists counts of legal move sequences from the start position,
 //! one a line:
 //!
 //! ```text
@@ -82,8 +82,10 @@ fn lines() -> Vec<Line> {
     let mut out = Vec::new();
     for path in files {
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let game = root().join("games").join(format!("{stem}.game"));
-        assert!(game.exists(), "{}: there is no {}", path.display(), game.display());
+        let name = format!("{stem}.game");
+        let places = [root().join("games"), root().join("games").join("classic"), root().join("tests").join("oracle")];
+        let game = places.iter().map(|d| d.join(&name)).find(|p| p.exists());
+        let game = game.unwrap_or_else(|| panic!("{}: there is no {name} in games/ or tests/oracle/", path.display()));
         let file = format!("tests/perft/{stem}.txt");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         for (i, raw) in text.lines().enumerate() {

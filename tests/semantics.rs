@@ -144,3 +144,24 @@ fn an_outcome_after_a_part_that_would_go_on_ends_the_game() {
         });
     }
 }
+
+/// The words for lines, known before play (in a destination set) and read at play
+/// time (a run of enemy stones ended by one of the mover's).
+#[test]
+fn the_words_for_lines_walk_the_board() {
+    let before_play = "game \"Lines before play\"\nplayers white, black\nboard square 8 by 8\npiece stone \"o\"\n\
+        phase play { place stone at line(d4, n) or run(a1, e, { b1, c1, e1 }) or { next(h8, sw, { c3, f6 }) } }\n";
+    let at_play = "game \"Lines at play\"\nplayers white, black\nboard square 8 by 8\npiece stone \"o\"\n\
+        setup { place black stone at b2, c3\n place white stone at d4 }\n\
+        phase play { place stone at empty where any(run(to, ne, enemy)) and next(to, ne, not enemy) in own }\n";
+    // d1..d8, then b1 and c1 (the run stops before d1), then f6 (met before c3).
+    // At play: only a1 brackets b2 and c3 against d4.
+    for (text, want) in [(before_play, 11), (at_play, 1)] {
+        for fast in [true, false] {
+            let any = game(text, fast);
+            with_game!(&any, g => {
+                assert_eq!(perft(g, &g.start(), 1).expect("perft"), want, "{text}");
+            });
+        }
+    }
+}

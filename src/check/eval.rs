@@ -616,6 +616,34 @@ impl<'a> Env<'a> {
                 let k = self.number(&args[1])?;
                 Value::Dir(self.geometry()?.rotate(d, k.clamp(-1000, 1000) as i32))
             }
+            Builtin::Ray | Builtin::Run | Builtin::Next | Builtin::Line => {
+                let (c, d) = (self.cell(&args[0])?, self.eval(&args[1])?);
+                let Value::Dir(d) = d else { return Err("not a direction".to_string()) };
+                let set = match args.get(2) {
+                    Some(x) => Some(self.cells(x)?),
+                    None => None,
+                };
+                let g = self.geometry()?;
+                let Some(c) = c else {
+                    return Ok(if b == Builtin::Next { Value::Cell(None) } else { Value::Cells(CellSet::empty()) });
+                };
+                // At most every cell once, whatever the board's steps.
+                let along = |d| std::iter::successors(g.step(c, d), move |x| g.step(*x, d)).take(g.len());
+                match b {
+                    Builtin::Ray => Value::Cells(along(d).collect()),
+                    Builtin::Line => {
+                        Value::Cells(along(d).chain(along(g.opposite(d))).chain(std::iter::once(c)).collect())
+                    }
+                    Builtin::Run => {
+                        let set = set.unwrap_or_default();
+                        Value::Cells(along(d).take_while(|x| set.contains(*x)).collect())
+                    }
+                    _ => {
+                        let set = set.unwrap_or_default();
+                        Value::Cell(along(d).find(|x| set.contains(*x)))
+                    }
+                }
+            }
             Builtin::Abs => Value::Number(self.number(&args[0])?.saturating_abs()),
             Builtin::Min => Value::Number(self.number(&args[0])?.min(self.number(&args[1])?)),
             Builtin::Max => Value::Number(self.number(&args[0])?.max(self.number(&args[1])?)),

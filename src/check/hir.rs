@@ -287,6 +287,18 @@ pub enum Builtin {
     Min,
     /// `max(a, b)`.
     Max,
+    /// `ray(cell, direction)`: the cells from the cell (not included) along the
+    /// direction to the edge of the board.
+    Ray,
+    /// `run(cell, direction, cells)`: the cells next along the direction from the cell
+    /// (not included), as long as they are in the set.
+    Run,
+    /// `next(cell, direction, cells)`: the first cell of the set along the direction
+    /// from the cell (not included), or none.
+    Next,
+    /// `line(cell, direction)`: the cell and every cell along the direction and its
+    /// opposite, to both edges.
+    Line,
 }
 
 impl Builtin {

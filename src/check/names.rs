@@ -83,6 +83,10 @@ const FUNCTIONS: &[(&str, Builtin, &str)] = &[
     ("abs", Builtin::Abs, "a number"),
     ("min", Builtin::Min, "two numbers"),
     ("max", Builtin::Max, "two numbers"),
+    ("ray", Builtin::Ray, "a cell and a direction"),
+    ("run", Builtin::Run, "a cell, a direction and a set of cells"),
+    ("next", Builtin::Next, "a cell, a direction and a set of cells"),
+    ("line", Builtin::Line, "a cell and a direction"),
 ];
 
 /// Built-in effects (statements): name, effect, parameter types.
@@ -1032,6 +1036,18 @@ impl Checker<'_> {
             (Builtin::Abs, 1, _) => {
                 let a = one(self, Ty::Number);
                 mk(self, vec![a], Ty::Number)
+            }
+            (Builtin::Ray | Builtin::Line, 2, _) => {
+                let c = self.expect(&items[0], Ty::Cell, ctx, &nth(0));
+                let d = self.expect(&items[1], Ty::Direction, ctx, &nth(1));
+                mk(self, vec![c, d], Ty::Cells)
+            }
+            (Builtin::Run | Builtin::Next, 3, _) => {
+                let c = self.expect(&items[0], Ty::Cell, ctx, &nth(0));
+                let d = self.expect(&items[1], Ty::Direction, ctx, &nth(1));
+                let set = self.expect(&items[2], Ty::Cells, ctx, &format!("the third argument of `{name}`"));
+                let ty = if builtin == Builtin::Run { Ty::Cells } else { Ty::Cell };
+                mk(self, vec![c, d, set], ty)
             }
             (Builtin::Min | Builtin::Max, 2, _) => {
                 let a = self.expect(&items[0], Ty::Number, ctx, &nth(0));

@@ -384,10 +384,17 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             | Builtin::File
             | Builtin::Rank => Shape::Num,
             Builtin::Any => Shape::Bool,
-            Builtin::Union | Builtin::Common | Builtin::Neighbours | Builtin::Group | Builtin::OwnedBy => Shape::Set,
+            Builtin::Union
+            | Builtin::Common
+            | Builtin::Neighbours
+            | Builtin::Group
+            | Builtin::OwnedBy
+            | Builtin::Ray
+            | Builtin::Run
+            | Builtin::Line => Shape::Set,
             Builtin::Groups => Shape::List,
             Builtin::OpponentOf | Builtin::Owner => Shape::Side,
-            Builtin::CellAt | Builtin::The => Shape::Cell,
+            Builtin::CellAt | Builtin::The | Builtin::Next => Shape::Cell,
             Builtin::Rotate => Shape::Dir,
             Builtin::Image | Builtin::AtTurnStart => args.first().map_or(Shape::Unknown, |a| shape(a, slots)),
             Builtin::Without => args.get(1).map_or(Shape::Unknown, |a| shape(a, slots)),

@@ -1,5 +1,5 @@
 //! Questions about the cells of the board at play time: the cell a jump passes over,
-//! connected groups, and distances.
+//! connected groups, distances, and the cells along a direction.
 
 use crate::board::{CellId, Dir};
 use crate::engine::bits::Bits;
@@ -59,5 +59,19 @@ impl<const W: usize> Game<W> {
         let dirs: Vec<Dir> =
             (0..self.ndirs).filter(|d| self.prog.neighbour_dirs >> d & 1 == 1).map(|d| Dir(d as u8)).collect();
         self.prog.geometry.distance(CellId(a), CellId(b), &dirs).map_or(FAR, i64::from)
+    }
+
+    /// The cells from `c` (not included) along direction `d`, in order, to the edge of
+    /// the board (none for no cell or no direction; at most every cell once).
+    pub fn walk(&self, c: u16, d: u8) -> impl Iterator<Item = u16> + '_ {
+        let d = d as usize;
+        let step = move |x: u16| {
+            if x == NONE || d >= self.ndirs {
+                None
+            } else {
+                Some(self.step[x as usize * self.ndirs + d]).filter(|t| *t != NONE)
+            }
+        };
+        std::iter::successors(step(c), move |x| step(*x)).take(self.n)
     }
 }

@@ -63,6 +63,8 @@ pub enum CellN {
     Image(Box<CellN>, Box<ValN>),
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
+    /// `next(c, d, S)`: the first cell of the set along the direction.
+    Next(Box<CellN>, DirN, Box<SetN>),
     /// A form every node type shares.
     W(Box<Wrap<CellN>>),
 }
@@ -197,6 +199,10 @@ pub enum SetN {
     Fold(Box<ListN>, bool),
     /// `image(S, symmetry)`.
     Image(Box<SetN>, Box<ValN>),
+    /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
+    Ray(CellN, DirN, bool),
+    /// `run(c, d, S)`.
+    Run(CellN, DirN, Box<SetN>),
     /// A form every node type shares.
     W(Box<Wrap<SetN>>),
 }
@@ -696,7 +702,7 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             | ContextVar::Symmetries => none,
             _ => state,
         },
-        E::KindCells(_) | E::FlagCells(_) | E::Previous(_) => state,
+        E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Chosen(_) => state,
         E::Bind(binds, body) => {
             let mut d = none;
             let n = bound.len();
@@ -846,6 +852,9 @@ impl<const W: usize> Lower<'_, W> {
                 CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
             }
             E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
+            E::Call(Builtin::Next, args) if args.len() == 3 => {
+                CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.set(&args[2])))
+            }
             _ => self.wrap(e, Self::cell, CellN::W).unwrap_or_else(|| {
                 self.unlowered(e);
                 path(Base::Const(NONE))
@@ -920,6 +929,12 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Call(Builtin::Image, args) if args.len() == 2 => {
                 SetN::Image(Box::new(self.set(&args[0])), Box::new(self.value(&args[1])))
+            }
+            E::Call(b @ (Builtin::Ray | Builtin::Line), args) if args.len() == 2 => {
+                SetN::Ray(self.cell(&args[0]), self.dir(&args[1]), *b == Builtin::Line)
+            }
+            E::Call(Builtin::Run, args) if args.len() == 3 => {
+                SetN::Run(self.cell(&args[0]), self.dir(&args[1]), Box::new(self.set(&args[2])))
             }
             E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
                 SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
@@ -1975,7 +1990,7 @@ pub fn turn_fixed(e: &E) -> bool {
         return false;
     }
     fn plain(e: &E) -> bool {
-        if matches!(e, E::Ctx(ContextVar::Chosen | ContextVar::Captures)) {
+        if matches!(e, E::Chosen(_) | E::Ctx(ContextVar::Captures)) {
             return false;
         }
         let mut ok = true;
@@ -2295,6 +2310,11 @@ impl<const W: usize> Game<W> {
                     s.previous.to
                 }
             }
+            CellN::Next(c, d, set) => {
+                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
+                let set = self.es(s, cx, set);
+                self.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
+            }
             CellN::W(w) => self.wrap(s, cx, w),
         }
     }
@@ -2518,6 +2538,20 @@ impl<const W: usize> Game<W> {
                         .collect(),
                     _ => set,
                 }
+            }
+            SetN::Ray(c, d, line) => {
+                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
+                let mut out: Bits<W> = self.walk(c, d).collect();
+                if *line && c != NONE {
+                    out.insert(c);
+                    out |= self.walk(c, self.opposite.get(d as usize).copied().unwrap_or(d)).collect();
+                }
+                out
+            }
+            SetN::Run(c, d, set) => {
+                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
+                let set = self.es(s, cx, set);
+                self.walk(c, d).take_while(|x| set.has(*x)).collect()
             }
             SetN::W(w) => self.wrap(s, cx, w),
         }

@@ -735,6 +735,42 @@ impl<const W: usize> Game<W> {
                     None => Val::Side(u8::MAX),
                 }
             }
+            Builtin::Ray | Builtin::Run | Builtin::Next | Builtin::Line => {
+                // Straight from the board's geometry, cell by cell.
+                let (c, d) = (next().cell(), next());
+                let set = self.set_of(next());
+                let Val::Dir(d) = d else { return Val::Cells(Bits::EMPTY) };
+                let mut along = Vec::new();
+                let mut x = (c != NONE).then(|| g.step(crate::board::CellId(c), crate::board::Dir(d))).flatten();
+                while let Some(t) = x {
+                    if along.len() >= self.n {
+                        break;
+                    }
+                    along.push(t.0);
+                    x = g.step(t, crate::board::Dir(d));
+                }
+                match b {
+                    Builtin::Ray => Val::Cells(along.into_iter().collect()),
+                    Builtin::Run => Val::Cells(along.into_iter().take_while(|t| set.has(*t)).collect()),
+                    Builtin::Next => Val::Cell(along.into_iter().find(|t| set.has(*t)).unwrap_or(NONE)),
+                    _ => {
+                        let mut out: Bits<W> = along.into_iter().collect();
+                        let back = g.opposite(crate::board::Dir(d));
+                        let mut x = (c != NONE).then(|| g.step(crate::board::CellId(c), back)).flatten();
+                        while let Some(t) = x {
+                            if out.has(t.0) {
+                                break;
+                            }
+                            out.insert(t.0);
+                            x = g.step(t, back);
+                        }
+                        if c != NONE {
+                            out.insert(c);
+                        }
+                        Val::Cells(out)
+                    }
+                }
+            }
             Builtin::Abs => Val::Num(next().num().saturating_abs()),
             Builtin::Min => Val::Num(next().num().min(next().num())),
             Builtin::Max => Val::Num(next().num().max(next().num())),
