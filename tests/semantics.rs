@@ -165,3 +165,34 @@ fn the_words_for_lines_walk_the_board() {
         }
     }
 }
+
+/// Without stacks, a piece that moves onto a piece takes it: a capture, counted, and
+/// `taken` / `taken_owner` in the `then` block name what it took.
+#[test]
+fn moving_onto_a_piece_takes_it() {
+    let text = "game \"Takes\"\nplayers white, black\nboard square 3 by 1\npiece king \"K\"\npiece rook \"R\"\n\
+        counter took[players]\n\
+        setup { place white rook at a1\n place black king at c1 }\n\
+        phase play { slide own along { e } to empty or enemy then {\n\
+          if taken_owner == opponent { add 1 to took[mover] }\n\
+          if taken == king { win(mover) } } }\n";
+    for fast in [true, false] {
+        let any = game(text, fast);
+        with_game!(&any, g => {
+            assert_eq!(perft(g, &g.start(), 1).expect("perft"), 2, "to b1, or onto the king on c1");
+            let mut list = MoveList::new();
+            let s0 = g.start();
+            g.legal_moves(&s0, &mut list).expect("legal moves");
+            let mut outcomes = Vec::new();
+            for i in 0..list.len() {
+                let mut s = s0.clone();
+                let mut captures = 0;
+                g.play_counting(&mut s, list.get(i), &mut captures).expect("play");
+                outcomes.push((captures, s.outcome, s.turns_without_capture, s.counters.iter().sum::<i64>()));
+            }
+            outcomes.sort_by_key(|o| o.0);
+            assert_eq!(outcomes[0], (0, Outcome::Ongoing, 1, 0), "a1-b1 takes nothing");
+            assert_eq!(outcomes[1], (1, Outcome::Win(0), 0, 1), "a1-c1 takes the king: a capture, and white wins");
+        });
+    }
+}

@@ -118,6 +118,10 @@ pub enum ContextVar {
     Chosen,
     /// How many captures the move has made so far.
     Captures,
+    /// The kind of the piece a move took by moving onto it (no kind if none).
+    Taken,
+    /// The owner of the piece a move took by moving onto it (no player if none).
+    TakenOwner,
     /// The player to move.
     Mover,
     /// The other player.
@@ -161,7 +165,13 @@ impl ContextVar {
     pub fn needs_move(self) -> bool {
         matches!(
             self,
-            ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::Chosen | ContextVar::Captures
+            ContextVar::From
+                | ContextVar::To
+                | ContextVar::Middle
+                | ContextVar::Chosen
+                | ContextVar::Captures
+                | ContextVar::Taken
+                | ContextVar::TakenOwner
         )
     }
 }

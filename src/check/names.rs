@@ -34,6 +34,8 @@ const CONTEXT_NAMES: &[(&str, ContextVar, Ty)] = &[
     ("middle", ContextVar::Middle, Ty::Cell),
     ("chosen", ContextVar::Chosen, Ty::Error),
     ("captures", ContextVar::Captures, Ty::Number),
+    ("taken", ContextVar::Taken, Ty::Kind),
+    ("taken_owner", ContextVar::TakenOwner, Ty::Player),
     ("mover", ContextVar::Mover, Ty::Player),
     ("opponent", ContextVar::Opponent, Ty::Player),
     ("passes", ContextVar::Passes, Ty::Number),
@@ -1634,6 +1636,7 @@ fn context_help(var: ContextVar) -> String {
         ContextVar::To => "`to` is the cell a move goes to: it exists in a move rule's `where` clauses and `then` block".to_string(),
         ContextVar::Middle => "`middle` is the cell a `jump` passes over: it exists in the `to`, `where` and `then` parts of a jump".to_string(),
         ContextVar::Chosen => "`chosen` is the value picked by `choose`: it exists in the `then` block of a `choose` move".to_string(),
+        ContextVar::Taken | ContextVar::TakenOwner => "`taken` and `taken_owner` are the kind and the owner of the piece a move took by moving onto it: they exist in a move rule's `then` block".to_string(),
         _ => "`captures` counts the captures a move has made: it exists in a move rule's `then` block".to_string(),
     }
 }

@@ -58,7 +58,7 @@ pub enum ItemKind {
     Flag(Name),
     /// `stacks`.
     Stacks,
-    /// `counter run[players]`.
+    /// `counter streak[players]`.
     Counter { name: Name, index: Vec<Expr> },
     /// `option key = a | b`.
     Option(OptionDecl),

@@ -330,7 +330,8 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture => {
                 Shape::Num
             }
-            ContextVar::Mover | ContextVar::Opponent => Shape::Side,
+            ContextVar::Mover | ContextVar::Opponent | ContextVar::TakenOwner => Shape::Side,
+            ContextVar::Taken => Shape::Kind,
             ContextVar::Phase => Shape::Phase,
             ContextVar::Jumped
             | ContextVar::Empty

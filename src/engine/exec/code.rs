@@ -116,6 +116,8 @@ pub enum SideN {
     Owner(CellN),
     /// `previous.player`.
     Previous,
+    /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
+    TakenOwner,
     /// A form every node type shares.
     W(Box<Wrap<SideN>>),
 }
@@ -402,6 +404,8 @@ pub enum Target {
 pub enum IdN {
     /// A constant.
     Const(u16),
+    /// `taken`: the kind of the piece the part took.
+    Taken,
     /// A form every node type shares.
     W(Box<Wrap<IdN>>),
 }
@@ -1990,7 +1994,7 @@ pub fn turn_fixed(e: &E) -> bool {
         return false;
     }
     fn plain(e: &E) -> bool {
-        if matches!(e, E::Chosen(_) | E::Ctx(ContextVar::Captures)) {
+        if matches!(e, E::Chosen(_) | E::Ctx(ContextVar::Captures | ContextVar::Taken | ContextVar::TakenOwner)) {
             return false;
         }
         let mut ok = true;
@@ -2347,6 +2351,7 @@ impl<const W: usize> Game<W> {
                 }
             }
             SideN::Previous => s.previous.player,
+            SideN::TakenOwner => cx.mv.taken.map_or(u8::MAX, crate::engine::exec::state::side_of),
             SideN::W(w) => self.wrap(s, cx, w),
         }
     }

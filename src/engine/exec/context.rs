@@ -37,13 +37,15 @@ pub struct MoveVars<const W: usize> {
     pub chosen: Option<Val<W>>,
     /// Captures so far in this part.
     pub captures: u32,
+    /// The piece the part took by moving onto it.
+    pub taken: Option<crate::engine::exec::state::Piece>,
     /// The rule of this part.
     pub rule: u32,
 }
 
 impl<const W: usize> Default for MoveVars<W> {
     fn default() -> Self {
-        MoveVars { from: NONE, to: NONE, middle: NONE, chosen: None, captures: 0, rule: u32::MAX }
+        MoveVars { from: NONE, to: NONE, middle: NONE, chosen: None, captures: 0, taken: None, rule: u32::MAX }
     }
 }
 
@@ -114,7 +116,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
     #[inline(always)]
     pub fn holds_nothing(&self) -> bool {
         let Ctx { slots, lazy: _, groups: _, mv, turn_start: _, extra } = self;
-        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, rule: _ } = mv;
+        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, taken: _, rule: _ } = mv;
         slots.capacity() == 0 && extra.is_none() && chosen.is_none()
     }
 

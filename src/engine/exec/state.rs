@@ -503,10 +503,13 @@ impl<const W: usize> Game<W> {
     }
 
     /// Puts a piece on top of a cell's stack (replacing the piece there without stacks).
-    pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) {
+    ///
+    /// Returns the piece taken off `c` (without stacks, one was there).
+    pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) -> Option<Piece> {
         let top = self.top(s, c);
+        let mut taken = None;
         if self.cap == 1 && top.is_some() {
-            self.take(s, c);
+            taken = self.take(s, c);
         }
         let top = self.top(s, c);
         self.set_top_bits(s, c, top, false);
@@ -515,12 +518,13 @@ impl<const W: usize> Game<W> {
             // A stack cannot grow past its capacity: the position is marked broken.
             self.set_top_bits(s, c, top, true);
             self.overflow(s, c);
-            return;
+            return taken;
         }
         s.pieces[c as usize * self.cap + h] = p;
         s.height[c as usize] += 1;
         s.hash ^= self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
+        taken
     }
 
     /// Marks the position broken: a piece was put on the full stack of `c`.
@@ -592,7 +596,8 @@ impl<const W: usize> Game<W> {
     pub fn put_bottom(&self, s: &mut State<W>, c: u16, p: Piece) {
         let h = s.height[c as usize] as usize;
         if h == 0 {
-            return self.put(s, c, p);
+            self.put(s, c, p);
+            return;
         }
         if h >= self.cap {
             self.overflow(s, c);
@@ -612,11 +617,17 @@ impl<const W: usize> Game<W> {
     /// Moves a whole stack from one cell onto another (replacing what is there
     /// without stacks, on top of it with stacks).
     #[inline]
-    pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) {
+    /// Returns the piece taken from `to` (without stacks, one was there).
+    pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) -> Option<Piece> {
         if from == to {
-            return;
+            return None;
         }
-        if self.cap == 1 { self.move_one(s, from, to) } else { self.move_stacked(s, from, to) }
+        if self.cap == 1 {
+            self.move_one(s, from, to)
+        } else {
+            self.move_stacked(s, from, to);
+            None
+        }
     }
 
     /// [`Game::move_stack`] with stacks. `from` and `to` differ.
@@ -638,23 +649,25 @@ impl<const W: usize> Game<W> {
     /// [`Game::move_stack`] without stacks: the piece on `from` (if any) moves to `to`,
     /// replacing whatever is there. `from` and `to` differ.
     #[inline(never)]
-    fn move_one(&self, s: &mut State<W>, from: u16, to: u16) {
+    fn move_one(&self, s: &mut State<W>, from: u16, to: u16) -> Option<Piece> {
         let (f, t) = (from as usize, to as usize);
         // One test of both cells against both arrays and the bitsets: no bounds checks
         // below.
         let n = s.height.len().min(s.pieces.len()).min(64 * W);
         if f >= n || t >= n {
-            return;
+            return None;
         }
+        let mut taken = None;
         if s.height[..n][t] > 0 {
             let q = s.pieces[..n][t];
             self.set_top_bits(s, to, Some(q), false);
             s.height[..n][t] = 0;
             s.hash ^= self.piece_key(to, 0, q);
+            taken = Some(q);
         }
         let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
         if height[f] == 0 {
-            return;
+            return taken;
         }
         let p = pieces[f];
         height[f] = 0;
@@ -682,6 +695,7 @@ impl<const W: usize> Game<W> {
             fl &= fl - 1;
         }
         flip(&mut s.occupied);
+        taken
     }
 
     /// The change of the hash when piece `p` moves from `from` to `to` without stacks:

@@ -59,6 +59,7 @@ impl<const W: usize> Game<W> {
         cx.mv.to = part.to;
         cx.mv.middle = part.middle;
         cx.mv.captures = 0;
+        cx.mv.taken = None;
         if rule.action == Action::Choose {
             if cx.mv.chosen.is_none()
                 && let Some(list) = &self.code.rules[part.rule as usize].choices
@@ -66,7 +67,7 @@ impl<const W: usize> Game<W> {
                 cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
             }
         } else {
-            self.move_part(s, part, rule.action);
+            self.move_part(s, cx, part, rule.action);
         }
         let mut pending = pending;
         let r = self.run_then(s, cx, part.rule, &mut pending);
@@ -83,18 +84,24 @@ impl<const W: usize> Game<W> {
     /// The piece of a part moves (or is placed): everything a part does before its
     /// `then` block, for every action but `choose` (which moves nothing).
     #[inline(always)]
-    pub(crate) fn move_part(&self, s: &mut State<W>, p: Part, action: Action) {
-        match action {
+    ///
+    /// Without stacks, a piece on the destination is taken: it is counted as a capture
+    /// of the part and kept in `cx` for `taken` and `taken_owner`.
+    pub(crate) fn move_part(&self, s: &mut State<W>, cx: &mut Ctx<W>, p: Part, action: Action) {
+        let taken = match action {
             Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, p.from, p.to),
             Action::Jump => {
-                self.move_stack(s, p.from, p.to);
                 s.jumped.insert(p.middle);
+                self.move_stack(s, p.from, p.to)
             }
             Action::Place => {
                 let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
-                self.put(s, p.to, piece(p.extra as u8, kind, 0));
+                self.put(s, p.to, piece(p.extra as u8, kind, 0))
             }
-            Action::Pass | Action::Choose => {}
+            Action::Pass | Action::Choose => None,
+        };
+        if let Some(q) = taken {
+            took(s, cx, q);
         }
     }
 
@@ -168,7 +175,7 @@ impl<const W: usize> Game<W> {
             cx.mv.from = p.from;
             cx.mv.to = p.to;
             cx.mv.middle = p.middle;
-            self.move_part(s, *p, rule.action);
+            self.move_part(s, &mut cx, *p, rule.action);
             if rule.goes_on {
                 let mut pending = Vec::new();
                 let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
@@ -422,4 +429,12 @@ impl<const W: usize> Game<W> {
             _ => p.extra.to_string(),
         }
     }
+}
+
+/// A part took piece `q` by moving onto it: a capture of the part.
+#[cold]
+fn took<const W: usize>(s: &mut State<W>, cx: &mut Ctx<W>, q: crate::engine::exec::state::Piece) {
+    cx.mv.taken = Some(q);
+    cx.mv.captures += 1;
+    s.turn_captures += 1;
 }

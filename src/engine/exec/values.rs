@@ -53,6 +53,8 @@ pub enum ValN {
     Phase,
     /// `previous.action` or `previous.phase`.
     Previous(Field),
+    /// `taken`: the kind of the piece the part took by moving onto it.
+    Taken,
     /// A form every node type shares.
     W(Box<Wrap<ValN>>),
 }
@@ -245,6 +247,7 @@ impl<const W: usize> Game<W> {
             ValN::Phase => Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index)),
             ValN::Previous(Field::Phase) => Val::Phase(s.previous.phase),
             ValN::Previous(_) => s.previous.action.map_or(Val::Bool(false), Val::Action),
+            ValN::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
             ValN::W(w) => self.wrap(s, cx, w),
         }
     }
@@ -310,6 +313,7 @@ impl<const W: usize> Game<W> {
     pub fn eid(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> u16 {
         match n {
             IdN::Const(k) => *k,
+            IdN::Taken => cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of),
             IdN::W(w) => self.wrap(s, cx, w),
         }
     }
@@ -384,6 +388,7 @@ impl<const W: usize> Lower<'_, W> {
                 E::Action(a) => ValN::Action(*a),
                 E::Ctx(ContextVar::Phase) => ValN::Phase,
                 E::Previous(f) => ValN::Previous(*f),
+                E::Ctx(ContextVar::Taken) => ValN::Taken,
                 _ => self.wrap(e, Self::value, ValN::W).unwrap_or_else(|| {
                     self.unlowered(e);
                     ValN::Bool(BoolN::Const(false))
@@ -472,6 +477,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::OpponentOf, args) if args.len() == 1 => SideN::OpponentOf(Box::new(self.side(&args[0]))),
             E::Call(Builtin::Owner, args) if args.len() == 1 => SideN::Owner(self.cell(&args[0])),
             E::Previous(Field::Player) => SideN::Previous,
+            E::Ctx(ContextVar::TakenOwner) => SideN::TakenOwner,
             _ => self.wrap(e, Self::side, SideN::W).unwrap_or_else(|| {
                 self.unlowered(e);
                 SideN::Const(0)
@@ -483,6 +489,7 @@ impl<const W: usize> Lower<'_, W> {
     pub(crate) fn id(&mut self, e: &E) -> IdN {
         match e {
             E::Flag(k) | E::Kind(k) => IdN::Const(*k),
+            E::Ctx(ContextVar::Taken) => IdN::Taken,
             _ => self.wrap(e, Self::id, IdN::W).unwrap_or_else(|| {
                 self.unlowered(e);
                 IdN::Const(u16::MAX)

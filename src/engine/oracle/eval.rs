@@ -302,6 +302,8 @@ impl<const W: usize> Game<W> {
             ContextVar::Middle => Val::Cell(cx.mv.middle),
             ContextVar::Chosen => cx.mv.chosen.clone().unwrap_or(Val::Bool(false)),
             ContextVar::Captures => Val::Num(cx.mv.captures as i64),
+            ContextVar::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
+            ContextVar::TakenOwner => Val::Side(cx.mv.taken.map_or(u8::MAX, side_of)),
             ContextVar::Mover => Val::Side(s.mover),
             ContextVar::Opponent => Val::Side(self.opponent_of(s.mover)),
             ContextVar::Passes => Val::Num(s.passes as i64),

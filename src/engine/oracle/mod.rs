@@ -410,7 +410,15 @@ impl<'g, const W: usize> Oracle<'g, W> {
         }
         let mut result = Ok(());
         for (part, chosen) in candidates {
-            cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: rid, chosen, captures: 0 };
+            cx.mv = MoveVars {
+                from: part.from,
+                to: part.to,
+                middle: part.middle,
+                rule: rid,
+                chosen,
+                captures: 0,
+                taken: None,
+            };
             if rule.conds.iter().all(|c| g.eval_bool(s, cx, c)) {
                 result = self.complete(s, cx, part, turn, out);
                 if result.is_err() {
@@ -493,6 +501,14 @@ impl<'g, const W: usize> Oracle<'g, W> {
         cx.mv.to = part.to;
         cx.mv.middle = part.middle;
         cx.mv.captures = 0;
+        cx.mv.taken = None;
+        // Without stacks, a piece that moves (or is placed) onto another takes it.
+        let moves_onto = !matches!(rule.action, Action::Choose | Action::Pass) && part.to != part.from;
+        if !g.prog.stacks && moves_onto && part.to != NONE && s.height[part.to as usize] > 0 {
+            cx.mv.taken = g.top(s, part.to);
+            cx.mv.captures += 1;
+            s.turn_captures += 1;
+        }
         match rule.action {
             Action::Choose => {
                 if cx.mv.chosen.is_none()
@@ -502,12 +518,16 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     cx.mv.chosen = items.get(part.extra as usize).cloned();
                 }
             }
-            Action::Step | Action::Slide | Action::Relocate => g.move_stack(s, part.from, part.to),
+            Action::Step | Action::Slide | Action::Relocate => {
+                g.move_stack(s, part.from, part.to);
+            }
             Action::Jump => {
                 g.move_stack(s, part.from, part.to);
                 s.jumped.insert(part.middle);
             }
-            Action::Place => g.put(s, part.to, piece(part.extra as u8, rule.kind, 0)),
+            Action::Place => {
+                g.put(s, part.to, piece(part.extra as u8, rule.kind, 0));
+            }
             Action::Pass => {}
         }
         let mut pending = pending;

@@ -603,14 +603,14 @@ players cross, nought
 board square 3 by 3, neighbours orthogonal or diagonal
 piece stone "x"
 
-define line(c: cell, d: direction) = c in own and c + d in own and c + d + d in own
+define three(c: cell, d: direction) = c in own and c + d in own and c + d + d in own
 
 phase play {
   place stone at empty
 }
 
 end {
-  if any(c in board: any(d in [n, e, ne, se]: line(c, d))) { win(mover) }
+  if any(c in board: any(d in [n, e, ne, se]: three(c, d))) { win(mover) }
 }
 
 no moves { draw }
