@@ -21,8 +21,8 @@ fn holed(shape: Shape, holes: &[&str]) -> Geometry {
     Geometry::with_holes(shape, &holes).unwrap()
 }
 
-/// A square board of 7 by 7 without its four corners of 2 by 2: a cross.
-fn cross() -> Geometry {
+/// A square board of 7 by 7 without its four corners of 2 by 2.
+fn cut_corners() -> Geometry {
     let corners = ["a1", "b1", "a2", "b2", "f1", "g1", "f2", "g2", "a6", "b6", "a7", "b7", "f6", "g6", "f7", "g7"];
     holed(Shape::Square { files: 7, ranks: 7, squares: SquareColour::All }, &corners)
 }
@@ -84,7 +84,7 @@ fn nested_squares(named: bool) -> Geometry {
 /// A spread of boards to run the generic laws on.
 fn sample_boards() -> Vec<Geometry> {
     let mut out = vec![
-        cross(),
+        cut_corners(),
         holed(Shape::Square { files: 3, ranks: 3, squares: SquareColour::All }, &["b2"]),
         holed(Shape::Square { files: 8, ranks: 8, squares: SquareColour::Dark }, &["a1", "h8", "d4"]),
         holed(Shape::Hexagon { side: 4, unit: HexUnit::Cells }, &["D4"]),
@@ -444,7 +444,7 @@ fn other_distances_match_reference() {
         square(6, 5, SquareColour::All),
         square(6, 6, SquareColour::Dark),
         square(5, 4, SquareColour::Light),
-        cross(),
+        cut_corners(),
         holed(Shape::Hexagon { side: 3, unit: HexUnit::Cells }, &["C3", "B2"]),
         holed(Shape::Rhombus { files: 4, ranks: 3, unit: HexUnit::Points }, &["b2"]),
     ];
@@ -646,7 +646,7 @@ fn named_symmetries_act_as_documented() {
 
 #[test]
 fn holes_leave_cells_out() {
-    let g = cross();
+    let g = cut_corners();
     assert_eq!(g.len(), 33);
     assert!(g.parse_label("a1").is_none());
     assert!(g.is_hole(0, 0) && !g.is_hole(3, 3) && g.holes().len() == 16);
@@ -659,7 +659,7 @@ fn holes_leave_cells_out() {
     assert_eq!(g.step(cell(&g, "c1"), w), None);
     assert_eq!(g.step(cell(&g, "c2"), n), Some(cell(&g, "c3")));
     assert_eq!(labels_of(&g, g.neighbours(cell(&g, "c2"), g.default_neighbour_dirs())), set(&["c1", "c3", "d2"]));
-    // Every symmetry of the square maps the cross onto itself.
+    // Every symmetry of the square maps the board onto itself.
     assert_eq!(g.symmetries().len(), 8);
     // A hole makes the way round longer: no closed form.
     let g = holed(Shape::Square { files: 3, ranks: 3, squares: SquareColour::All }, &["b2"]);

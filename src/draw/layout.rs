@@ -389,4 +389,39 @@ mod tests {
             }
         }
     }
+
+    /// Holes are not drawn: a board of dark squares draws its light squares as off the
+    /// board, but not its holes.
+    #[test]
+    fn holes_are_not_drawn() {
+        let holes = ["a1".to_string(), "c3".to_string()];
+        let geo = Geometry::with_holes(Shape::Square { files: 4, ranks: 4, squares: SquareColour::Dark }, &holes)
+            .expect("a board");
+        let l = Layout::new(&geo);
+        assert_eq!(geo.len(), 6);
+        assert_eq!(l.off_board.len(), 8);
+        assert_eq!(l.centres.len(), 6);
+    }
+
+    /// A graph board: its points at their positions, a unit apart a step of one, its
+    /// links as lines, each point's name beside it.
+    #[test]
+    fn graph_points_lines_and_names() {
+        let spec = crate::board::GraphSpec {
+            points: vec![("a1".into(), Some((0, 0))), ("c1".into(), Some((2, 0))), ("b2".into(), Some((1, 1)))],
+            lines: vec![crate::board::LineSpec { dirs: None, chain: vec!["a1".into(), "c1".into(), "b2".into()] }],
+        };
+        let geo = Geometry::graph(&spec).expect("a board");
+        let l = Layout::new(&geo);
+        let at = |label: &str| l.centres[geo.parse_label(label).expect("a point").0 as usize];
+        assert!((at("c1").x - at("a1").x - 2.0 * UNIT).abs() < 1e-6);
+        assert!((at("a1").y - at("b2").y - UNIT).abs() < 1e-6);
+        assert_eq!(l.lines.len(), 2);
+        assert!(l.looks.iter().all(|&k| k == Look::Point));
+        let names: Vec<&str> = l.labels.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(names, ["a1", "c1", "b2"]);
+        for p in &l.centres {
+            assert!(p.x > 0.0 && p.x < l.width && p.y > 0.0 && p.y < l.height);
+        }
+    }
 }
