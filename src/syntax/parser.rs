@@ -186,8 +186,11 @@ fn item(p: Pair<Rule>) -> R<Item> {
                         decl.squares = Some((colour, span(&opt)));
                     }
                     Rule::without_option => {
+                        // Two `without` clauses leave out the cells of both.
                         let sp = span(&opt);
-                        decl.without = Some((content(opt).map(name).collect(), sp));
+                        let (names, at) = decl.without.get_or_insert_with(|| (Vec::new(), sp));
+                        names.extend(content(opt).map(name));
+                        *at = at.to(sp);
                     }
                     _ => decl.neighbours = Some(expr(content(opt).next().unwrap())?),
                 }
