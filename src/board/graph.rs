@@ -258,6 +258,9 @@ impl Links {
         if there == back {
             return Err(GeometryError::Opposites(there.to_string()));
         }
+        if let Some(name) = [there, back].into_iter().find(|n| *n == "lines") {
+            return Err(GeometryError::DirectionName(name.to_string()));
+        }
         for (i, [a, b]) in self.pairs.iter().enumerate() {
             match (a == there, b == back, a == back, b == there) {
                 (true, true, ..) => return Ok((i, false)),

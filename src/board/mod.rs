@@ -159,6 +159,8 @@ pub enum GeometryError {
     DirectionTwice(String, String),
     #[error("direction `{0}` is paired with two different directions, or with itself")]
     Opposites(String),
+    #[error("a direction cannot be called `{0}`, the name of the set of every direction")]
+    DirectionName(String),
     #[error("the lines need {0} directions, more than the limit of {max}", max = MAX_GRAPH_DIRS)]
     TooManyDirections(usize),
 }

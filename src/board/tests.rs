@@ -750,6 +750,7 @@ fn graph_errors() {
         GeometryError::Opposites("e".into())
     );
     assert_eq!(err(&pts, &[(Some(("e", "e")), "a1 - b1")]), GeometryError::Opposites("e".into()));
+    assert_eq!(err(&pts, &[(Some(("out", "lines")), "a1 - b1")]), GeometryError::DirectionName("lines".into()));
     let mut spec = graph_spec(&pts, &[]);
     spec.points[1].1 = None;
     assert_eq!(Geometry::graph(&spec).unwrap_err(), GeometryError::NoPosition("b1".into()));

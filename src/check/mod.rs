@@ -1014,6 +1014,9 @@ fn graph_error(e: &GeometryError, graph: &ast::GraphDecl, board: Span) -> Diagno
         GeometryError::Opposites(d) => Diagnostic::error(Code::BadBoard, message)
             .with_label(dir(d), "paired twice")
             .with_help("each direction has one way back, another direction: `along e and w`"),
+        GeometryError::DirectionName(d) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(dir(d), "the name of a direction set")
+            .with_help("`lines` is every direction of a graph board: give this direction another name"),
         GeometryError::TooManyCells(_) => Diagnostic::error(Code::BadBoard, message)
             .with_label(board, "this board")
             .with_help(format!("a board has at most {MAX_CELLS} points")),
