@@ -73,7 +73,18 @@ fn generated() -> Vec<Case> {
     huge.extend_from_slice(b"// ");
     huge.resize(huge.len() + padding, b'x');
     huge.push(b'\n');
-    vec![case("not-text-latin1", latin1), case("not-text-nul-byte", nul), case("file-too-large", huge)]
+    // A graph board of more points than a board may have.
+    let mut points = "game \"Tiny\"\nplayers white, black\nboard graph {\n  points a1 at (0, 0)".to_string();
+    for i in 1..=1024 {
+        points.push_str(&format!(", p{i} at ({}, {})", i % 100, i / 100));
+    }
+    points.push_str("\n  lines a1 - p1\n}\npiece stone \"o\"\nphase play {\n  place stone at empty\n}\n");
+    vec![
+        case("not-text-latin1", latin1),
+        case("not-text-nul-byte", nul),
+        case("file-too-large", huge),
+        case("bad-board-too-many-points", points.into_bytes()),
+    ]
 }
 
 /// The code a case's name says it shows: the longest code name that starts it.

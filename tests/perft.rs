@@ -271,3 +271,71 @@ fn a_position_without_a_counter_has_the_setups_value() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "perft(1) = 1\nperft(2) = 9\n");
 }
+
+/// Moves counted by a small player of its own: two pieces a side on a graph given by its
+/// links, each turn one piece steps to a linked empty point; a side without a step has
+/// no continuation.
+fn steps_on_graph(links: &[(usize, usize)], pieces: &mut [Option<u8>], mover: u8, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for &(a, b) in links {
+        for (from, to) in [(a, b), (b, a)] {
+            if pieces[from] == Some(mover) && pieces[to].is_none() {
+                pieces[from] = None;
+                pieces[to] = Some(mover);
+                total += steps_on_graph(links, pieces, 1 - mover, depth - 1);
+                pieces[to] = None;
+                pieces[from] = Some(mover);
+            }
+        }
+    }
+    total
+}
+
+/// A graph board whose lines name no direction (a wheel: a rim of `k` points around a
+/// hub, each rim point linked to the next and to the hub, the rim as one line): pieces
+/// step `along lines` to any linked point. The counts must equal those of the small
+/// player above, worked out from the links alone, with the fast paths on and off.
+#[test]
+fn perft_of_steps_on_a_graph_without_directions() {
+    for k in [4usize, 5, 7] {
+        // Point 0 is the hub `h1`; rim point i (1..=k) is `p{i}`.
+        let name = |i: usize| if i == 0 { "h1".to_string() } else { format!("p{i}") };
+        let points: Vec<String> = (0..=k).map(|i| format!("{} at ({}, {})", name(i), i, (i * 3) % (k + 1))).collect();
+        let rim: Vec<String> = (1..=k).chain([1]).map(name).collect();
+        let spokes: Vec<String> = (1..=k).map(|i| format!("h1 - {}", name(i))).collect();
+        let text = format!(
+            "game \"Wheel\"\nplayers white, black\nboard graph {{\n  points {}\n  lines {}\n  lines {}\n}}\n\
+             piece man \"o\"\nsetup {{\n  place white man at p1, p2\n  place black man at h1, p3\n}}\n\
+             phase play {{\n  step own along lines to empty\n}}\nno moves {{ lose(mover) }}\n",
+            points.join(", "),
+            rim.join(" - "),
+            spokes.join(", ")
+        );
+        let checked = rulesi::check_source(&text);
+        let model = checked.model.unwrap_or_else(|| panic!("{k}: {:?}", checked.diagnostics));
+        let values = options::resolve(&model, None, &[]).expect("no options");
+        let mut links: Vec<(usize, usize)> = (1..=k).map(|i| (i, i % k + 1)).collect();
+        links.extend((1..=k).map(|i| (0, i)));
+        for fast in [true, false] {
+            let any = build_with_fast_paths(&model, &values, fast).expect("the game builds");
+            with_game!(&any, g => {
+                let geo = &g.prog.geometry;
+                assert_eq!(geo.links().len(), 2 * k);
+                // The small player's points, numbered as above, by label.
+                let mut pieces = vec![None; k + 1];
+                for (label, side) in [("p1", 0), ("p2", 0), ("h1", 1), ("p3", 1)] {
+                    pieces[(0..=k).position(|i| name(i) == label).expect("a point")] = Some(side);
+                }
+                for depth in 1..=4 {
+                    let want = steps_on_graph(&links, &mut pieces, 0, depth);
+                    assert!(want > 0);
+                    let got = perft(g, &g.start(), depth).expect("perft");
+                    assert_eq!(got, want, "a wheel of {k}, depth {depth}, fast paths {fast}");
+                }
+            });
+        }
+    }
+}

@@ -671,6 +671,34 @@ fn rhombus_board() {
     snapshot("play-rhombus", &text);
 }
 
+/// A graph board in the terminal: its points where they are drawn, the lines between
+/// them, the names of each row's points at its right; a mill takes a man in a second
+/// part. A board with holes: blanks where the holes are.
+#[test]
+fn graph_and_holes_boards() {
+    let dir = TempDir::new("graph");
+    let game = root().join("tests").join("oracle").join("mill.game").to_string_lossy().to_string();
+    let mill = rulesi(dir.path(), &["play", &game], "a1\nb2\nd1\nf6\ng1,choose b2\nmoves\n");
+    assert_eq!(mill.code, 0, "{}", mill.stderr);
+    let out = &mill.stdout;
+    for want in [
+        " . ------------ . ------------ .   a7 d7 g7",
+        " . -- . -- .         . -- . -- .   a4 b4 c4 e4 f4 g4",
+        "last move: white g1,choose b2",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    let game = root().join("tests").join("oracle").join("holes.game").to_string_lossy().to_string();
+    let holes = rulesi(dir.path(), &["play", &game, "--quiet"], "c2-b2\nd2-d3\n");
+    assert_eq!(holes.code, 0, "{}", holes.stderr);
+    assert!(holes.stdout.contains("not played"), "{}", holes.stdout);
+    let text = format!(
+        "$ rulesi play tests/oracle/mill.game\n{}\n$ rulesi play tests/oracle/holes.game --quiet\n{}",
+        mill.stdout, holes.stdout
+    );
+    snapshot("play-graph-and-holes", &text);
+}
+
 /// The position a script's `position` command prints: the lines after the command's
 /// echo, up to the next prompt.
 fn printed_position(stdout: &str) -> String {

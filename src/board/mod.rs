@@ -11,6 +11,7 @@
 //! none at all.
 
 mod cellset;
+mod graph;
 mod labels;
 mod symmetry;
 #[cfg(test)]
@@ -19,6 +20,7 @@ mod tests;
 use std::collections::VecDeque;
 
 pub use cellset::{CellSet, CellSetIter};
+pub use graph::{GraphSpec, LineSpec, MAX_GRAPH_DIRS, MAX_POSITION};
 
 /// The largest number of cells of any board (the capacity of [`CellSet`]).
 pub const MAX_CELLS: usize = CellSet::CAPACITY;
@@ -39,6 +41,8 @@ pub enum Shape {
     Rhombus { files: u32, ranks: u32, unit: HexUnit },
     /// A rectangle of `files` by `ranks` squares, possibly only one colour of them.
     Square { files: u32, ranks: u32, squares: SquareColour },
+    /// Named points joined by lines (see [`GraphSpec`]); built by [`Geometry::graph`].
+    Graph,
 }
 
 /// Whether the places of a hexagon (or a rhombus) are drawn as cells or as the points
@@ -97,10 +101,11 @@ impl SymId {
     }
 }
 
-/// A direction's name and its step in (x, y).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A direction's name and its step in (x, y) (on a graph board, where steps follow
+/// the lines, (0, 0)).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DirInfo {
-    pub name: &'static str,
+    pub name: String,
     pub dx: i32,
     pub dy: i32,
 }
@@ -128,24 +133,57 @@ pub enum GeometryError {
     TooManyCells(usize),
     #[error("the board has no cells")]
     NoCells,
+    #[error("`{0}` is not a cell of the board, so it cannot be left out")]
+    HoleNotACell(String),
+    #[error("`{0}` is left out twice")]
+    HoleTwice(String),
+    #[error("every cell of the board is left out")]
+    AllLeftOut,
+    #[error("a point needs a name of letters then digits, such as a1, not `{0}`")]
+    PointName(String),
+    #[error("point `{0}` is declared twice")]
+    PointTwice(String),
+    #[error("point `{0}` has no position")]
+    NoPosition(String),
+    #[error("point `{0}` is at {1}, outside 0 to {max} on each axis", max = MAX_POSITION)]
+    Position(String, String),
+    #[error("points `{0}` and `{1}` are at the same position")]
+    SamePosition(String, String),
+    #[error("a line goes to `{0}`, which is not a point of the board")]
+    UnknownPoint(String),
+    #[error("`{0}` and `{1}` are linked twice")]
+    LinkTwice(String, String),
+    #[error("a line links `{0}` to itself")]
+    SelfLink(String),
+    #[error("two lines leave `{0}` along `{1}`")]
+    DirectionTwice(String, String),
+    #[error("direction `{0}` is paired with two different directions, or with itself")]
+    Opposites(String),
+    #[error("a direction cannot be called `{0}`, the name of the set of every direction")]
+    DirectionName(String),
+    #[error("the lines need {0} directions, more than the limit of {max}", max = MAX_GRAPH_DIRS)]
+    TooManyDirections(usize),
 }
 
-const fn dir(name: &'static str, dx: i32, dy: i32) -> DirInfo {
-    DirInfo { name, dx, dy }
+/// A grid direction: its name and step.
+type GridDir = (&'static str, i32, i32);
+
+const fn dir(name: &'static str, dx: i32, dy: i32) -> GridDir {
+    (name, dx, dy)
 }
 
 /// Hexagon directions, in cyclic order (each is 60 degrees on from the last).
-const HEX_DIRS: [DirInfo; 6] =
+const HEX_DIRS: [GridDir; 6] =
     [dir("e", 1, 0), dir("ne", 1, 1), dir("n", 0, 1), dir("w", -1, 0), dir("sw", -1, -1), dir("s", 0, -1)];
 
 /// Rhombus directions: the hexagon's six, in the same cyclic order and drawn at the
 /// same angles, on axes where a row's cells run along `e` and a column's along `ne`.
 /// The two corners (0, 0) and (files - 1, ranks - 1) have two neighbours each.
-const RHOMBUS_DIRS: [DirInfo; 6] =
+const RHOMBUS_DIRS: [GridDir; 6] =
     [dir("e", 1, 0), dir("ne", 0, 1), dir("n", -1, 1), dir("w", -1, 0), dir("sw", 0, -1), dir("s", 1, -1)];
 
 /// Square directions, in cyclic order (each is 45 degrees clockwise from the last).
-const SQUARE_DIRS: [DirInfo; 8] = [
+const SQUARE_DIRS: [GridDir; 8] = [
     dir("n", 0, 1),
     dir("ne", 1, 1),
     dir("e", 1, 0),
@@ -181,9 +219,14 @@ pub struct Geometry {
     height: i32,
     coords: Vec<(i32, i32)>,
     labels: Vec<String>,
+    /// A graph board's labels in lower case with their points, sorted (empty on a
+    /// grid, whose labels are read from their coordinates).
+    names: Vec<(String, CellId)>,
+    /// The cells of the shape left out of a grid, sorted.
+    holes: Vec<(i32, i32)>,
     /// `width * height` entries, row-major by y; `NO_CELL` where there is no cell.
     grid: Vec<u16>,
-    dirs: &'static [DirInfo],
+    dirs: Vec<DirInfo>,
     /// `len * dirs.len()` entries: `steps[c * dirs.len() + d]`.
     steps: Vec<u16>,
     all_dirs: Vec<Dir>,
@@ -209,7 +252,18 @@ impl Geometry {
     /// A [`GeometryError`] when the shape breaks the limits given in the
     /// [module docs](self) or has no cells (e.g. a 1x1 board of light squares).
     pub fn new(shape: Shape) -> Result<Geometry, GeometryError> {
-        let (width, height, dirs): (u32, u32, &'static [DirInfo]) = match shape {
+        Geometry::with_holes(shape, &[])
+    }
+
+    /// Compiles a board shape without the cells labelled `holes` (a board with
+    /// holes: the cells left out are not cells of the board, as if off it).
+    ///
+    /// # Errors
+    ///
+    /// As [`Geometry::new`], and when a hole is not a cell of the shape, is named
+    /// twice, or every cell is left out.
+    pub fn with_holes(shape: Shape, holes: &[String]) -> Result<Geometry, GeometryError> {
+        let (width, height, grid_dirs): (u32, u32, &'static [GridDir]) = match shape {
             Shape::Hexagon { side, .. } => {
                 if side == 0 || side > MAX_HEX_SIDE {
                     return Err(GeometryError::HexSide(side));
@@ -234,26 +288,142 @@ impl Geometry {
                 }
                 (files, ranks, &SQUARE_DIRS)
             }
+            Shape::Graph => return Err(GeometryError::NoCells),
         };
+        let dirs: Vec<DirInfo> =
+            grid_dirs.iter().map(|&(name, dx, dy)| DirInfo { name: name.to_string(), dx, dy }).collect();
         let (width, height) = (width as i32, height as i32);
-        let exists = |x: i32, y: i32| match shape {
-            Shape::Hexagon { side, .. } => (x - y).abs() < side as i32,
-            Shape::Rhombus { .. } => true,
-            Shape::Square { squares, .. } => match squares {
-                SquareColour::All => true,
-                SquareColour::Dark => (x + y) % 2 == 0,
-                SquareColour::Light => (x + y) % 2 == 1,
-            },
+        let in_shape = |x: i32, y: i32| {
+            (0..width).contains(&x)
+                && (0..height).contains(&y)
+                && match shape {
+                    Shape::Hexagon { side, .. } => (x - y).abs() < side as i32,
+                    Shape::Rhombus { .. } | Shape::Graph => true,
+                    Shape::Square { squares, .. } => match squares {
+                        SquareColour::All => true,
+                        SquareColour::Dark => (x + y) % 2 == 0,
+                        SquareColour::Light => (x + y) % 2 == 1,
+                    },
+                }
         };
+        let mut hole_coords: Vec<(i32, i32)> = Vec::with_capacity(holes.len());
+        for h in holes {
+            match labels::parse_label(h) {
+                Some((x, y)) if in_shape(x, y) => {
+                    if hole_coords.contains(&(x, y)) {
+                        return Err(GeometryError::HoleTwice(h.clone()));
+                    }
+                    hole_coords.push((x, y));
+                }
+                _ => return Err(GeometryError::HoleNotACell(h.clone())),
+            }
+        }
+        hole_coords.sort_unstable();
 
         let mut coords = Vec::new();
         for y in 0..height {
             for x in 0..width {
-                if exists(x, y) {
+                if in_shape(x, y) && hole_coords.binary_search(&(x, y)).is_err() {
                     coords.push((x, y));
                 }
             }
         }
+        if coords.is_empty() && !hole_coords.is_empty() {
+            return Err(GeometryError::AllLeftOut);
+        }
+        // Hexagons are labelled in capitals (`F6`), rhombi and square boards in small
+        // letters (`a1`), as their players write them.
+        let upper = matches!(shape, Shape::Hexagon { .. });
+        let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
+        let mut g = Geometry::blank(shape, (width, height), coords, labels, dirs)?;
+        g.holes = hole_coords;
+        g.steps = Vec::with_capacity(g.len() * g.dirs.len());
+        for &(x, y) in &g.coords {
+            for d in &g.dirs {
+                g.steps.push(g.cell_at(x + d.dx, y + d.dy).map_or(NO_CELL, |c| c.0));
+            }
+        }
+
+        let all_dirs = g.all_dirs.clone();
+        let mask = |ds: &[Dir]| ds.iter().fold(0u32, |m, d| m | 1 << d.0);
+        let full = g.holes.is_empty();
+        let (default_dirs, dir_sets, metrics) = match shape {
+            Shape::Hexagon { .. } | Shape::Rhombus { .. } => {
+                let metric = if matches!(shape, Shape::Hexagon { .. }) { Metric::Hex } else { Metric::Rhombus };
+                let metrics = if full { vec![(mask(&all_dirs), metric)] } else { Vec::new() };
+                (all_dirs.clone(), vec![("hex", all_dirs.clone())], metrics)
+            }
+            Shape::Square { squares, .. } => {
+                let orthogonal: Vec<Dir> = [0, 2, 4, 6].map(Dir).to_vec();
+                let diagonal: Vec<Dir> = [1, 3, 5, 7].map(Dir).to_vec();
+                let metrics = if squares == SquareColour::All && full {
+                    vec![(mask(&orthogonal), Metric::Manhattan), (mask(&all_dirs), Metric::Chebyshev)]
+                } else {
+                    Vec::new()
+                };
+                let sets = vec![("orthogonal", orthogonal.clone()), ("diagonal", diagonal)];
+                (orthogonal, sets, metrics)
+            }
+            Shape::Graph => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        g.default_dirs = default_dirs;
+        g.dir_sets = dir_sets;
+        g.metrics = metrics;
+
+        // Symmetries act on doubled coordinates centred on the bounding box, so
+        // that boards with an even number of files or ranks stay integral. A
+        // candidate that takes a cell to a hole (or off the board) is not kept.
+        let (cx2, cy2) = (width - 1, height - 1);
+        let candidates = match shape {
+            Shape::Hexagon { .. } => symmetry::hex_candidates(),
+            Shape::Rhombus { .. } => symmetry::rhombus_candidates(),
+            Shape::Square { .. } => symmetry::square_candidates(),
+            Shape::Graph => Vec::new(),
+        };
+        let (len, ndirs) = (g.len(), g.dirs.len());
+        g.syms.clear();
+        g.images.clear();
+        g.dir_images.clear();
+        'candidates: for (name, m) in candidates {
+            let mut cell_map = Vec::with_capacity(len);
+            for &(x, y) in &g.coords {
+                let (u, v) = symmetry::apply(&m, 2 * x - cx2, 2 * y - cy2);
+                let (u, v) = (u + cx2, v + cy2);
+                if u % 2 != 0 || v % 2 != 0 {
+                    continue 'candidates;
+                }
+                match g.cell_at(u / 2, v / 2) {
+                    None => continue 'candidates,
+                    Some(c) => cell_map.push(c),
+                }
+            }
+            let mut dir_map = Vec::with_capacity(ndirs);
+            for d in &g.dirs {
+                let (dx, dy) = symmetry::apply(&m, d.dx, d.dy);
+                match g.dirs.iter().position(|e| (e.dx, e.dy) == (dx, dy)) {
+                    Some(i) => dir_map.push(Dir(i as u8)),
+                    None => continue 'candidates,
+                }
+            }
+            g.syms.push(SymInfo { name });
+            g.images.extend(cell_map);
+            g.dir_images.extend(dir_map);
+        }
+        debug_assert_eq!(g.syms.first().map(|s| s.name), Some("identity"));
+        g.rotate_180 = g.syms.iter().position(|s| s.name == "rotate_180").map(|i| SymId(i as u8));
+        g.centre = if cx2 % 2 == 0 && cy2 % 2 == 0 { g.cell_at(cx2 / 2, cy2 / 2) } else { None };
+        Ok(g)
+    }
+
+    /// A geometry with its cells, labels and directions and every other table trivial:
+    /// no steps, no neighbour directions, the identity its only symmetry.
+    fn blank(
+        shape: Shape,
+        (width, height): (i32, i32),
+        coords: Vec<(i32, i32)>,
+        labels: Vec<String>,
+        dirs: Vec<DirInfo>,
+    ) -> Result<Geometry, GeometryError> {
         let len = coords.len();
         if len == 0 {
             return Err(GeometryError::NoCells);
@@ -261,114 +431,31 @@ impl Geometry {
         if len > MAX_CELLS {
             return Err(GeometryError::TooManyCells(len));
         }
-
         let mut grid = vec![NO_CELL; (width * height) as usize];
         for (i, &(x, y)) in coords.iter().enumerate() {
             grid[(y * width + x) as usize] = i as u16;
         }
-        let at = |x: i32, y: i32| -> u16 {
-            if (0..width).contains(&x) && (0..height).contains(&y) { grid[(y * width + x) as usize] } else { NO_CELL }
-        };
-
-        // Hexagons are labelled in capitals (`F6`), rhombi and square boards in small
-        // letters (`a1`), as their players write them.
-        let upper = matches!(shape, Shape::Hexagon { .. });
-        let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
-
-        let mut steps = Vec::with_capacity(len * dirs.len());
-        for &(x, y) in &coords {
-            for d in dirs {
-                steps.push(at(x + d.dx, y + d.dy));
-            }
-        }
-
-        let all_dirs: Vec<Dir> = (0..dirs.len()).map(|d| Dir(d as u8)).collect();
-        let mask = |ds: &[Dir]| ds.iter().fold(0u32, |m, d| m | 1 << d.0);
-        let (default_dirs, dir_sets, metrics) = match shape {
-            Shape::Hexagon { .. } => {
-                (all_dirs.clone(), vec![("hex", all_dirs.clone())], vec![(mask(&all_dirs), Metric::Hex)])
-            }
-            Shape::Rhombus { .. } => {
-                (all_dirs.clone(), vec![("hex", all_dirs.clone())], vec![(mask(&all_dirs), Metric::Rhombus)])
-            }
-            Shape::Square { squares, .. } => {
-                let orthogonal: Vec<Dir> = [0, 2, 4, 6].map(Dir).to_vec();
-                let diagonal: Vec<Dir> = [1, 3, 5, 7].map(Dir).to_vec();
-                let metrics = if squares == SquareColour::All {
-                    vec![(mask(&orthogonal), Metric::Manhattan), (mask(&all_dirs), Metric::Chebyshev)]
-                } else {
-                    Vec::new()
-                };
-                (orthogonal.clone(), vec![("orthogonal", orthogonal), ("diagonal", diagonal)], metrics)
-            }
-        };
-
-        // Symmetries act on doubled coordinates centred on the bounding box, so
-        // that boards with an even number of files or ranks stay integral.
-        let (cx2, cy2) = (width - 1, height - 1);
-        let candidates = match shape {
-            Shape::Hexagon { .. } => symmetry::hex_candidates(),
-            Shape::Rhombus { .. } => symmetry::rhombus_candidates(),
-            Shape::Square { .. } => symmetry::square_candidates(),
-        };
-        let mut syms = Vec::new();
-        let mut images = Vec::new();
-        let mut dir_images = Vec::new();
-        'candidates: for (name, m) in candidates {
-            let mut cell_map = Vec::with_capacity(len);
-            for &(x, y) in &coords {
-                let (u, v) = symmetry::apply(&m, 2 * x - cx2, 2 * y - cy2);
-                let (u, v) = (u + cx2, v + cy2);
-                if u % 2 != 0 || v % 2 != 0 {
-                    continue 'candidates;
-                }
-                match at(u / 2, v / 2) {
-                    NO_CELL => continue 'candidates,
-                    c => cell_map.push(CellId(c)),
-                }
-            }
-            let mut dir_map = Vec::with_capacity(dirs.len());
-            for d in dirs {
-                let (dx, dy) = symmetry::apply(&m, d.dx, d.dy);
-                match dirs.iter().position(|e| (e.dx, e.dy) == (dx, dy)) {
-                    Some(i) => dir_map.push(Dir(i as u8)),
-                    None => continue 'candidates,
-                }
-            }
-            syms.push(SymInfo { name });
-            images.extend(cell_map);
-            dir_images.extend(dir_map);
-        }
-        debug_assert_eq!(syms.first().map(|s| s.name), Some("identity"));
-        let rotate_180 = syms.iter().position(|s| s.name == "rotate_180").map(|i| SymId(i as u8));
-
-        let centre = if cx2 % 2 == 0 && cy2 % 2 == 0 {
-            match at(cx2 / 2, cy2 / 2) {
-                NO_CELL => None,
-                c => Some(CellId(c)),
-            }
-        } else {
-            None
-        };
-
+        let ndirs = dirs.len();
         Ok(Geometry {
             shape,
             width,
             height,
             coords,
             labels,
+            names: Vec::new(),
+            holes: Vec::new(),
             grid,
+            steps: vec![NO_CELL; len * ndirs],
+            all_dirs: (0..ndirs).map(|d| Dir(d as u8)).collect(),
             dirs,
-            steps,
-            all_dirs,
-            default_dirs,
-            dir_sets,
-            metrics,
-            syms,
-            images,
-            dir_images,
-            rotate_180,
-            centre,
+            default_dirs: Vec::new(),
+            dir_sets: Vec::new(),
+            metrics: Vec::new(),
+            syms: vec![SymInfo { name: "identity" }],
+            images: (0..len as u16).map(CellId).collect(),
+            dir_images: (0..ndirs).map(|d| Dir(d as u8)).collect(),
+            rotate_180: None,
+            centre: None,
             full: CellSet::full(len),
         })
     }
@@ -430,8 +517,22 @@ impl Geometry {
     /// The cell a label names, case-insensitively. Labels with a leading zero in
     /// the number, or naming no cell of this board, give `None`.
     pub fn parse_label(&self, s: &str) -> Option<CellId> {
+        if self.shape == Shape::Graph {
+            let key = s.to_ascii_lowercase();
+            return self.names.binary_search_by(|(n, _)| n.as_str().cmp(&key)).ok().map(|i| self.names[i].1);
+        }
         let (x, y) = labels::parse_label(s)?;
         self.cell_at(x, y)
+    }
+
+    /// Whether (x, y) is a cell of the grid's shape left out of the board.
+    pub fn is_hole(&self, x: i32, y: i32) -> bool {
+        self.holes.binary_search(&(x, y)).is_ok()
+    }
+
+    /// The cells of the shape left out of the board, as (x, y), sorted.
+    pub fn holes(&self) -> &[(i32, i32)] {
+        &self.holes
     }
 
     /// Whether `s` looks like a cell label on some board: one or more ASCII
@@ -443,7 +544,7 @@ impl Geometry {
     /// The board's directions in cyclic order. Hexagon and rhombus: e, ne, n, w, sw,
     /// s. Square: n, ne, e, se, s, sw, w, nw.
     pub fn directions(&self) -> &[DirInfo] {
-        self.dirs
+        &self.dirs
     }
 
     /// Every direction of the board, in order.
@@ -457,8 +558,8 @@ impl Geometry {
     }
 
     /// The name of a direction.
-    pub fn dir_name(&self, d: Dir) -> &'static str {
-        self.dirs[d.index()].name
+    pub fn dir_name(&self, d: Dir) -> &str {
+        &self.dirs[d.index()].name
     }
 
     /// The neighbour of `c` in direction `d`, or `None` if that is off the board
@@ -598,6 +699,19 @@ impl Geometry {
         &self.syms
     }
 
+    /// Whether `name` is a symmetry of boards of this family (of hexagons, rhombi,
+    /// squares; graphs take a square's) that this board does not have, because it
+    /// does not map the board's cells (or lines) onto themselves.
+    pub fn lacks_symmetry(&self, name: &str) -> bool {
+        let family = match self.shape {
+            Shape::Hexagon { .. } => symmetry::hex_candidates(),
+            Shape::Rhombus { .. } => symmetry::rhombus_candidates(),
+            Shape::Square { .. } | Shape::Graph => symmetry::square_candidates(),
+        };
+        let name = if name == "half_turn" { "rotate_180" } else { name };
+        family.iter().any(|(n, _)| *n == name) && self.sym_by_name(name).is_none()
+    }
+
     /// The symmetry with this name; `half_turn` is an alias for `rotate_180`.
     pub fn sym_by_name(&self, name: &str) -> Option<SymId> {
         if name == "half_turn" {
@@ -630,7 +744,8 @@ impl Geometry {
     }
 
     /// Named direction sets: `("hex", all six)` on a hexagon or a rhombus; `("orthogonal",
-    /// n e s w)` and `("diagonal", ne se sw nw)` on a square board.
+    /// n e s w)` and `("diagonal", ne se sw nw)` on a square board; `("lines", all)` on
+    /// a graph board.
     pub fn named_dir_sets(&self) -> &[(&'static str, Vec<Dir>)] {
         &self.dir_sets
     }

@@ -16,9 +16,82 @@ fn square(files: u32, ranks: u32, squares: SquareColour) -> Geometry {
     Geometry::new(Shape::Square { files, ranks, squares }).unwrap()
 }
 
+fn holed(shape: Shape, holes: &[&str]) -> Geometry {
+    let holes: Vec<String> = holes.iter().map(|h| h.to_string()).collect();
+    Geometry::with_holes(shape, &holes).unwrap()
+}
+
+/// A square board of 7 by 7 without its four corners of 2 by 2.
+fn cut_corners() -> Geometry {
+    let corners = ["a1", "b1", "a2", "b2", "f1", "g1", "f2", "g2", "a6", "b6", "a7", "b7", "f6", "g6", "f7", "g7"];
+    holed(Shape::Square { files: 7, ranks: 7, squares: SquareColour::All }, &corners)
+}
+
+/// A graph from points `(name, x, y)` and lines `(directions, chain)`, chains written
+/// `a1 - b1 - c1`.
+fn graph_spec(points: &[(&str, i64, i64)], lines: &[(Option<(&str, &str)>, &str)]) -> GraphSpec {
+    GraphSpec {
+        points: points.iter().map(|&(n, x, y)| (n.to_string(), Some((x, y)))).collect(),
+        lines: lines
+            .iter()
+            .map(|(dirs, chain)| LineSpec {
+                dirs: dirs.map(|(a, b)| (a.to_string(), b.to_string())),
+                chain: chain.split(" - ").map(str::to_string).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The board of three nested squares joined at their midpoints, its lines along
+/// `e`/`w` and `n`/`s` (`named`) or naming no direction.
+fn nested_squares(named: bool) -> Geometry {
+    let mut points = Vec::new();
+    for lo in [0, 1, 2] {
+        let (mid, hi) = (3, 6 - lo);
+        for (x, y) in [(lo, lo), (mid, lo), (hi, lo), (lo, mid), (hi, mid), (lo, hi), (mid, hi), (hi, hi)] {
+            points.push((x, y));
+        }
+    }
+    let name = |(x, y): (i64, i64)| format!("{}{}", (b'a' + x as u8) as char, y + 1);
+    let owned: Vec<(String, i64, i64)> = points.iter().map(|&p| (name(p), p.0, p.1)).collect();
+    let pts: Vec<(&str, i64, i64)> = owned.iter().map(|(n, x, y)| (n.as_str(), *x, *y)).collect();
+    let rows = [
+        "a1 - d1 - g1",
+        "b2 - d2 - f2",
+        "c3 - d3 - e3",
+        "a4 - b4 - c4",
+        "e4 - f4 - g4",
+        "c5 - d5 - e5",
+        "b6 - d6 - f6",
+        "a7 - d7 - g7",
+    ];
+    let columns = [
+        "a1 - a4 - a7",
+        "b2 - b4 - b6",
+        "c3 - c4 - c5",
+        "d1 - d2 - d3",
+        "d5 - d6 - d7",
+        "e3 - e4 - e5",
+        "f2 - f4 - f6",
+        "g1 - g4 - g7",
+    ];
+    let (across, up) = if named { (Some(("e", "w")), Some(("n", "s"))) } else { (None, None) };
+    let mut lines: Vec<(Option<(&str, &str)>, &str)> = rows.iter().map(|r| (across, *r)).collect();
+    lines.extend(columns.iter().map(|c| (up, *c)));
+    Geometry::graph(&graph_spec(&pts, &lines)).unwrap()
+}
+
 /// A spread of boards to run the generic laws on.
 fn sample_boards() -> Vec<Geometry> {
-    let mut out = Vec::new();
+    let mut out = vec![
+        cut_corners(),
+        holed(Shape::Square { files: 3, ranks: 3, squares: SquareColour::All }, &["b2"]),
+        holed(Shape::Square { files: 8, ranks: 8, squares: SquareColour::Dark }, &["a1", "h8", "d4"]),
+        holed(Shape::Hexagon { side: 4, unit: HexUnit::Cells }, &["D4"]),
+        holed(Shape::Rhombus { files: 5, ranks: 5, unit: HexUnit::Cells }, &["a1", "e5", "c2"]),
+        nested_squares(true),
+        nested_squares(false),
+    ];
     for side in [1, 2, 3, 6, 8, 14, 16] {
         out.push(hex(side));
     }
@@ -154,7 +227,7 @@ fn label_shape() {
 #[test]
 fn directions_and_names() {
     let g = hex(6);
-    let names: Vec<&str> = g.directions().iter().map(|d| d.name).collect();
+    let names: Vec<&str> = g.directions().iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["e", "ne", "n", "w", "sw", "s"]);
     assert_eq!(g.default_neighbour_dirs().len(), 6);
     assert_eq!(g.named_dir_sets().len(), 1);
@@ -168,7 +241,7 @@ fn directions_and_names() {
     assert_eq!(g.dir_by_name("se"), None);
 
     let g = square(8, 8, SquareColour::All);
-    let names: Vec<&str> = g.directions().iter().map(|d| d.name).collect();
+    let names: Vec<&str> = g.directions().iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["n", "ne", "e", "se", "s", "sw", "w", "nw"]);
     let orth: Vec<&str> = g.default_neighbour_dirs().iter().map(|&d| g.dir_name(d)).collect();
     assert_eq!(orth, ["n", "e", "s", "w"]);
@@ -226,12 +299,15 @@ fn hex_neighbours() {
             for &d in g.all_dirs() {
                 if let Some(n) = g.step(c, d) {
                     assert_eq!(g.step(n, g.opposite(d)), Some(c));
+                    if g.is_graph() {
+                        continue; // steps follow the lines, not the coordinates
+                    }
                     let (x, y) = g.coords(c);
-                    let info = g.directions()[d.index()];
+                    let info = &g.directions()[d.index()];
                     assert_eq!(g.coords(n), (x + info.dx, y + info.dy));
-                } else {
+                } else if !g.is_graph() {
                     let (x, y) = g.coords(c);
-                    let info = g.directions()[d.index()];
+                    let info = &g.directions()[d.index()];
                     assert_eq!(g.cell_at(x + info.dx, y + info.dy), None);
                 }
             }
@@ -252,7 +328,7 @@ fn rhombus_neighbours() {
     let f6 = cell(&g, "f6");
     let by_dir: Vec<&str> = g.all_dirs().iter().map(|&d| g.label(g.step(f6, d).unwrap())).collect();
     assert_eq!(by_dir, ["g6", "f7", "e7", "e6", "f5", "g5"]);
-    let names: Vec<&str> = g.directions().iter().map(|d| d.name).collect();
+    let names: Vec<&str> = g.directions().iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["e", "ne", "n", "w", "sw", "s"]);
     let around = |l: &str| labels_of(&g, g.neighbours(cell(&g, l), dirs));
     assert_eq!(around("a1"), set(&["b1", "a2"]));
@@ -301,7 +377,7 @@ fn slow_distances(g: &Geometry, dirs: &[Dir]) -> Vec<Vec<Option<u32>>> {
     let adjacent = |a: CellId, b: CellId| {
         let ((ax, ay), (bx, by)) = (g.coords(a), g.coords(b));
         dirs.iter().any(|d| {
-            let info = g.directions()[d.index()];
+            let info = &g.directions()[d.index()];
             (ax + info.dx, ay + info.dy) == (bx, by)
         })
     };
@@ -368,6 +444,9 @@ fn other_distances_match_reference() {
         square(6, 5, SquareColour::All),
         square(6, 6, SquareColour::Dark),
         square(5, 4, SquareColour::Light),
+        cut_corners(),
+        holed(Shape::Hexagon { side: 3, unit: HexUnit::Cells }, &["C3", "B2"]),
+        holed(Shape::Rhombus { files: 4, ranks: 3, unit: HexUnit::Points }, &["b2"]),
     ];
     for g in &boards {
         let n = g.directions().len();
@@ -563,4 +642,132 @@ fn named_symmetries_act_as_documented() {
     let g = square(8, 8, SquareColour::Dark);
     assert_eq!(g.sym_by_name("rotate_90"), None);
     assert!(g.sym_by_name("half_turn").is_some());
+}
+
+#[test]
+fn holes_leave_cells_out() {
+    let g = cut_corners();
+    assert_eq!(g.len(), 33);
+    assert!(g.parse_label("a1").is_none());
+    assert!(g.is_hole(0, 0) && !g.is_hole(3, 3) && g.holes().len() == 16);
+    // The remaining cells keep their grid labels and coordinates.
+    assert_eq!(g.coords(cell(&g, "c1")), (2, 0));
+    assert_eq!(g.label(CellId(0)), "c1");
+    assert_eq!(g.centre(), Some(cell(&g, "d4")));
+    let n = g.dir_by_name("n").unwrap();
+    let w = g.dir_by_name("w").unwrap();
+    assert_eq!(g.step(cell(&g, "c1"), w), None);
+    assert_eq!(g.step(cell(&g, "c2"), n), Some(cell(&g, "c3")));
+    assert_eq!(labels_of(&g, g.neighbours(cell(&g, "c2"), g.default_neighbour_dirs())), set(&["c1", "c3", "d2"]));
+    // Every symmetry of the square maps the board onto itself.
+    assert_eq!(g.symmetries().len(), 8);
+    // A hole makes the way round longer: no closed form.
+    let g = holed(Shape::Square { files: 3, ranks: 3, squares: SquareColour::All }, &["b2"]);
+    let orthogonal = g.dir_set_by_name("orthogonal").unwrap().to_vec();
+    assert_eq!(g.distance(cell(&g, "a2"), cell(&g, "c2"), &orthogonal), Some(4));
+    assert_eq!(g.distance(cell(&g, "a2"), cell(&g, "c2"), g.all_dirs()), Some(2));
+    assert_eq!(g.centre(), None);
+    // Without a1, only the symmetries that fix a1 (or send it to a hole) are kept.
+    let g = holed(Shape::Square { files: 3, ranks: 3, squares: SquareColour::All }, &["a1"]);
+    let names: Vec<&str> = g.symmetries().iter().map(|s| s.name).collect();
+    assert_eq!(names, ["identity", "reflect_diagonal"]);
+    assert_eq!(g.half_turn(), None);
+}
+
+#[test]
+fn hole_errors() {
+    let sq = Shape::Square { files: 3, ranks: 3, squares: SquareColour::All };
+    let holes = |hs: &[&str]| hs.iter().map(|h| h.to_string()).collect::<Vec<_>>();
+    let err = |shape, hs: &[&str]| Geometry::with_holes(shape, &holes(hs)).unwrap_err();
+    assert_eq!(err(sq, &["d1"]), GeometryError::HoleNotACell("d1".into()));
+    assert_eq!(err(sq, &["a1", "b2", "A1"]), GeometryError::HoleTwice("A1".into()));
+    assert_eq!(err(sq, &["north"]), GeometryError::HoleNotACell("north".into()));
+    let dark = Shape::Square { files: 4, ranks: 4, squares: SquareColour::Dark };
+    assert_eq!(err(dark, &["b1"]), GeometryError::HoleNotACell("b1".into()));
+    let every = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
+    assert_eq!(err(sq, &every), GeometryError::AllLeftOut);
+    assert!(Geometry::with_holes(sq, &holes(&every[1..])).is_ok_and(|g| g.len() == 1));
+}
+
+#[test]
+fn graph_boards() {
+    let g = nested_squares(true);
+    assert_eq!(g.len(), 24);
+    assert!(g.is_graph());
+    assert_eq!(g.links().len(), 32);
+    let names: Vec<&str> = g.directions().iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["e", "n", "w", "s"]);
+    assert_eq!(g.default_neighbour_dirs().len(), 4);
+    assert_eq!(g.dir_set_by_name("lines").map(<[Dir]>::len), Some(4));
+    let e = g.dir_by_name("e").unwrap();
+    assert_eq!(g.step(cell(&g, "a1"), e), Some(cell(&g, "d1")));
+    assert_eq!(g.step(cell(&g, "c4"), e), None);
+    assert_eq!(g.opposite(e), g.dir_by_name("w").unwrap());
+    assert_eq!(labels_of(&g, g.neighbours(cell(&g, "d2"), g.all_dirs())), set(&["b2", "f2", "d1", "d3"]));
+    assert_eq!(g.distance(cell(&g, "a1"), cell(&g, "g7"), g.all_dirs()), Some(4));
+    assert_eq!(g.distance(cell(&g, "c4"), cell(&g, "e4"), g.all_dirs()), Some(4));
+    assert_eq!(g.centre(), None);
+    assert_eq!(g.symmetries().len(), 8);
+    assert_eq!(g.label(CellId(0)), "a1");
+    assert_eq!(g.parse_label("G7"), Some(cell(&g, "g7")));
+    assert_eq!(g.parse_label("a2"), None);
+    assert_eq!(g.coords(cell(&g, "f4")), (5, 3));
+    // Lines that name no direction: each takes a pair of its own that no other line
+    // at its points uses, so a line is one direction from end to end.
+    let g = nested_squares(false);
+    assert_eq!(g.links().len(), 32);
+    assert_eq!(g.len(), 24);
+    for c in g.cells() {
+        let deg = g.neighbours(c, g.all_dirs()).count();
+        assert!((2..=4).contains(&deg));
+    }
+    let (a1, d1, g1) = (cell(&g, "a1"), cell(&g, "d1"), cell(&g, "g1"));
+    let d = g.all_dirs().iter().copied().find(|&d| g.step(a1, d) == Some(d1)).unwrap();
+    assert_eq!(g.step(d1, d), Some(g1));
+    assert!(g.dir_name(d).contains(' '));
+    assert_eq!(g.distance(a1, cell(&g, "g7"), g.all_dirs()), Some(4));
+}
+
+#[test]
+fn graph_errors() {
+    let pts = [("a1", 0, 0), ("b1", 1, 0), ("c1", 2, 0)];
+    let err = |points: &[(&str, i64, i64)], lines: &[(Option<(&str, &str)>, &str)]| {
+        Geometry::graph(&graph_spec(points, lines)).unwrap_err()
+    };
+    assert_eq!(err(&pts, &[(None, "a1 - z9")]), GeometryError::UnknownPoint("z9".into()));
+    assert_eq!(err(&[("a1", 0, 0), ("A1", 1, 0)], &[]), GeometryError::PointTwice("A1".into()));
+    assert_eq!(err(&[("a1", 0, 0), ("b1", 0, 0)], &[]), GeometryError::SamePosition("a1".into(), "b1".into()));
+    assert_eq!(err(&[("corner", 0, 0)], &[]), GeometryError::PointName("corner".into()));
+    assert_eq!(err(&[("a1", 0, 256)], &[]), GeometryError::Position("a1".into(), "(0, 256)".into()));
+    assert_eq!(err(&pts, &[(None, "a1 - b1 - a1")]), GeometryError::LinkTwice("b1".into(), "a1".into()));
+    assert_eq!(err(&pts, &[(None, "a1 - a1")]), GeometryError::SelfLink("a1".into()));
+    assert_eq!(
+        err(&pts, &[(Some(("e", "w")), "a1 - b1"), (Some(("e", "w")), "a1 - c1")]),
+        GeometryError::DirectionTwice("a1".into(), "e".into())
+    );
+    assert_eq!(
+        err(&pts, &[(Some(("e", "w")), "a1 - b1"), (Some(("e", "s")), "b1 - c1")]),
+        GeometryError::Opposites("e".into())
+    );
+    assert_eq!(err(&pts, &[(Some(("e", "e")), "a1 - b1")]), GeometryError::Opposites("e".into()));
+    assert_eq!(err(&pts, &[(Some(("out", "lines")), "a1 - b1")]), GeometryError::DirectionName("lines".into()));
+    let mut spec = graph_spec(&pts, &[]);
+    spec.points[1].1 = None;
+    assert_eq!(Geometry::graph(&spec).unwrap_err(), GeometryError::NoPosition("b1".into()));
+    // A pair named the other way round is the same pair, run backwards.
+    let g =
+        Geometry::graph(&graph_spec(&pts, &[(Some(("e", "w")), "a1 - b1"), (Some(("w", "e")), "c1 - b1")])).unwrap();
+    assert_eq!(g.directions().len(), 2);
+    assert_eq!(g.step(cell(&g, "b1"), g.dir_by_name("e").unwrap()), Some(cell(&g, "c1")));
+    // More points than a board may have; a star with more lines than directions.
+    let many: Vec<(String, i64, i64)> = (0..1025).map(|i| (format!("p{i}"), i % 200, i / 200)).collect();
+    let many: Vec<(&str, i64, i64)> = many.iter().map(|(n, x, y)| (n.as_str(), *x, *y)).collect();
+    assert_eq!(err(&many, &[]), GeometryError::TooManyCells(1025));
+    let star: Vec<String> = (1..=17).map(|i| format!("a0 - p{i}")).collect();
+    let mut points = vec![("a0".to_string(), 0, 0)];
+    points.extend((1..=17).map(|i| (format!("p{i}"), i, 1)));
+    let points: Vec<(&str, i64, i64)> = points.iter().map(|(n, x, y)| (n.as_str(), *x, *y)).collect();
+    let lines: Vec<(Option<(&str, &str)>, &str)> = star.iter().map(|s| (None, s.as_str())).collect();
+    assert_eq!(err(&points, &lines), GeometryError::TooManyDirections(34));
+    assert!(Geometry::graph(&graph_spec(&points[..17], &lines[..16])).is_ok());
 }

@@ -74,6 +74,9 @@ type R = Result<Value, EvalError>;
 /// The board's shape for the given options; `None` if the model has no board.
 pub fn board_shape(model: &Model, options: &[OptionChoice]) -> Result<Option<Shape>, EvalError> {
     let b = &model.board;
+    if b.graph.is_some() {
+        return Ok(Some(Shape::Graph));
+    }
     let Some(size) = &b.size else { return Ok(None) };
     let mut env = Env::new(model, options, None);
     let num = |env: &mut Env, e: &Expr| -> Result<u32, EvalError> {

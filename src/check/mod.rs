@@ -20,7 +20,7 @@ pub mod types;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::board::{Geometry, GeometryError};
+use crate::board::{Geometry, GeometryError, GraphSpec, LineSpec, MAX_CELLS};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::suggest::did_you_mean;
 use crate::syntax::Span;
@@ -583,13 +583,19 @@ impl<'a> Checker<'a> {
                 board.ranks = number(self, ranks);
                 board.dark = b.squares.as_ref().map(|(c, _)| *c == ast::SquareColour::Dark);
             }
+            ast::BoardShape::Graph(graph) => {
+                self.check_graph_board(b, graph, item.keyword.to(item.span));
+                return;
+            }
         }
+        board.holes = b.without.iter().flat_map(|(names, _)| names.iter().map(|n| n.text.clone())).collect();
         self.model.board = board;
         // Build the board for the default options; its directions are needed below.
         let (sizes, literal) = match &b.shape {
             ast::BoardShape::Hexagon { side, .. } => (vec![side], is_number(side)),
             ast::BoardShape::Rhombus { files, ranks, .. } => (vec![files, ranks], is_number(files) && is_number(ranks)),
             ast::BoardShape::Square { files, ranks } => (vec![files, ranks], is_number(files) && is_number(ranks)),
+            ast::BoardShape::Graph(_) => return,
         };
         let shape_span = item.keyword.to(sizes[sizes.len() - 1].span);
         let with_defaults = if literal { "" } else { " with the default options" };
@@ -611,8 +617,9 @@ impl<'a> Checker<'a> {
             "the board is built with each option's default: give the options defaults the board can have".to_string()
         };
         match eval::board_shape(&self.model, &self.defaults) {
-            Ok(Some(shape)) => match Geometry::new(shape) {
+            Ok(Some(shape)) => match self.model.board.geometry(shape) {
                 Ok(g) => self.geometry = Some(g),
+                Err(e) if self.hole_error(&e, b, with_defaults) => {}
                 Err(e) => {
                     let (span, what) = match (&e, sizes.as_slice()) {
                         (GeometryError::HexSide(n), [side]) => (side.span, format!("{n} cells to a side")),
@@ -636,6 +643,75 @@ impl<'a> Checker<'a> {
                     .with_help(help),
             ),
         }
+        if let Some(n) = &b.neighbours {
+            let e = self.static_expr(n, types::Ty::Directions, "the board's neighbours");
+            self.model.board.neighbours = e;
+        }
+    }
+
+    /// Reports an error about the holes of a grid at the hole named, and whether it was one.
+    fn hole_error(&mut self, e: &GeometryError, b: &ast::BoardDecl, with_defaults: &str) -> bool {
+        let Some((holes, clause)) = &b.without else { return false };
+        let at = |label: &str, nth: usize| {
+            let key = label.to_ascii_lowercase();
+            holes.iter().filter(|n| n.text.to_ascii_lowercase() == key).nth(nth).map_or(*clause, |n| n.span)
+        };
+        let d = match e {
+            GeometryError::HoleNotACell(l) => {
+                Diagnostic::error(Code::NotOnBoard, format!("there is no cell `{l}` to leave out of this board"))
+                    .with_label(at(l, 0), format!("not a cell of the grid{with_defaults}"))
+                    .with_help("`without` lists cells of the grid: a hole must be one of them")
+            }
+            GeometryError::HoleTwice(l) => Diagnostic::error(Code::Duplicate, format!("`{l}` is left out twice"))
+                .with_label(at(l, 0), "left out here")
+                .with_label(at(l, 1), "and again here")
+                .with_help("list each hole once"),
+            GeometryError::AllLeftOut => {
+                Diagnostic::error(Code::BadBoard, "this board cannot be built: every cell is left out")
+                    .with_label(*clause, format!("every cell of the grid{with_defaults}"))
+                    .with_help("a board needs at least one cell: leave fewer cells out")
+            }
+            _ => return false,
+        };
+        self.error(d);
+        true
+    }
+
+    /// Checks a graph board and builds it.
+    fn check_graph_board(&mut self, b: &ast::BoardDecl, graph: &ast::GraphDecl, span: Span) {
+        if let Some((_, sp)) = &b.squares {
+            self.error(
+                Diagnostic::error(Code::BadBoard, "a graph board has no dark or light squares")
+                    .with_label(*sp, "only square boards can be checkered")
+                    .with_help("remove this clause"),
+            );
+        }
+        if let Some((_, sp)) = &b.without {
+            self.error(
+                Diagnostic::error(Code::BadBoard, "a graph board has no holes")
+                    .with_label(*sp, "only a grid can leave cells out")
+                    .with_help("leave the point out of `points` and its lines instead"),
+            );
+        }
+        let spec = GraphSpec {
+            points: graph.points.iter().map(|(n, at)| (n.text.clone(), at.map(|(x, y, _)| (x, y)))).collect(),
+            lines: graph
+                .lines
+                .iter()
+                .map(|l| LineSpec {
+                    dirs: l.dirs.as_ref().map(|(a, b)| (a.text.clone(), b.text.clone())),
+                    chain: l.chain.iter().map(|n| n.text.clone()).collect(),
+                })
+                .collect(),
+        };
+        match Geometry::graph(&spec) {
+            Ok(g) => self.geometry = Some(g),
+            Err(e) => {
+                let d = graph_error(&e, graph, span);
+                self.error(d);
+            }
+        }
+        self.model.board = model::Board { graph: Some(spec), ..model::Board::default() };
         if let Some(n) = &b.neighbours {
             let e = self.static_expr(n, types::Ty::Directions, "the board's neighbours");
             self.model.board.neighbours = e;
@@ -869,5 +945,83 @@ pub fn quote_list<S: AsRef<str>>(items: &[S]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {}", init.join(", "), last),
+    }
+}
+
+/// The diagnostic for a graph board that cannot be built, at the point, link or
+/// direction it is about.
+fn graph_error(e: &GeometryError, graph: &ast::GraphDecl, board: Span) -> Diagnostic {
+    let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+    // The `nth` point declared as `name`.
+    let point = |name: &str, nth: usize| {
+        graph.points.iter().filter(|(n, _)| same(&n.text, name)).nth(nth).map_or(board, |(n, _)| n.span)
+    };
+    let names = || graph.lines.iter().flat_map(|l| l.chain.iter());
+    let links = || graph.lines.iter().flat_map(|l| l.chain.windows(2));
+    // The `nth` link between `a` and `b`, either way.
+    let link = |a: &str, b: &str, nth: usize| {
+        links()
+            .filter(|w| (same(&w[0].text, a) && same(&w[1].text, b)) || (same(&w[0].text, b) && same(&w[1].text, a)))
+            .nth(nth)
+            .map_or(board, |w| w[0].span.to(w[1].span))
+    };
+    let dir = |name: &str| {
+        graph
+            .lines
+            .iter()
+            .filter_map(|l| l.dirs.as_ref())
+            .flat_map(|(a, b)| [a, b])
+            .rfind(|n| n.text == name)
+            .map_or(board, |n| n.span)
+    };
+    let message = format!("this board cannot be built: {e}");
+    match e {
+        GeometryError::PointName(p) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(point(p, 0), "not a label")
+            .with_help("name points as cells are named, letters then digits (a1, d7, p12), so moves can name them"),
+        GeometryError::PointTwice(p) => Diagnostic::error(Code::Duplicate, format!("point `{p}` is declared twice"))
+            .with_label(point(p, 0), "declared here")
+            .with_label(point(p, 1), "and again here")
+            .with_help("declare each point once"),
+        GeometryError::NoPosition(p) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(point(p, 0), "no position")
+            .with_help(format!("give each point its place in pictures: `{p} at (0, 0)`")),
+        GeometryError::Position(p, _) => Diagnostic::error(Code::OutOfRange, message)
+            .with_label(graph.points.iter().find(|(n, _)| n.text == *p).and_then(|(_, at)| at.map(|a| a.2)).unwrap_or(board), "too far")
+            .with_help(format!("positions run from 0 to {} on each axis", crate::board::MAX_POSITION)),
+        GeometryError::SamePosition(a, b) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(point(a, 0), "here")
+            .with_label(point(b, 0), "at the same place")
+            .with_help("give each point a place of its own"),
+        GeometryError::UnknownPoint(p) => {
+            Diagnostic::error(Code::UnknownName, format!("a line goes to `{p}`, which is not a point of the board"))
+                .with_label(names().find(|n| n.text == *p).map_or(board, |n| n.span), "not a point")
+                .with_help(match did_you_mean(p, graph.points.iter().map(|(n, _)| n.text.as_str())) {
+                    Some(s) => format!("did you mean `{s}`? Lines join the points declared in `points`"),
+                    None => "declare it in `points`, with its position".to_string(),
+                })
+        }
+        GeometryError::LinkTwice(a, b) => Diagnostic::error(Code::Duplicate, format!("`{a}` and `{b}` are linked twice"))
+            .with_label(link(a, b, 0), "linked here")
+            .with_label(link(a, b, 1), "and again here")
+            .with_help("list each link once"),
+        GeometryError::SelfLink(p) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(link(p, p, 0), "a point linked to itself")
+            .with_help("a line joins different points"),
+        GeometryError::DirectionTwice(p, d) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(point(p, 0), format!("two lines along `{d}` leave this point"))
+            .with_help("a step along a direction leads to one point: name another direction for one of the lines"),
+        GeometryError::Opposites(d) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(dir(d), "paired twice")
+            .with_help("each direction has one way back, another direction: `along e and w`"),
+        GeometryError::DirectionName(d) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(dir(d), "the name of a direction set")
+            .with_help("`lines` is every direction of a graph board: give this direction another name"),
+        GeometryError::TooManyCells(_) => Diagnostic::error(Code::BadBoard, message)
+            .with_label(board, "this board")
+            .with_help(format!("a board has at most {MAX_CELLS} points")),
+        _ => Diagnostic::error(Code::BadBoard, message).with_label(board, "this board").with_help(
+            "lines that name no direction each take a pair of directions of their own: name the directions of more lines",
+        ),
     }
 }

@@ -5,6 +5,7 @@
 
 use super::hir::{Block, Expr, LocalId};
 use super::types::Ty;
+use crate::board::{Geometry, GeometryError, GraphSpec, Shape};
 
 /// A checked game.
 #[derive(Clone, Debug, Default)]
@@ -78,6 +79,25 @@ pub struct Board {
     pub dark: Option<bool>,
     /// Which directions make cells neighbours (the board's default when `None`).
     pub neighbours: Option<Expr>,
+    /// The labels of the cells of a grid left out of the board (its holes).
+    pub holes: Vec<String>,
+    /// A graph board's points and lines (then the fields above but `neighbours` are unused).
+    pub graph: Option<GraphSpec>,
+}
+
+impl Board {
+    /// The geometry of this board for a shape computed from the options (see
+    /// [`super::eval::board_shape`]): the graph, or the grid without its holes.
+    ///
+    /// # Errors
+    ///
+    /// Why the board cannot be built.
+    pub fn geometry(&self, shape: Shape) -> Result<Geometry, GeometryError> {
+        match &self.graph {
+            Some(spec) => Geometry::graph(spec),
+            None => Geometry::with_holes(shape, &self.holes),
+        }
+    }
 }
 
 /// A kind of piece.

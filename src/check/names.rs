@@ -510,6 +510,18 @@ impl Checker<'_> {
             if g.sym_by_name(n).is_some() {
                 return self.expr_at(H::Symmetry(n.to_string()), Ty::Symmetry, span);
             }
+            if g.lacks_symmetry(n) && !self.names.contains_key(n) {
+                let kept: Vec<String> = g.symmetries().iter().map(|s| s.name.to_string()).collect();
+                self.error(
+                    Diagnostic::error(Code::UnknownName, format!("this board has no symmetry `{n}`"))
+                        .with_label(span, "does not map this board onto itself")
+                        .with_help(format!(
+                            "a symmetry is kept only if it takes every cell to a cell (and holes to holes); this board's are {}",
+                            quote_list(&kept)
+                        )),
+                );
+                return Self::error_expr(span);
+            }
             if let Some(c) = g.parse_label(n) {
                 let label = g.label(c).to_string();
                 return self.expr_at(H::CellLabel(label), Ty::Cell, span);
@@ -645,6 +657,8 @@ impl Checker<'_> {
             Some(g) => g
                 .directions()
                 .iter()
+                // The directions of lines that name none cannot be named.
+                .filter(|d| !d.name.contains(' '))
                 .map(|d| d.name.to_string())
                 .chain(g.named_dir_sets().iter().map(|(n, _)| n.to_string()))
                 .chain(g.symmetries().iter().map(|s| s.name.to_string()))

@@ -17,6 +17,9 @@
 //! - A rhombus is drawn as a hexagon is, but its columns go up to the right (each row
 //!   half a cell to the right of the one below it), with a `/` between a column's
 //!   letter and its end cell.
+//! - A graph board puts each point at its position, the highest at the top, draws the
+//!   lines between linked points with `-`, `|`, `/` and `\`, and names the points of
+//!   each line of text at its right. The holes of a grid are blank.
 //! - A piece is its kind's letter. With colour, one colour per owner. Without colour
 //!   the owner must show in the letters: the game's own letter per side when it gives
 //!   one; otherwise, with two owners, the first's in upper case and the second's in
@@ -217,7 +220,65 @@ impl View {
             Shape::Square { .. } => self.square(g, widest, &draw),
             Shape::Hexagon { .. } => self.hexagon(g, widest, &draw, -1),
             Shape::Rhombus { .. } => self.hexagon(g, widest, &draw, 1),
+            Shape::Graph => self.graph(g, widest, &draw),
         }
+    }
+
+    /// A graph board: each point at its position (two lines a step up, a cell and two
+    /// characters a step across), the links drawn with `-`, `|`, `/` and `\` between
+    /// them, and the names of a line's points at its right.
+    fn graph<const W: usize>(&self, g: &Game<W>, widest: usize, draw: &dyn Fn(u16, usize) -> String) -> String {
+        let geo = &g.prog.geometry;
+        let (width, height) = geo.bounds();
+        let (sx, sy) = (widest as i32 + 2, 2);
+        let rows = ((height - 1) * sy + 1) as usize;
+        let cols = ((width - 1) * sx) as usize + widest;
+        // One glyph per column; a cell's text fills the glyph of its first column.
+        let mut canvas: Vec<Vec<String>> = vec![vec![" ".to_string(); cols]; rows];
+        let place = |c: CellId| {
+            let (x, y) = geo.coords(c);
+            (((height - 1 - y) * sy) as usize, (x * sx) as usize + widest / 2)
+        };
+        for (a, b) in geo.links() {
+            let ((ra, ca), (rb, cb)) = (place(a), place(b));
+            let (ra, ca, rb, cb) = (ra as i32, ca as i32, rb as i32, cb as i32);
+            if ra == rb {
+                for col in ca.min(cb) + 1..ca.max(cb) {
+                    canvas[ra as usize][col as usize] = "-".to_string();
+                }
+                continue;
+            }
+            let (top, bottom) = if ra < rb { ((ra, ca), (rb, cb)) } else { ((rb, cb), (ra, ca)) };
+            let glyph = match (bottom.1 - top.1).signum() {
+                0 => "|",
+                1 => "\\",
+                _ => "/",
+            };
+            for row in top.0 + 1..bottom.0 {
+                let col = top.1 + (bottom.1 - top.1) * (row - top.0) / (bottom.0 - top.0);
+                canvas[row as usize][col as usize] = glyph.to_string();
+            }
+        }
+        let mut names: Vec<Vec<&str>> = vec![Vec::new(); rows];
+        for c in geo.cells() {
+            let (row, centre) = place(c);
+            let start = centre - widest / 2;
+            canvas[row][start] = draw(c.0, widest);
+            for glyph in &mut canvas[row][start + 1..start + widest] {
+                glyph.clear();
+            }
+            names[row].push(geo.label(c));
+        }
+        let mut out = String::new();
+        for (row, glyphs) in canvas.iter().enumerate() {
+            let mut line = glyphs.concat().trim_end().to_string();
+            if !names[row].is_empty() {
+                line.push_str(&format!("   {}", names[row].join(" ")));
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
     }
 
     fn square<const W: usize>(&self, g: &Game<W>, widest: usize, draw: &dyn Fn(u16, usize) -> String) -> String {

@@ -16,6 +16,10 @@
 //!   each column's letter stands beyond its end on the bottom or the top row.
 //! - A rhombus is drawn as a hexagon is, but its columns run up to the right, so that
 //!   each row stands half a cell to the right of the one below it.
+//! - The holes of a board (cells left out) are not drawn.
+//! - A graph board puts each point at its position, [`UNIT`] apart a step of one, the
+//!   highest at the top, draws the lines between linked points and writes each
+//!   point's name beside it.
 
 use crate::board::{CellId, Geometry, HexUnit, Shape, SquareColour};
 
@@ -88,6 +92,7 @@ impl Layout {
             Shape::Square { files, ranks, squares } => square(geo, files as i32, ranks as i32, squares),
             Shape::Hexagon { unit, .. } => hexagon(geo, unit, -1),
             Shape::Rhombus { unit, .. } => hexagon(geo, unit, 1),
+            Shape::Graph => graph(geo),
         }
     }
 
@@ -132,7 +137,9 @@ fn square(geo: &Geometry, files: i32, ranks: i32, squares: SquareColour) -> Layo
                     let dark = squares == SquareColour::All && (x + y) % 2 == 0;
                     looks[i] = Look::Square { dark };
                 }
-                None => off_board.push(OffBoard { at }),
+                // Holes are not drawn at all.
+                None if !geo.is_hole(x, y) => off_board.push(OffBoard { at }),
+                None => {}
             }
         }
     }
@@ -249,6 +256,32 @@ fn hexagon(geo: &Geometry, unit: HexUnit, lean: i32) -> Layout {
     }
 }
 
+/// A graph board: its points at their positions, its links, and the points' names.
+fn graph(geo: &Geometry) -> Layout {
+    let (_, height) = geo.bounds();
+    let at = |x: i32, y: i32| Point { x: MARGIN + f64::from(x) * UNIT, y: MARGIN + f64::from(height - 1 - y) * UNIT };
+    let centres: Vec<Point> = geo.cells().map(|c| at(geo.coords(c).0, geo.coords(c).1)).collect();
+    let labels = geo
+        .cells()
+        .map(|c| {
+            let p = centres[c.index()];
+            EdgeLabel { at: Point { x: p.x + UNIT * 0.42, y: p.y + UNIT * 0.42 }, text: geo.label(c).to_string() }
+        })
+        .collect();
+    let (width, _) = geo.bounds();
+    Layout {
+        looks: vec![Look::Point; geo.len()],
+        outlines: vec![Vec::new(); geo.len()],
+        centres,
+        off_board: Vec::new(),
+        lines: geo.links(),
+        labels,
+        // Room for the names beside the last column and below the bottom row.
+        width: 2.0 * MARGIN + f64::from(width - 1) * UNIT + UNIT / 2.0,
+        height: 2.0 * MARGIN + f64::from(height - 1) * UNIT + UNIT / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +387,41 @@ mod tests {
             for b in &l.labels[i + 1..] {
                 assert!(distance(a.at, b.at) > UNIT / 2.0, "{a:?} {b:?}");
             }
+        }
+    }
+
+    /// Holes are not drawn: a board of dark squares draws its light squares as off the
+    /// board, but not its holes.
+    #[test]
+    fn holes_are_not_drawn() {
+        let holes = ["a1".to_string(), "c3".to_string()];
+        let geo = Geometry::with_holes(Shape::Square { files: 4, ranks: 4, squares: SquareColour::Dark }, &holes)
+            .expect("a board");
+        let l = Layout::new(&geo);
+        assert_eq!(geo.len(), 6);
+        assert_eq!(l.off_board.len(), 8);
+        assert_eq!(l.centres.len(), 6);
+    }
+
+    /// A graph board: its points at their positions, a unit apart a step of one, its
+    /// links as lines, each point's name beside it.
+    #[test]
+    fn graph_points_lines_and_names() {
+        let spec = crate::board::GraphSpec {
+            points: vec![("a1".into(), Some((0, 0))), ("c1".into(), Some((2, 0))), ("b2".into(), Some((1, 1)))],
+            lines: vec![crate::board::LineSpec { dirs: None, chain: vec!["a1".into(), "c1".into(), "b2".into()] }],
+        };
+        let geo = Geometry::graph(&spec).expect("a board");
+        let l = Layout::new(&geo);
+        let at = |label: &str| l.centres[geo.parse_label(label).expect("a point").0 as usize];
+        assert!((at("c1").x - at("a1").x - 2.0 * UNIT).abs() < 1e-6);
+        assert!((at("a1").y - at("b2").y - UNIT).abs() < 1e-6);
+        assert_eq!(l.lines.len(), 2);
+        assert!(l.looks.iter().all(|&k| k == Look::Point));
+        let names: Vec<&str> = l.labels.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(names, ["a1", "c1", "b2"]);
+        for p in &l.centres {
+            assert!(p.x > 0.0 && p.x < l.width && p.y > 0.0 && p.y < l.height);
         }
     }
 }

@@ -91,6 +91,8 @@ pub struct BoardDecl {
     pub squares: Option<(SquareColour, Span)>,
     /// `neighbours expr`, if given.
     pub neighbours: Option<Expr>,
+    /// `without { a1, a2 }`: the cells left out, and the clause's span.
+    pub without: Option<(Vec<Name>, Span)>,
 }
 
 /// The shape of a board.
@@ -102,6 +104,29 @@ pub enum BoardShape {
     Rhombus { points: bool, files: Expr, ranks: Expr },
     /// A rectangle of `files` by `ranks` squares.
     Square { files: Expr, ranks: Expr },
+    /// Named points joined by lines.
+    Graph(GraphDecl),
+}
+
+/// A graph board as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphDecl {
+    /// Each point and its position `(x, y)` with the position's span, if given.
+    pub points: Vec<(Name, Option<Position>)>,
+    /// The lines, in order.
+    pub lines: Vec<LineDecl>,
+}
+
+/// A point's position `(x, y)` and where it is written.
+pub type Position = (i64, i64, Span);
+
+/// One chain of links of a graph board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineDecl {
+    /// The direction from each point to the next and the way back, if named.
+    pub dirs: Option<(Name, Name)>,
+    /// The points, each linked to the next.
+    pub chain: Vec<Name>,
 }
 
 /// Which squares of a checkered board are played on.

@@ -351,7 +351,7 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "game" => "the title is written `game \"Name\"`",
         "players" | "colours" => "the players are written as names separated by commas: `players white, black`",
         "board" => {
-            "a board is written `board hexagon of cells, side 6`, `board rhombus of cells, 11 by 11` or `board square 8 by 8`"
+            "a board is written `board hexagon of cells, side 6`, `board rhombus of cells, 11 by 11`, `board square 8 by 8` or `board graph { points a1 at (0, 0), b1 at (1, 0) lines a1 - b1 }`"
         }
         "piece" => "a piece is written `piece name \"L\"`, with its letter (or one letter per player)",
         "flag" => "a flag is written `flag name`",

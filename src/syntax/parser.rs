@@ -110,6 +110,39 @@ fn first_keyword(p: &Pair<Rule>) -> Span {
     p.clone().into_inner().find(|q| is_keyword(q.as_rule())).map_or_else(|| span(p), |q| span(&q))
 }
 
+/// A graph board: its points with their positions, and its lines.
+fn graph(p: Pair<Rule>) -> R<GraphDecl> {
+    let mut out = GraphDecl { points: Vec::new(), lines: Vec::new() };
+    for part in content(p) {
+        if part.as_rule() == Rule::graph_points {
+            for point in content(part) {
+                let mut it = content(point);
+                let n = name(it.next().unwrap());
+                let at = match (it.next(), it.next()) {
+                    (Some(x), Some(y)) => Some((integer(&x)?, integer(&y)?, span(&x).to(span(&y)))),
+                    _ => None,
+                };
+                out.points.push((n, at));
+            }
+        } else {
+            let mut line = LineDecl { dirs: None, chain: Vec::new() };
+            let mut chains = Vec::new();
+            for q in content(part) {
+                if q.as_rule() == Rule::line_directions {
+                    let mut it = content(q);
+                    line.dirs = Some((name(it.next().unwrap()), name(it.next().unwrap())));
+                } else {
+                    chains.push(content(q).map(name).collect::<Vec<_>>());
+                }
+            }
+            for chain in chains {
+                out.lines.push(LineDecl { dirs: line.dirs.clone(), chain });
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn item(p: Pair<Rule>) -> R<Item> {
     let sp = span(&p);
     let keyword = first_keyword(&p);
@@ -136,6 +169,7 @@ fn item(p: Pair<Rule>) -> R<Item> {
                     let ranks = expr(it.next().unwrap())?;
                     BoardShape::Rhombus { points, files, ranks }
                 }
+                Rule::graph_shape => BoardShape::Graph(graph(shape)?),
                 _ => {
                     let mut it = content(shape);
                     let files = expr(it.next().unwrap())?;
@@ -143,13 +177,20 @@ fn item(p: Pair<Rule>) -> R<Item> {
                     BoardShape::Square { files, ranks }
                 }
             };
-            let mut decl = BoardDecl { shape, squares: None, neighbours: None };
+            let mut decl = BoardDecl { shape, squares: None, neighbours: None, without: None };
             while let Some(opt) = next() {
                 match opt.as_rule() {
                     Rule::squares_option => {
                         let colour =
                             if opt.as_str().starts_with("dark") { SquareColour::Dark } else { SquareColour::Light };
                         decl.squares = Some((colour, span(&opt)));
+                    }
+                    Rule::without_option => {
+                        // Two `without` clauses leave out the cells of both.
+                        let sp = span(&opt);
+                        let (names, at) = decl.without.get_or_insert_with(|| (Vec::new(), sp));
+                        names.extend(content(opt).map(name));
+                        *at = at.to(sp);
                     }
                     _ => decl.neighbours = Some(expr(content(opt).next().unwrap())?),
                 }

@@ -179,7 +179,7 @@ pub fn compile_located(model: &Model, options: &[Choice]) -> Result<Program, (Bu
 
 fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Option<Span>>) -> R<Program> {
     let shape = eval::board_shape(model, options)?.ok_or(BuildError::NoBoard)?;
-    let geometry = Geometry::new(shape).map_err(|e| BuildError::Board(e.to_string()))?;
+    let geometry = model.board.geometry(shape).map_err(|e| BuildError::Board(e.to_string()))?;
     let mut c = Compiler {
         model,
         options,
