@@ -144,3 +144,65 @@ fn an_outcome_after_a_part_that_would_go_on_ends_the_game() {
         });
     }
 }
+
+/// A region and a direction set declared per colour, read with a seat (`home[mover]`),
+/// mean the colour that seat plays, before and after `assign` changes it.
+const REGION_BY_SEAT: &str = r#"
+game "Region by seat"
+players seat1, seat2
+colours red, blue
+board square 3 by 3
+piece stone "o"
+region home[red] = { a1, a2 }
+region home[blue] = { b1 }
+directions ahead[red] = { n }
+directions ahead[blue] = { e }
+phase choice turns 1, by seat1 {
+  choose [red, blue] then { assign(chosen, mover) }
+}
+phase play {
+  place stone at home[mover] and empty where any(d in ahead[mover]: to + d in board)
+}
+"#;
+
+#[test]
+fn a_region_per_colour_read_with_a_seat_is_the_colour_it_plays() {
+    for fast in [true, false] {
+        let any = game(REGION_BY_SEAT, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            // seat1 takes red: seat2 (blue) has b1, then seat1 (red) a1 or a2.
+            // seat1 takes blue: seat2 (red) has a1 or a2, then seat1 (blue) b1.
+            let counts: Vec<u64> = (1..=3).map(|d| perft(g, &start, d).expect("perft")).collect();
+            assert_eq!(counts, vec![2, 3, 4], "fast paths {fast}: the regions of the colours the seats play");
+        });
+    }
+}
+
+/// The reference's "Hex with the pie rule" pattern: a region per colour read with
+/// `edge_a[mover]` in `end`. Hex cannot end in a draw, so every random game is won.
+#[test]
+fn the_pie_rule_pattern_of_the_reference_ends_in_wins() {
+    let reference =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).expect("the reference");
+    let start = reference.find("// Hex with the pie rule.").expect("the pattern's first line");
+    let text = &reference[start..];
+    let text = &text[..text.find("```").expect("the end of the block")];
+    for fast in [true, false] {
+        let any = game(text, fast);
+        with_game!(&any, g => {
+            let mut rng = rulesi::engine::search::Rng::new(7);
+            let mut list = MoveList::new();
+            let mut wins = [0u32; 2];
+            for _ in 0..20 {
+                let mut s = g.start();
+                let (ending, _) = rulesi::engine::search::random_game(g, &mut s, &mut rng, 1000, &mut list).expect("a random game");
+                match ending {
+                    rulesi::engine::search::Ending::Finished(Outcome::Win(p)) => wins[p as usize] += 1,
+                    other => panic!("fast paths {fast}: a game of Hex ended {other:?}"),
+                }
+            }
+            assert!(wins[0] > 0 && wins[1] > 0, "fast paths {fast}: both seats win some games: {wins:?}");
+        });
+    }
+}
