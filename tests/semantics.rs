@@ -206,3 +206,44 @@ fn the_pie_rule_pattern_of_the_reference_ends_in_wins() {
         });
     }
 }
+
+/// A `kind` parameter of a definition is the kind given at the use, not the first kind
+/// declared: a promotion through a definition, and through a loop variable, makes the
+/// third kind.
+const KIND_PARAMETER: &str = r#"
+game "Kind parameter"
+players white, black
+board square 3 by 3
+piece plain "p"
+piece second "s"
+piece last "l"
+define promoted(c: cell, k: kind) { promote(c, k) }
+setup { place white plain at a1, b1 }
+phase play by white {
+  step own and plain along { n } to empty then {
+    if to == a2 { promoted(to, last) }
+    for k in [last] { if to == b2 { promote(to, k) } }
+  }
+}
+end {
+  if count(last) == 2 and count(plain) == 0 and count(second) == 0 { win(white) }
+}
+"#;
+
+#[test]
+fn a_kind_parameter_is_the_kind_given() {
+    for fast in [true, false] {
+        let any = game(KIND_PARAMETER, fast);
+        with_game!(&any, g => {
+            let mut s = g.start();
+            let mut list = MoveList::new();
+            for left in [2, 1] {
+                g.legal_moves(&s, &mut list).expect("moves");
+                assert_eq!(list.len(), left, "each plain piece steps north");
+                let turn = list.get(0).to_vec();
+                g.play(&mut s, &turn).expect("play");
+            }
+            assert_eq!(s.outcome, Outcome::Win(0), "fast paths {fast}: both pieces became `last`");
+        });
+    }
+}

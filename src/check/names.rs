@@ -235,6 +235,20 @@ impl Checker<'_> {
         let checked = self.expr_hint(e, &ctx, None);
         match checked.ty {
             Ty::Error => None,
+            Ty::List(Elem::Cells | Elem::Direction | Elem::Kind) => {
+                let ty = checked.ty;
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!(
+                            "a counter index is a list of players, colours, symmetries, numbers or cells, not {ty}"
+                        ),
+                    )
+                    .with_label(e.span, format!("this is {ty}"))
+                    .with_help("declare one counter per value instead (`counter hand_NAME[players]`)"),
+                );
+                Some(checked)
+            }
             Ty::List(_) => Some(checked),
             other => {
                 self.error(
@@ -885,6 +899,15 @@ impl Checker<'_> {
                     Diagnostic::error(Code::TypeMismatch, format!("`{name}` is not a function"))
                         .with_label(callee.span, "cannot be called")
                         .with_help(format!("use `{name}` without parentheses")),
+                );
+            } else if name == "kind" {
+                self.error(
+                    Diagnostic::error(
+                        Code::NotSupported,
+                        "`kind(c)`, the kind of the piece on a cell, is not in the language yet",
+                    )
+                    .with_label(callee.span, "not a built-in function (yet)")
+                    .with_help("test the cell against each kind by name: `c in NAME`"),
                 );
             } else {
                 let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _, _)| *n).chain(self.defs_with_params()).collect();
