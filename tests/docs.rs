@@ -373,3 +373,57 @@ fn the_rhombus_connection_example_plays() {
         assert_eq!(play(&["a1", "a2", "b2", "c2", "c3"]), Outcome::Ongoing);
     });
 }
+
+/// The flipping pattern counts the published perft of Othello, and a game ends as soon
+/// as neither player can move: no pass is played after that, and a pass only when the
+/// other player has a move.
+#[test]
+fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
+    use rulesi::engine::search::{Rng, perft};
+    use rulesi::engine::{MoveList, Outcome, build, compile::options};
+    let text =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILES[0])).expect("the reference");
+    let found = blocks(FILES[0], &text).expect("closed blocks");
+    let block = found
+        .iter()
+        .find(|b| b.info == "game" && b.code.contains("game \"Flip\""))
+        .expect("the reference has the flipping example");
+    let model = rulesi::check_source(&block.code).model.expect("the example checks");
+    let values = options::resolve(&model, None, &[]).expect("the default options");
+    let game = build(&model, &values).expect("the example builds");
+    rulesi::with_game!(&game, g => {
+        let start = g.start();
+        let counts: Vec<u64> = (1..=6).map(|d| perft(g, &start, d).expect("perft")).collect();
+        assert_eq!(counts, [4, 12, 56, 244, 1396, 8200]);
+        let is_pass = |turn: &[rulesi::engine::exec::moves::Part]| {
+            turn.iter().all(|p| g.prog.rules[p.rule as usize].action == rulesi::check::hir::Action::Pass)
+        };
+        let mut rng = Rng::new(3);
+        let mut list = MoveList::new();
+        let mut passes = 0;
+        for _ in 0..20 {
+            let mut s = g.start();
+            let mut last_was_pass = false;
+            while s.outcome == Outcome::Ongoing {
+                g.legal_moves(&s, &mut list).expect("legal moves");
+                if last_was_pass {
+                    // A pass is played only when the other player then has a move.
+                    assert!(!list.is_empty() && !is_pass(list.get(0)), "a pass with no move after it");
+                }
+                let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("a move") else {
+                    // Neither player can move: `no moves` decides the game.
+                    g.settle(&mut s);
+                    break;
+                };
+                let turn = list.get(i).to_vec();
+                last_was_pass = is_pass(&turn);
+                passes += usize::from(last_was_pass);
+                g.play(&mut s, &turn).expect("play");
+            }
+            // The game ends on a disc placed, not on passes after it.
+            assert!(!last_was_pass, "the game ended after a pass");
+            assert!(matches!(s.outcome, Outcome::Win(_) | Outcome::Draw), "{:?}", s.outcome);
+        }
+        println!("{passes} passes in 20 games");
+    });
+}
