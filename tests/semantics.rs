@@ -247,3 +247,79 @@ fn a_kind_parameter_is_the_kind_given() {
         });
     }
 }
+
+/// The remainder operator `%`: Euclidean (never negative), `x % 0` is `x`, as tight as
+/// `*` and `/` and read from the left; the same before play (a region) and in play.
+const REMAINDERS: &str = r#"
+game "Remainders"
+players white, black
+board square 5 by 1
+piece stone "o"
+// Worked out before play: x(c) - 7 is a multiple of 3 at x = 1 and x = 4; the second
+// test reads 1 + ((7 % 3) * 2) % 0 - 3, which is 0.
+region thirds = { c in board: (x(c) - 7) % 3 == 0 and x(c) != 1 + 7 % 3 * 2 % 0 - 3 }
+// Worked out in play, from count(empty): 5 at the start, 4 after a stone.
+define remainders_hold =
+  (count(empty) - 12) % 3 == 2 and count(empty) % (0 - 3) == 2 and count(empty) % 0 == 5
+  and count(empty) * 2 % 4 == 2
+phase play {
+  place stone at empty where remainders_hold and (x(to) % 2 == 0 or to in thirds)
+}
+"#;
+
+#[test]
+fn the_remainder_is_euclidean_and_by_zero_is_the_number() {
+    for fast in [true, false] {
+        let any = game(REMAINDERS, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            // x = 0, 2, 4 (even) and 1 (thirds).
+            assert_eq!(perft(g, &start, 1).expect("perft"), 4, "fast paths {fast}");
+            // With 4 empty cells, (4 - 12) % 3 is 1: no move.
+            assert_eq!(perft(g, &start, 2).expect("perft"), 0, "fast paths {fast}");
+        });
+    }
+    let (code, out, err) = {
+        let dir = std::env::temp_dir().join(format!("rulesi-remainders-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let path = dir.join("remainders.game");
+        std::fs::write(&path, REMAINDERS).expect("write the game");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+            .args(["explain", &path.to_string_lossy()])
+            .output()
+            .expect("run rulesi");
+        let _ = std::fs::remove_dir_all(&dir);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("count(empty) * 2 % 4 == 2") && out.contains("x(to) % 2 == 0"), "explain writes `%`:\n{out}");
+}
+
+/// The smallest number divided by −1 saturates and its remainder is 0, before play and
+/// in play: no overflow panic.
+const EXTREMES: &str = r#"
+game "Extremes"
+players white, black
+board square 5 by 1
+piece stone "o"
+define big = 1000000000 * 1000000000 * 1000000000
+region all_cells = { c in board: (0 - big - 1) % (0 - 1) == 0 and (0 - big - 1) / (0 - 1) > 0 }
+phase play {
+  place stone at all_cells and empty
+    where (count(empty) - big - 6) % (0 - 1) == 0 and (count(empty) - big - 6) / (0 - 1) > 0
+}
+"#;
+
+#[test]
+fn the_smallest_number_divided_by_minus_one_does_not_overflow() {
+    for fast in [true, false] {
+        let any = game(EXTREMES, fast);
+        with_game!(&any, g => {
+            assert_eq!(perft(g, &g.start(), 1).expect("perft"), 5, "fast paths {fast}");
+        });
+    }
+}

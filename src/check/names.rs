@@ -842,10 +842,12 @@ impl Checker<'_> {
                     _ => fail(self, &l, &r, "two numbers, or a cell and a direction"),
                 }
             }
-            B::Mul | B::Div => match (self.try_coerce(l.clone(), Ty::Number), self.try_coerce(r.clone(), Ty::Number)) {
-                (Ok(a), Ok(b)) => mk(self, a, b, Ty::Number),
-                _ => fail(self, &l, &r, "two numbers"),
-            },
+            B::Mul | B::Div | B::Mod => {
+                match (self.try_coerce(l.clone(), Ty::Number), self.try_coerce(r.clone(), Ty::Number)) {
+                    (Ok(a), Ok(b)) => mk(self, a, b, Ty::Number),
+                    _ => fail(self, &l, &r, "two numbers"),
+                }
+            }
         }
     }
 
@@ -1675,7 +1677,7 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
                 B::And | B::Or => "two conditions, or two sets of the same kind",
                 B::Otherwise | B::Within => "two sets of cells",
                 B::Eq | B::Ne => "two values of the same type",
-                B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div => "numbers",
+                B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div | B::Mod => "numbers",
                 B::Range => "two cells on one line",
                 B::Add | B::Sub => "numbers, or a cell and a direction",
                 B::In | B::NotIn => "an element and a collection",

@@ -486,6 +486,8 @@ pub enum BinaryOp {
     Mul,
     /// `/`.
     Div,
+    /// `%`.
+    Mod,
 }
 
 impl BinaryOp {
@@ -509,6 +511,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
         }
     }
 }

@@ -135,6 +135,8 @@ pub enum Op {
     Mul,
     /// Numbers.
     Div,
+    /// Numbers: the Euclidean remainder.
+    Mod,
 }
 
 /// A compiled statement.
@@ -284,7 +286,7 @@ pub fn shape(e: &E) -> Shape {
             | Builtin::Rank,
             _,
         ) => Shape::Num,
-        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div, ..) => Shape::Num,
+        E::Bin(Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod, ..) => Shape::Num,
         E::Ctx(
             ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture,
         ) => Shape::Num,

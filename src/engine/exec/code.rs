@@ -295,6 +295,8 @@ pub enum NumN {
     Mul(Box<NumN>, Box<NumN>),
     /// Euclidean division (0 by 0).
     Div(Box<NumN>, Box<NumN>),
+    /// Euclidean remainder (`x` by 0).
+    Mod(Box<NumN>, Box<NumN>),
     /// Negation.
     Neg(Box<NumN>),
     /// `passes`.
@@ -1172,6 +1174,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Mul, a, b) => NumN::Mul(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Div, a, b) => NumN::Div(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Mod, a, b) => NumN::Mod(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Neg(x) => NumN::Neg(Box::new(self.num(x))),
             E::Ctx(ContextVar::Passes) => NumN::Passes,
             E::Ctx(ContextVar::Captures) => NumN::Captures,
@@ -2520,7 +2523,11 @@ impl<const W: usize> Game<W> {
             NumN::Mul(a, b) => self.en(s, cx, a).saturating_mul(self.en(s, cx, b)),
             NumN::Div(a, b) => {
                 let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                if y == 0 { 0 } else { x.div_euclid(y) }
+                if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }
+            }
+            NumN::Mod(a, b) => {
+                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
+                super::eval::remainder(x, y)
             }
             NumN::Neg(x) => self.en(s, cx, x).wrapping_neg(),
             NumN::Passes => s.passes as i64,
