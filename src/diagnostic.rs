@@ -163,6 +163,9 @@ codes! {
     /// Rules that check but cannot be built with the default options or a ruleset: a
     /// value that cannot be computed before play.
     CannotBuild = "cannot-build", Error;
+    /// A form the language describes but cannot play yet where it is used (a piece kind
+    /// held in a variable standing for its cells, `kind(c)`).
+    NotSupported = "not-supported", Error;
     /// A number outside the range its place allows.
     OutOfRange = "out-of-range", Error;
     /// A move rule missing a clause it needs, or with one it cannot take.

@@ -11,7 +11,13 @@
 //! - ```` ```game-error ```` (optionally followed by diagnostic codes, e.g.
 //!   ```` ```game-error type-mismatch ````): appended to [`PRELUDE`] like a fragment; the
 //!   result must have at least one error, and an error of every code named.
-//! - ```` ```text ````: shell commands, output, notation: not checked.
+//! - ```` ```output rulesi ARGS... ````: a sample of what the command prints. The command
+//!   is run (the real binary, from a temporary folder) and the block's lines must appear,
+//!   in order and together, in what it writes (standard output, then standard error). A
+//!   file the command names that is not in the repository (`bad.game`) is the nearest
+//!   checked block above it, written to that name (a fragment or error example with the
+//!   prelude).
+//! - ```` ```text ````: shell commands, syntax summaries, notation: not checked.
 //!
 //! A block with no info string, or another one, is a failure: every example is either
 //! checked or explicitly marked as text. The prelude itself must appear in the reference as
@@ -19,8 +25,12 @@
 //!
 //! Every failing block is reported with its line in the reference and its diagnostics.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+use common::TempDir;
 
 use rulesi::diagnostic::Diagnostic;
 use rulesi::render::{Style, render};
@@ -49,6 +59,8 @@ enum Kind {
     Error,
     /// Not checked.
     Text,
+    /// A command's output: checked by running the command.
+    Output,
 }
 
 /// One fenced code block.
@@ -100,9 +112,16 @@ fn classify(info: &str) -> Result<(Kind, Vec<String>), String> {
         Some("game-fragment") => Kind::Fragment,
         Some("game-error") => Kind::Error,
         Some("text") => Kind::Text,
-        None => return Err("a code block needs an info string: `game`, `game-fragment`, `game-error` or `text`".into()),
+        Some("output") => return Ok((Kind::Output, Vec::new())),
+        None => {
+            return Err(
+                "a code block needs an info string: `game`, `game-fragment`, `game-error`, `output` or `text`".into()
+            );
+        }
         Some(other) => {
-            return Err(format!("unknown info string `{other}`: use `game`, `game-fragment`, `game-error` or `text`"));
+            return Err(format!(
+                "unknown info string `{other}`: use `game`, `game-fragment`, `game-error`, `output` or `text`"
+            ));
         }
     };
     let codes: Vec<String> = words.map(str::to_string).collect();
@@ -145,7 +164,7 @@ fn builds(model: &rulesi::check::model::Model) -> Result<(), String> {
 /// Checks one block; `Err` describes the failure.
 fn check_block(b: &Block) -> Result<Kind, String> {
     let (kind, codes) = classify(&b.info)?;
-    if kind == Kind::Text {
+    if matches!(kind, Kind::Text | Kind::Output) {
         return Ok(kind);
     }
     let prelude_lines = PRELUDE.lines().count();
@@ -200,7 +219,7 @@ fn check_block(b: &Block) -> Result<Kind, String> {
 fn every_example_in_the_reference_checks() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut failures = Vec::new();
-    let mut counts = [0usize; 4];
+    let mut counts = [0usize; 5];
     let mut prelude_shown = false;
     for &file in FILES {
         let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
@@ -227,7 +246,7 @@ fn every_example_in_the_reference_checks() {
             FILES[0]
         ));
     }
-    let [games, fragments, errors, _] = counts;
+    let [games, fragments, errors, _, _] = counts;
     println!("checked {games} games, {fragments} fragments and {errors} error examples");
     assert!(
         failures.is_empty(),
@@ -237,6 +256,78 @@ fn every_example_in_the_reference_checks() {
     );
     // Guard against a reference whose fences stopped being recognised.
     assert!(games >= 10 && fragments >= 20 && errors >= 3, "too few checked examples: {counts:?}");
+}
+
+/// The source a checked block stands for: a complete file, or the prelude and the block.
+fn source_of(b: &Block) -> Option<String> {
+    match classify(&b.info).ok()?.0 {
+        Kind::Game => Some(b.code.clone()),
+        Kind::Fragment | Kind::Error => Some(format!("{PRELUDE}{}", b.code)),
+        Kind::Text | Kind::Output => None,
+    }
+}
+
+/// Runs the command of an `output` block; `Err` says how its output differs.
+fn check_output(b: &Block, above: &[Block]) -> Result<(), String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut words = b.info.split_whitespace().skip(1);
+    if words.next() != Some("rulesi") {
+        return Err("an `output` block names the command it shows: ```output rulesi ARGS...".into());
+    }
+    let dir = TempDir::new("docs-output");
+    let mut args = Vec::new();
+    for w in words {
+        if root.join(w).is_file() {
+            args.push(root.join(w).display().to_string());
+            continue;
+        }
+        if w.ends_with(".game") {
+            let Some(source) = above.iter().rev().find_map(source_of) else {
+                return Err(format!("`{w}` is neither in the repository nor a checked block above"));
+            };
+            dir.write(w, source.as_bytes());
+        }
+        args.push(w.to_string());
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+        .args(&args)
+        .current_dir(dir.path())
+        .output()
+        .map_err(|e| format!("cannot run rulesi: {e}"))?;
+    let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let printed: Vec<&str> = printed.lines().map(str::trim_end).collect();
+    let sample: Vec<&str> = b.code.lines().map(str::trim_end).collect();
+    if sample.is_empty() || printed.windows(sample.len()).any(|w| w == sample.as_slice()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the sample output is not what `rulesi {}` prints; it prints:\n{}",
+            args.join(" "),
+            printed.join("\n")
+        ))
+    }
+}
+
+#[test]
+fn every_sample_output_in_the_reference_is_the_real_output() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for &file in FILES {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+        let found = blocks(file, &text).expect("the reference's blocks are closed");
+        for (i, b) in found.iter().enumerate() {
+            if classify(&b.info).is_ok_and(|(k, _)| k == Kind::Output) {
+                checked += 1;
+                if let Err(e) = check_output(b, &found[..i]) {
+                    failures.push(format!("{}:{}: {e}", b.file, b.line));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n----------------------------------------\n\n"));
+    // Guard against samples that stopped being recognised.
+    assert!(checked >= 2, "too few sample outputs checked: {checked}");
 }
 
 #[test]
@@ -297,5 +388,59 @@ fn the_rhombus_connection_example_plays() {
         assert_eq!(play(&["c1", "a1", "b2", "b1"]), Outcome::Ongoing);
         assert_eq!(play(&["c1", "a1", "b2", "b1", "a3"]), Outcome::Win(0));
         assert_eq!(play(&["a1", "a2", "b2", "c2", "c3"]), Outcome::Ongoing);
+    });
+}
+
+/// The flipping pattern counts the published perft of Othello, and a game ends as soon
+/// as neither player can move: no pass is played after that, and a pass only when the
+/// other player has a move.
+#[test]
+fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
+    use rulesi::engine::search::{Rng, perft};
+    use rulesi::engine::{MoveList, Outcome, build, compile::options};
+    let text =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILES[0])).expect("the reference");
+    let found = blocks(FILES[0], &text).expect("closed blocks");
+    let block = found
+        .iter()
+        .find(|b| b.info == "game" && b.code.contains("game \"Flip\""))
+        .expect("the reference has the flipping example");
+    let model = rulesi::check_source(&block.code).model.expect("the example checks");
+    let values = options::resolve(&model, None, &[]).expect("the default options");
+    let game = build(&model, &values).expect("the example builds");
+    rulesi::with_game!(&game, g => {
+        let start = g.start();
+        let counts: Vec<u64> = (1..=6).map(|d| perft(g, &start, d).expect("perft")).collect();
+        assert_eq!(counts, [4, 12, 56, 244, 1396, 8200]);
+        let is_pass = |turn: &[rulesi::engine::exec::moves::Part]| {
+            turn.iter().all(|p| g.prog.rules[p.rule as usize].action == rulesi::check::hir::Action::Pass)
+        };
+        let mut rng = Rng::new(3);
+        let mut list = MoveList::new();
+        let mut passes = 0;
+        for _ in 0..20 {
+            let mut s = g.start();
+            let mut last_was_pass = false;
+            while s.outcome == Outcome::Ongoing {
+                g.legal_moves(&s, &mut list).expect("legal moves");
+                if last_was_pass {
+                    // A pass is played only when the other player then has a move.
+                    assert!(!list.is_empty() && !is_pass(list.get(0)), "a pass with no move after it");
+                }
+                let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("a move") else {
+                    // Neither player can move: `no moves` decides the game.
+                    g.settle(&mut s);
+                    break;
+                };
+                let turn = list.get(i).to_vec();
+                last_was_pass = is_pass(&turn);
+                passes += usize::from(last_was_pass);
+                g.play(&mut s, &turn).expect("play");
+            }
+            // The game ends on a disc placed, not on passes after it.
+            assert!(!last_was_pass, "the game ended after a pass");
+            assert!(matches!(s.outcome, Outcome::Win(_) | Outcome::Draw), "{:?}", s.outcome);
+        }
+        println!("{passes} passes in 20 games");
     });
 }

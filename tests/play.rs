@@ -246,6 +246,120 @@ end {
     assert!(run.stdout.contains("Game over: draw."));
 }
 
+/// Runs `rulesi ARGS` in `dir` with `input`, reading at most `limit` bytes of its
+/// standard output: a command that writes more (one that runs on without reading its
+/// input) is stopped, and the test fails instead of hanging.
+fn rulesi_bounded(dir: &Path, args: &[&str], input: &str, limit: usize) -> Run {
+    use std::io::Read;
+    let mut child = spawn(dir, args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write the script");
+    drop(stdin);
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut out = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match stdout.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+        }
+        if out.len() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("rulesi {args:?} wrote more than {limit} bytes: it runs on without reading its input");
+        }
+    }
+    let done = child.wait_with_output().expect("wait for rulesi");
+    Run {
+        stdout: String::from_utf8_lossy(&out).to_string(),
+        stderr: String::from_utf8_lossy(&done.stderr).to_string(),
+        code: done.status.code().unwrap_or(-1),
+    }
+}
+
+/// A phase whose only rule is `pass`: the pass is the players' move to type, not a
+/// forced pass played for them (which ran on for ever without reading input).
+#[test]
+fn a_phase_of_passes_reads_its_moves() {
+    let dir = TempDir::new("waiting");
+    let game = dir.write(
+        "waiting.game",
+        b"game \"Waiting\"\nplayers white, black\nboard square 3 by 1\npiece man \"m\"\nphase wait {\n  pass\n}\n",
+    );
+    let run = rulesi_bounded(dir.path(), &["play", &game.to_string_lossy()], "pass\npass\nquit\n", 100_000);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("has no legal move"), "{}", run.stdout);
+    for expected in ["white> pass", "black> pass", "move 3 · white to play", "white> quit"] {
+        assert!(run.stdout.contains(expected), "no `{expected}` in:\n{}", run.stdout);
+    }
+    snapshot("play-phase-of-passes", &run.stdout);
+}
+
+/// Passes forced by `no moves` in a game that never ends: once every player has passed
+/// in a row, the player is asked (and may type `pass`, `undo` or `quit`).
+#[test]
+fn forced_passes_that_never_end_read_input() {
+    let dir = TempDir::new("stuck-for-ever");
+    let game = dir.write(
+        "stuck.game",
+        br#"game "Stuck for ever"
+players white, black
+board square 3 by 1
+piece man "m"
+setup {
+  place white man at a1
+  place black man at c1
+}
+phase play {
+  step own along e to empty
+}
+no moves { pass }
+"#,
+    );
+    let run = rulesi_bounded(dir.path(), &["play", &game.to_string_lossy()], "a1-b1\npass\nquit\n", 100_000);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("has no legal move and passes.").count(), 4, "{}", run.stdout);
+    for expected in ["move 4 · black to play", "black> pass", "move 7 · white to play", "white> quit"] {
+        assert!(run.stdout.contains(expected), "no `{expected}` in:\n{}", run.stdout);
+    }
+}
+
+/// Counters are drawn with the board: pieces kept in hand in counters are shown.
+#[test]
+fn counters_are_shown_with_the_board() {
+    let dir = TempDir::new("hand");
+    let game = dir.write(
+        "hand.game",
+        br#"game "Hand"
+players white, black
+board square 3 by 3
+piece stone "o"
+counter hand[players]
+counter placed
+setup {
+  set hand[white] = 2
+  set hand[black] = 2
+}
+phase play {
+  place stone at empty where hand[mover] > 0 then {
+    add -1 to hand[mover]
+    add 1 to placed
+  }
+}
+no moves { lose(mover) }
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "a1\nb2\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for expected in [
+        "counters: hand[white] 2 · hand[black] 2\n",
+        "counters: hand[white] 1 · hand[black] 2 · placed 1\n",
+        "counters: hand[white] 1 · hand[black] 1 · placed 2\n",
+    ] {
+        assert!(run.stdout.contains(expected), "no `{expected}` in:\n{}", run.stdout);
+    }
+}
+
 #[test]
 fn unknown_players_are_named() {
     let dir = TempDir::new("players");

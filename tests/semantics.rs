@@ -196,3 +196,182 @@ fn moving_onto_a_piece_takes_it() {
         });
     }
 }
+
+/// A region and a direction set declared per colour, read with a seat (`home[mover]`),
+/// mean the colour that seat plays, before and after `assign` changes it.
+const REGION_BY_SEAT: &str = r#"
+game "Region by seat"
+players seat1, seat2
+colours red, blue
+board square 3 by 3
+piece stone "o"
+region home[red] = { a1, a2 }
+region home[blue] = { b1 }
+directions ahead[red] = { n }
+directions ahead[blue] = { e }
+phase choice turns 1, by seat1 {
+  choose [red, blue] then { assign(chosen, mover) }
+}
+phase play {
+  place stone at home[mover] and empty where any(d in ahead[mover]: to + d in board)
+}
+"#;
+
+#[test]
+fn a_region_per_colour_read_with_a_seat_is_the_colour_it_plays() {
+    for fast in [true, false] {
+        let any = game(REGION_BY_SEAT, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            // seat1 takes red: seat2 (blue) has b1, then seat1 (red) a1 or a2.
+            // seat1 takes blue: seat2 (red) has a1 or a2, then seat1 (blue) b1.
+            let counts: Vec<u64> = (1..=3).map(|d| perft(g, &start, d).expect("perft")).collect();
+            assert_eq!(counts, vec![2, 3, 4], "fast paths {fast}: the regions of the colours the seats play");
+        });
+    }
+}
+
+/// The reference's "Hex with the pie rule" pattern: a region per colour read with
+/// `edge_a[mover]` in `end`. Hex cannot end in a draw, so every random game is won.
+#[test]
+fn the_pie_rule_pattern_of_the_reference_ends_in_wins() {
+    let reference =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).expect("the reference");
+    let start = reference.find("// Hex with the pie rule.").expect("the pattern's first line");
+    let text = &reference[start..];
+    let text = &text[..text.find("```").expect("the end of the block")];
+    for fast in [true, false] {
+        let any = game(text, fast);
+        with_game!(&any, g => {
+            let mut rng = rulesi::engine::search::Rng::new(7);
+            let mut list = MoveList::new();
+            let mut wins = [0u32; 2];
+            for _ in 0..20 {
+                let mut s = g.start();
+                let (ending, _) = rulesi::engine::search::random_game(g, &mut s, &mut rng, 1000, &mut list).expect("a random game");
+                match ending {
+                    rulesi::engine::search::Ending::Finished(Outcome::Win(p)) => wins[p as usize] += 1,
+                    other => panic!("fast paths {fast}: a game of Hex ended {other:?}"),
+                }
+            }
+            assert!(wins[0] > 0 && wins[1] > 0, "fast paths {fast}: both seats win some games: {wins:?}");
+        });
+    }
+}
+
+/// A `kind` parameter of a definition is the kind given at the use, not the first kind
+/// declared: a promotion through a definition, and through a loop variable, makes the
+/// third kind.
+const KIND_PARAMETER: &str = r#"
+game "Kind parameter"
+players white, black
+board square 3 by 3
+piece plain "p"
+piece second "s"
+piece last "l"
+define promoted(c: cell, k: kind) { promote(c, k) }
+setup { place white plain at a1, b1 }
+phase play by white {
+  step own and plain along { n } to empty then {
+    if to == a2 { promoted(to, last) }
+    for k in [last] { if to == b2 { promote(to, k) } }
+  }
+}
+end {
+  if count(last) == 2 and count(plain) == 0 and count(second) == 0 { win(white) }
+}
+"#;
+
+#[test]
+fn a_kind_parameter_is_the_kind_given() {
+    for fast in [true, false] {
+        let any = game(KIND_PARAMETER, fast);
+        with_game!(&any, g => {
+            let mut s = g.start();
+            let mut list = MoveList::new();
+            for left in [2, 1] {
+                g.legal_moves(&s, &mut list).expect("moves");
+                assert_eq!(list.len(), left, "each plain piece steps north");
+                let turn = list.get(0).to_vec();
+                g.play(&mut s, &turn).expect("play");
+            }
+            assert_eq!(s.outcome, Outcome::Win(0), "fast paths {fast}: both pieces became `last`");
+        });
+    }
+}
+
+/// The remainder operator `%`: Euclidean (never negative), `x % 0` is `x`, as tight as
+/// `*` and `/` and read from the left; the same before play (a region) and in play.
+const REMAINDERS: &str = r#"
+game "Remainders"
+players white, black
+board square 5 by 1
+piece stone "o"
+// Worked out before play: x(c) - 7 is a multiple of 3 at x = 1 and x = 4; the second
+// test reads 1 + ((7 % 3) * 2) % 0 - 3, which is 0.
+region thirds = { c in board: (x(c) - 7) % 3 == 0 and x(c) != 1 + 7 % 3 * 2 % 0 - 3 }
+// Worked out in play, from count(empty): 5 at the start, 4 after a stone.
+define remainders_hold =
+  (count(empty) - 12) % 3 == 2 and count(empty) % (0 - 3) == 2 and count(empty) % 0 == 5
+  and count(empty) * 2 % 4 == 2
+phase play {
+  place stone at empty where remainders_hold and (x(to) % 2 == 0 or to in thirds)
+}
+"#;
+
+#[test]
+fn the_remainder_is_euclidean_and_by_zero_is_the_number() {
+    for fast in [true, false] {
+        let any = game(REMAINDERS, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            // x = 0, 2, 4 (even) and 1 (thirds).
+            assert_eq!(perft(g, &start, 1).expect("perft"), 4, "fast paths {fast}");
+            // With 4 empty cells, (4 - 12) % 3 is 1: no move.
+            assert_eq!(perft(g, &start, 2).expect("perft"), 0, "fast paths {fast}");
+        });
+    }
+    let (code, out, err) = {
+        let dir = std::env::temp_dir().join(format!("rulesi-remainders-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let path = dir.join("remainders.game");
+        std::fs::write(&path, REMAINDERS).expect("write the game");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+            .args(["explain", &path.to_string_lossy()])
+            .output()
+            .expect("run rulesi");
+        let _ = std::fs::remove_dir_all(&dir);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("count(empty) * 2 % 4 == 2") && out.contains("x(to) % 2 == 0"), "explain writes `%`:\n{out}");
+}
+
+/// The smallest number divided by −1 saturates and its remainder is 0, before play and
+/// in play: no overflow panic.
+const EXTREMES: &str = r#"
+game "Extremes"
+players white, black
+board square 5 by 1
+piece stone "o"
+define big = 1000000000 * 1000000000 * 1000000000
+region all_cells = { c in board: (0 - big - 1) % (0 - 1) == 0 and (0 - big - 1) / (0 - 1) > 0 }
+phase play {
+  place stone at all_cells and empty
+    where (count(empty) - big - 6) % (0 - 1) == 0 and (count(empty) - big - 6) / (0 - 1) > 0
+}
+"#;
+
+#[test]
+fn the_smallest_number_divided_by_minus_one_does_not_overflow() {
+    for fast in [true, false] {
+        let any = game(EXTREMES, fast);
+        with_game!(&any, g => {
+            assert_eq!(perft(g, &g.start(), 1).expect("perft"), 5, "fast paths {fast}");
+        });
+    }
+}

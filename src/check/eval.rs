@@ -334,7 +334,7 @@ impl<'a> Env<'a> {
                 (UnaryOp::Not, Value::Cell(c)) => {
                     Value::Cells(self.geometry()?.all_cells() - c.map_or(CellSet::empty(), CellSet::single))
                 }
-                (UnaryOp::Neg, Value::Number(n)) => Value::Number(-n),
+                (UnaryOp::Neg, Value::Number(n)) => Value::Number(n.saturating_neg()),
                 (UnaryOp::Neg, Value::Dir(d)) => Value::Dir(self.geometry()?.opposite(d)),
                 _ => return Err("bad operand".to_string()),
             },
@@ -520,7 +520,13 @@ impl<'a> Env<'a> {
                 if d == 0 {
                     return Err("division by zero".to_string());
                 }
-                Value::Number(self.number(l)?.div_euclid(d))
+                // i64::MIN / -1 saturates, as the other operators do.
+                Value::Number(self.number(l)?.checked_div_euclid(d).unwrap_or(i64::MAX))
+            }
+            // The Euclidean remainder (0 <= x % d < |d|); x % 0 is x, as in play.
+            B::Mod => {
+                let (x, d) = (self.number(l)?, self.number(r)?);
+                Value::Number(if d == 0 { x } else { x.checked_rem_euclid(d).unwrap_or(0) })
             }
         })
     }

@@ -7,7 +7,8 @@
 //!    regions can be checked against it;
 //! 4. every expression and statement is resolved and type-checked, in the context it
 //!    appears in (a move rule, a `then` block, the setup, `end`, ...);
-//! 5. lints: unused declarations and options, unreachable rules, rules that cannot fire.
+//! 5. forms that check but cannot be built yet (`unsupported.rs`);
+//! 6. lints: unused declarations and options, unreachable rules, rules that cannot fire.
 
 pub mod bounds;
 pub mod eval;
@@ -17,6 +18,7 @@ pub mod model;
 mod names;
 mod rules;
 pub mod types;
+mod unsupported;
 
 use std::collections::{HashMap, HashSet};
 
@@ -49,6 +51,9 @@ pub fn check(file: &GameFile) -> Checked {
     let model = if crate::has_errors(&diags) { None } else { Some(model) };
     Checked { model, diagnostics: diags }
 }
+
+/// Where one side's value of a per-side declaration is declared (`None`: for all).
+type SideSpan = (Option<u8>, Span);
 
 /// What a top-level name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,6 +135,9 @@ pub(crate) struct Checker<'a> {
     nesting_reported: bool,
     /// The names of regions (true) and direction sets (false) declared per side.
     per_side_names: HashSet<(bool, String)>,
+    /// Names whose declaration was refused for hiding a built-in: their uses are not
+    /// reported again as unknown (one mistake, one error).
+    rejected: HashSet<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -149,10 +157,14 @@ impl<'a> Checker<'a> {
             bounded: true,
             nesting_reported: false,
             per_side_names: HashSet::new(),
+            rejected: HashSet::new(),
         }
     }
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
+        if d.code != Code::Duplicate && self.rejected.iter().any(|n| d.message.starts_with(&format!("`{n}` "))) {
+            return;
+        }
         self.diags.push(d);
     }
 
@@ -161,6 +173,7 @@ impl<'a> Checker<'a> {
         self.check_options();
         self.check_board();
         self.check_items();
+        unsupported::run(self);
         self.bounded = bounds::run(self);
         lints::run(self);
     }
@@ -176,6 +189,7 @@ impl<'a> Checker<'a> {
                     .with_label(name.span, format!("this {} would hide the built-in {builtin}", decl.describe()))
                     .with_help("choose another name"),
             );
+            self.rejected.insert(name.text.clone());
             return false;
         }
         if let Some(&(prev, prev_span)) = self.names.get(&name.text) {
@@ -247,12 +261,13 @@ impl<'a> Checker<'a> {
         for (list, is_player) in [(players, true), (colours, false)] {
             let Some(list) = list else { continue };
             for n in list {
+                // A side whose name is refused still counts, so that what is counted
+                // per side (letters, colours) is not reported again.
                 let idx = self.model.sides.len() as u8;
-                if self.declare(n, Decl::Side(idx)) {
-                    self.model.sides.push(n.text.clone());
-                    if is_player {
-                        self.model.player_count += 1;
-                    }
+                self.declare(n, Decl::Side(idx));
+                self.model.sides.push(n.text.clone());
+                if is_player {
+                    self.model.player_count += 1;
                 }
             }
         }
@@ -727,6 +742,8 @@ impl<'a> Checker<'a> {
         // Per-side declarations naming an unknown player: already reported, so not
         // reported again as incomplete.
         let mut unknown_sides: HashSet<String> = HashSet::new();
+        // Where each value of a region or direction set was first declared, by side.
+        let mut value_spans: HashMap<(bool, u16), Vec<SideSpan>> = HashMap::new();
         for item in &file.items {
             match &item.kind {
                 ItemKind::Piece { name, letters } => {
@@ -795,7 +812,9 @@ impl<'a> Checker<'a> {
                     let table = if is_region { &mut self.model.regions } else { &mut self.model.directions };
                     let entry = &mut table[idx as usize];
                     let clash = entry.values.iter().any(|(s, _)| *s == side || s.is_some() != side.is_some());
+                    let spans = value_spans.entry((is_region, idx)).or_default();
                     if clash {
+                        let first = spans.iter().find(|(s, _)| *s == side || s.is_some() != side.is_some());
                         let msg = match side {
                             Some(_) => format!(
                                 "`{}[{}]` is declared twice",
@@ -804,13 +823,17 @@ impl<'a> Checker<'a> {
                             ),
                             None => format!("`{}` is declared twice", name.text),
                         };
-                        self.error(
-                            Diagnostic::error(Code::Duplicate, msg)
-                                .with_label(name.span, "declared again here")
-                                .with_help("a name is declared once, or once for each player with `[player]`"),
-                        );
+                        let d = Diagnostic::error(Code::Duplicate, msg)
+                            .with_label(name.span, "declared again here")
+                            .with_help("a name is declared once, or once for each player with `[player]`");
+                        let d = match first {
+                            Some(&(_, at)) => d.with_note(at, "first declared here"),
+                            None => d,
+                        };
+                        self.error(d);
                         continue;
                     }
+                    spans.push((side, name.span));
                     entry.values.push((side, e));
                 }
                 ItemKind::Define(d) => {

@@ -241,6 +241,20 @@ impl Checker<'_> {
         let checked = self.expr_hint(e, &ctx, None);
         match checked.ty {
             Ty::Error => None,
+            Ty::List(Elem::Cells | Elem::Direction | Elem::Kind) => {
+                let ty = checked.ty;
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!(
+                            "a counter index is a list of players, colours, symmetries, numbers or cells, not {ty}"
+                        ),
+                    )
+                    .with_label(e.span, format!("this is {ty}"))
+                    .with_help("declare one counter per value instead (`counter hand_NAME[players]`)"),
+                );
+                Some(checked)
+            }
             Ty::List(_) => Some(checked),
             other => {
                 self.error(
@@ -848,10 +862,12 @@ impl Checker<'_> {
                     _ => fail(self, &l, &r, "two numbers, or a cell and a direction"),
                 }
             }
-            B::Mul | B::Div => match (self.try_coerce(l.clone(), Ty::Number), self.try_coerce(r.clone(), Ty::Number)) {
-                (Ok(a), Ok(b)) => mk(self, a, b, Ty::Number),
-                _ => fail(self, &l, &r, "two numbers"),
-            },
+            B::Mul | B::Div | B::Mod => {
+                match (self.try_coerce(l.clone(), Ty::Number), self.try_coerce(r.clone(), Ty::Number)) {
+                    (Ok(a), Ok(b)) => mk(self, a, b, Ty::Number),
+                    _ => fail(self, &l, &r, "two numbers"),
+                }
+            }
         }
     }
 
@@ -905,6 +921,15 @@ impl Checker<'_> {
                     Diagnostic::error(Code::TypeMismatch, format!("`{name}` is not a function"))
                         .with_label(callee.span, "cannot be called")
                         .with_help(format!("use `{name}` without parentheses")),
+                );
+            } else if name == "kind" {
+                self.error(
+                    Diagnostic::error(
+                        Code::NotSupported,
+                        "`kind(c)`, the kind of the piece on a cell, is not in the language yet",
+                    )
+                    .with_label(callee.span, "not a built-in function (yet)")
+                    .with_help("test the cell against each kind by name: `c in NAME`"),
                 );
             } else {
                 let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _, _)| *n).chain(self.defs_with_params()).collect();
@@ -1685,7 +1710,7 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
                 B::And | B::Or => "two conditions, or two sets of the same kind",
                 B::Otherwise | B::Within => "two sets of cells",
                 B::Eq | B::Ne => "two values of the same type",
-                B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div => "numbers",
+                B::Lt | B::Le | B::Gt | B::Ge | B::Mul | B::Div | B::Mod => "numbers",
                 B::Range => "two cells on one line",
                 B::Add | B::Sub => "numbers, or a cell and a direction",
                 B::In | B::NotIn => "an element and a collection",

@@ -96,10 +96,13 @@ impl Checker<'_> {
                     Ty::Error
                 }
             };
-            if params.iter().any(|(n, _, _): &(String, hir::LocalId, Ty)| *n == p.name.text) {
+            if let Some(first) = def.params.iter().flatten().find(|q| q.name.text == p.name.text)
+                && first.name.span != p.name.span
+            {
                 self.error(
                     Diagnostic::error(Code::Duplicate, format!("parameter `{}` is named twice", p.name.text))
                         .with_label(p.name.span, "named again here")
+                        .with_note(first.name.span, "first named here")
                         .with_help("give each parameter its own name"),
                 );
             }
@@ -389,6 +392,20 @@ impl Checker<'_> {
                     )
                     .with_label(kind.span, "a player, not a piece kind")
                     .with_help(format!("write `place {} <kind> at ...`", kind.text)),
+                );
+                None
+            }
+            _ if self.lookup_local(&kind.text).is_some_and(|(_, ty, _)| ty == Ty::Kind) => {
+                self.error(
+                    Diagnostic::error(
+                        Code::NotSupported,
+                        format!(
+                            "`place` needs a piece kind's name: `{}` holds a kind, which cannot be placed (yet)",
+                            kind.text
+                        ),
+                    )
+                    .with_label(kind.span, "a piece kind held in a parameter or variable")
+                    .with_help("write one `place` rule per kind, each with the kind's name"),
                 );
                 None
             }

@@ -31,7 +31,7 @@
 
 use rulesi::board::{CellId, HexUnit, Shape};
 use rulesi::check::hir::Action;
-use rulesi::engine::compile::Program;
+use rulesi::engine::compile::{Key, Program};
 use rulesi::engine::exec::moves::Part;
 use rulesi::engine::exec::state::{Piece, flags_of, kind_of, side_of};
 use rulesi::engine::{Game, Outcome, State};
@@ -452,6 +452,49 @@ impl View {
             .map(|&o| format!("{} {}", self.side_name(&g.prog, o), s.scores.get(o as usize).copied().unwrap_or(0)))
             .collect();
         Some(list.join(", "))
+    }
+
+    /// The game's counters that are not zero, as the positions format names them
+    /// (`hand[white,2] 3`), joined by ` · `: what a game keeps in counters (pieces in
+    /// hand, runs) is shown with the board. `None` when every counter is zero.
+    pub fn counters<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> Option<String> {
+        let prog = &g.prog;
+        let mut shown = Vec::new();
+        for (c, dims) in prog.counters.iter().enumerate() {
+            let Some(&base) = g.counter_base.get(c) else { continue };
+            let name = prog.counter_names.get(c).map_or("?", String::as_str);
+            let slots: usize = dims.iter().map(Vec::len).product();
+            for offset in 0..slots {
+                let value = s.counters.get(base + offset).copied().unwrap_or(0);
+                if value == 0 {
+                    continue;
+                }
+                if dims.is_empty() {
+                    shown.push(format!("{name} {value}"));
+                    continue;
+                }
+                // The last index varies fastest, as the engine lays them out.
+                let mut keys = Vec::with_capacity(dims.len());
+                let mut rest = offset;
+                for d in dims.iter().rev() {
+                    keys.push(self.key(prog, &d[rest % d.len()]));
+                    rest /= d.len();
+                }
+                keys.reverse();
+                shown.push(format!("{name}[{}] {value}", keys.join(",")));
+            }
+        }
+        (!shown.is_empty()).then(|| format!("counters: {}", shown.join(" · ")))
+    }
+
+    /// One index of a counter, as the positions format writes it.
+    fn key(&self, prog: &Program, k: &Key) -> String {
+        match *k {
+            Key::Side(x) => self.side_name(prog, x),
+            Key::Sym(x) => prog.geometry.symmetries().get(x as usize).map_or("?", |s| s.name).to_string(),
+            Key::Num(n) => n.to_string(),
+            Key::Cell(c) => prog.geometry.label(CellId(c)).to_string(),
+        }
     }
 
     /// The result of a finished game: `blue wins`, `draw`.

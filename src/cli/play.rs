@@ -21,7 +21,7 @@ use clap::Args as ClapArgs;
 
 use rulesi::check::hir::Action;
 use rulesi::engine::compile::Program;
-use rulesi::engine::compile::program::NONE;
+use rulesi::engine::compile::program::{NONE, S};
 use rulesi::engine::exec::moves::Part;
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
@@ -396,6 +396,9 @@ impl<const W: usize> Session<'_, W> {
         let s = self.line.current();
         let board = self.view.board(self.g, s, &self.last_cells());
         say_raw!("\n{board}");
+        if let Some(counters) = self.view.counters(self.g, s) {
+            say!("{counters}");
+        }
         if let Some(m) = self.line.moves.last() {
             let before = &self.line.states[self.line.states.len() - 2];
             let note = self.view.placement_note(self.g, before, &m.parts);
@@ -437,9 +440,16 @@ impl<const W: usize> Session<'_, W> {
         }
     }
 
-    /// Whether the position's only legal move is a pass.
+    /// Whether the position's only legal move is a pass that `no moves` gives a player
+    /// who has no other (played without asking). A phase's own `pass`, even when it is
+    /// the only move, is the player's to type.
     fn forced_pass(&self, list: &MoveList) -> bool {
-        list.len() == 1 && list.get(0).iter().all(|p| self.g.prog.rules[p.rule as usize].action == Action::Pass)
+        let prog = &self.g.prog;
+        list.len() == 1
+            && list.get(0).iter().all(|p| {
+                prog.rules.get(p.rule as usize).is_some_and(|r| r.action == Action::Pass)
+                    && in_block(&prog.no_moves, p.rule)
+            })
     }
 
     /// Plays the game; a run-time error of the engine saves the game (as Ctrl-C does)
@@ -461,6 +471,8 @@ impl<const W: usize> Session<'_, W> {
             self.show_board();
         }
         let mut list = MoveList::new();
+        // Forced passes played in a row.
+        let mut forced = 0;
         loop {
             if self.line.settle(self.g)? {
                 let s = self.line.current();
@@ -495,7 +507,11 @@ impl<const W: usize> Session<'_, W> {
                 }
             }
             self.g.legal_moves(&s, &mut list)?;
-            if self.forced_pass(&list) {
+            // Passes forced on every player in a row change nothing: from then on the
+            // player is asked (and may type `pass`, `undo` or `quit`), so that a game
+            // that only passes does not run on without reading input.
+            if self.forced_pass(&list) && forced < self.g.prog.players {
+                forced += 1;
                 let parts = list.get(0).to_vec();
                 self.out(&format!("{} has no legal move and passes.", self.name(s.mover)));
                 let text = move_text(self.g, &s, &parts);
@@ -503,6 +519,7 @@ impl<const W: usize> Session<'_, W> {
                 self.changed();
                 continue;
             }
+            forced = 0;
             // The player who chooses: the mover, or the one a `by` clause names.
             let chooser = self.g.chooser(&s, &list);
             match self.who[chooser as usize] {
@@ -714,6 +731,20 @@ impl<const W: usize> Session<'_, W> {
         self.out(&format!("took back {}", taken.join(", ")));
         self.changed();
     }
+}
+
+/// Whether a block names move rule `rule` itself (not in a rule's `then` block).
+fn in_block(block: &[S], rule: u32) -> bool {
+    block.iter().any(|st| match st {
+        S::Move(r) => *r == rule,
+        S::If(branches, otherwise) => {
+            branches.iter().any(|(_, b)| in_block(b, rule)) || otherwise.as_ref().is_some_and(|b| in_block(b, rule))
+        }
+        S::For(_, _, b) | S::Optional(b) | S::Longest(b) => in_block(b, rule),
+        S::First(blocks) => blocks.iter().any(|b| in_block(b, rule)),
+        S::Capture(inner) => in_block(std::slice::from_ref(inner.as_ref()), rule),
+        _ => false,
+    })
 }
 
 /// Writes a line to stderr, ignoring errors (a closed terminal must not stop a save).

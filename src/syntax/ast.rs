@@ -511,6 +511,8 @@ pub enum BinaryOp {
     Mul,
     /// `/`.
     Div,
+    /// `%`.
+    Mod,
 }
 
 impl BinaryOp {
@@ -534,6 +536,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
         }
     }
 }

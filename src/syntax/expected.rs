@@ -61,7 +61,8 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::op_add
         | Rule::op_sub
         | Rule::op_mul
-        | Rule::op_div => OPERATOR,
+        | Rule::op_div
+        | Rule::op_mod => OPERATOR,
         Rule::call_args => "`(`",
         Rule::index_args | Rule::player_index | Rule::index_params => "`[`",
         Rule::field => "`.`",

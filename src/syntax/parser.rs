@@ -503,7 +503,9 @@ fn pratt() -> PrattParser<Rule> {
             | Op::infix(Rule::op_within, Assoc::Left))
         .op(Op::infix(Rule::op_range, Assoc::Left))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left)
+            | Op::infix(Rule::op_div, Assoc::Left)
+            | Op::infix(Rule::op_mod, Assoc::Left))
         .op(Op::prefix(Rule::op_neg))
 }
 
@@ -589,6 +591,7 @@ fn climb(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> R<Tree> {
                 Rule::op_add => BinaryOp::Add,
                 Rule::op_sub => BinaryOp::Sub,
                 Rule::op_mul => BinaryOp::Mul,
+                Rule::op_mod => BinaryOp::Mod,
                 _ => BinaryOp::Div,
             };
             let depth = dl.max(dr) + 1;

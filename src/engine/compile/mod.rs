@@ -822,6 +822,7 @@ impl Compiler<'_> {
             B::Sub => Op::Sub,
             B::Mul => Op::Mul,
             B::Div => Op::Div,
+            B::Mod => Op::Mod,
         };
         Ok(E::Bin(o, bx(a), bx(c)))
     }

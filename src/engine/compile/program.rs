@@ -138,6 +138,8 @@ pub enum Op {
     Mul,
     /// Numbers.
     Div,
+    /// Numbers: the Euclidean remainder.
+    Mod,
 }
 
 /// A compiled statement.
@@ -358,7 +360,7 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             Op::SetAnd | Op::SetOr | Op::SetSub | Op::Otherwise | Op::Range => Shape::Set,
             Op::DirsAnd | Op::DirsOr => Shape::Dirs,
             Op::Step | Op::StepBack => Shape::Cell,
-            Op::Add | Op::Sub | Op::Mul | Op::Div => Shape::Num,
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod => Shape::Num,
         },
         E::If(_, a, b) => match (shape(a, slots), shape(b, slots)) {
             (Shape::Unknown, y) => y,

@@ -351,6 +351,8 @@ pub enum NumN {
     Mul(Box<NumN>, Box<NumN>),
     /// Euclidean division (0 by 0).
     Div(Box<NumN>, Box<NumN>),
+    /// Euclidean remainder (`x` by 0).
+    Mod(Box<NumN>, Box<NumN>),
     /// Negation.
     Neg(Box<NumN>),
     /// `passes`.
@@ -1300,6 +1302,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Mul, a, b) => NumN::Mul(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Div, a, b) => NumN::Div(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Mod, a, b) => NumN::Mod(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Neg(x) => NumN::Neg(Box::new(self.num(x))),
             E::Ctx(ContextVar::Passes) => NumN::Passes,
             E::Ctx(ContextVar::Captures) => NumN::Captures,
@@ -2816,9 +2819,13 @@ impl<const W: usize> Game<W> {
             NumN::Mul(a, b) => self.en(s, cx, a).saturating_mul(self.en(s, cx, b)),
             NumN::Div(a, b) => {
                 let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                if y == 0 { 0 } else { x.div_euclid(y) }
+                if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }
             }
-            NumN::Neg(x) => self.en(s, cx, x).wrapping_neg(),
+            NumN::Mod(a, b) => {
+                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
+                if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }
+            }
+            NumN::Neg(x) => self.en(s, cx, x).saturating_neg(),
             NumN::Passes => s.passes as i64,
             NumN::Captures => cx.mv.captures as i64,
             NumN::TurnsWithoutCapture => s.turns_without_capture as i64,

@@ -76,7 +76,7 @@ impl<const W: usize> Game<W> {
                 let v = self.eval(s, cx, x);
                 Val::Cells(self.all - self.set_of(v))
             }
-            E::Neg(x) => Val::Num(-self.eval(s, cx, x).num()),
+            E::Neg(x) => Val::Num(self.eval(s, cx, x).num().saturating_neg()),
             E::Opposite(x) => match self.eval(s, cx, x) {
                 Val::Dir(d) => Val::Dir(self.prog.geometry.opposite(crate::board::Dir(d)).0),
                 v => v,
@@ -407,8 +407,9 @@ impl<const W: usize> Game<W> {
             Op::Mul => Val::Num(x.num().saturating_mul(y.num())),
             Op::Div => {
                 let d = y.num();
-                Val::Num(if d == 0 { 0 } else { x.num().div_euclid(d) })
+                Val::Num(if d == 0 { 0 } else { x.num().checked_div_euclid(d).unwrap_or(i64::MAX) })
             }
+            Op::Mod => Val::Num(remainder(x.num(), y.num())),
             Op::And | Op::Or | Op::CellIn => unreachable!("handled lazily"),
         }
     }
@@ -783,4 +784,10 @@ impl<const W: usize> Game<W> {
     // -----------------------------------------------------------------------
     // Effects
     // -----------------------------------------------------------------------
+}
+
+/// The Euclidean remainder of `x` by `d` (`0 <= x % d < |d|`); by 0 it is `x`, so that
+/// `x == d * (x / d) + x % d` holds with `x / 0 == 0`. Never overflows.
+pub(crate) fn remainder(x: i64, d: i64) -> i64 {
+    if d == 0 { x } else { x.checked_rem_euclid(d).unwrap_or(0) }
 }

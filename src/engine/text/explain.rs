@@ -744,7 +744,7 @@ fn op_prec(op: Op) -> u8 {
         Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => 5,
         Op::Range => 6,
         Op::Add | Op::Sub | Op::Step | Op::StepBack | Op::SetSub => 7,
-        Op::Mul | Op::Div => 8,
+        Op::Mul | Op::Div | Op::Mod => 8,
     }
 }
 
@@ -771,6 +771,7 @@ fn op_word(op: Op) -> &'static str {
         Op::StepBack | Op::Sub | Op::SetSub => "-",
         Op::Mul => "*",
         Op::Div => "/",
+        Op::Mod => "%",
     }
 }
 
