@@ -87,18 +87,22 @@ pub enum Items {
     Sides(u8, u8),
     /// The elements of a list.
     List(ListN),
+    /// The groups of a set (`groups(S)`), found one at a time.
+    Groups(SetN),
 }
 
 /// The elements of a collection, taken when the loop starts (so the loop body may
 /// change the position), without allocating.
-pub(crate) enum ItemIter<const W: usize> {
+pub(crate) enum ItemIter<'g, const W: usize> {
     Cells(crate::engine::bits::BitsIter<W>),
     Dirs(u32),
     Sides(u8, u8),
     List(Rc<Vec<Val<W>>>, usize),
+    /// The game, the set, and the cells of the set in no group found yet.
+    Groups(&'g Game<W>, Bits<W>, Bits<W>),
 }
 
-impl<const W: usize> Iterator for ItemIter<W> {
+impl<const W: usize> Iterator for ItemIter<'_, W> {
     type Item = Val<W>;
 
     fn next(&mut self) -> Option<Val<W>> {
@@ -124,6 +128,11 @@ impl<const W: usize> Iterator for ItemIter<W> {
                 let v = l.get(*i).cloned();
                 *i += 1;
                 v
+            }
+            ItemIter::Groups(g, set, rest) => {
+                let group = g.component(rest.first()?, *set);
+                *rest = *rest - group;
+                Some(Val::Cells(group))
             }
         }
     }
@@ -277,12 +286,16 @@ impl<const W: usize> Game<W> {
     }
 
     /// The elements of a collection, evaluated now.
-    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, n: &Items) -> ItemIter<W> {
+    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, n: &Items) -> ItemIter<'_, W> {
         match n {
             Items::Cells(x) => ItemIter::Cells(self.es(s, cx, x).iter()),
             Items::Dirs(x) => ItemIter::Dirs(self.edirs(s, cx, x)),
             Items::Sides(a, b) => ItemIter::Sides(*a, *b),
             Items::List(x) => ItemIter::List(self.el(s, cx, x), 0),
+            Items::Groups(x) => {
+                let set = self.es(s, cx, x);
+                ItemIter::Groups(self, set, set)
+            }
         }
     }
 
@@ -420,6 +433,7 @@ impl<const W: usize> Lower<'_, W> {
         match e {
             E::Ctx(ContextVar::Players) => Items::Sides(0, self.g.prog.players as u8),
             E::Ctx(ContextVar::Colours) => Items::Sides(self.g.prog.players as u8, self.g.prog.sides.len() as u8),
+            E::Call(Builtin::Groups, args) if args.len() == 1 => Items::Groups(self.set(&args[0])),
             _ => match self.shape(e) {
                 Shape::Dir | Shape::Dirs => Items::Dirs(self.dirs(e)),
                 Shape::List => Items::List(self.list(e)),
