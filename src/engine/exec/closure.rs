@@ -427,13 +427,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
-        BoolN::Comp(..)
-        | BoolN::Bind(..)
-        | BoolN::Eq(..)
-        | BoolN::DirIn(..)
-        | BoolN::ListIn(..)
-        | BoolN::AnyOf(_)
-        | BoolN::W(_) => {
+        BoolN::Comp(..) | BoolN::Eq(..) | BoolN::DirIn(..) | BoolN::ListIn(..) | BoolN::AnyOf(_) | BoolN::W(_) => {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
         }

@@ -316,8 +316,6 @@ pub enum BoolN {
     If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
     /// `any` (`true`) or `all` (`false`) over a collection.
     Comp(bool, u32, Box<Items>, Box<BoolN>),
-    /// Bind slots, then evaluate.
-    Bind(Vec<(u32, ValN)>, Box<BoolN>),
     /// `at_turn_start(c)`.
     AtStart(Box<BoolN>),
     /// `without(c, x)`.
@@ -363,8 +361,6 @@ pub enum NumN {
     TurnsWithoutCapture,
     /// `height(c)`.
     Height(CellN),
-    /// `at_turn_start(n)`.
-    AtStart(Box<NumN>),
     /// `count(groups(S))`: how many groups the set falls into.
     Groups(SetN),
     /// `repetitions`.
@@ -1063,10 +1059,6 @@ impl<const W: usize> Lower<'_, W> {
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
                 BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
-            E::Bind(binds, body) => {
-                let binds = self.binds(binds);
-                BoolN::Bind(binds, Box::new(self.bool(body)))
-            }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
             E::Call(Builtin::Without, args) if args.len() == 2 => {
                 BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
@@ -1288,7 +1280,7 @@ impl<const W: usize> Lower<'_, W> {
                 if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) =>
             {
                 let E::Call(_, inner) = &args[0] else { unreachable!("matched") };
-                NumN::AtStart(Box::new(self.num(&E::Call(Builtin::Count, inner.clone()))))
+                NumN::W(Box::new(Wrap::AtStart(self.num(&E::Call(Builtin::Count, inner.clone())))))
             }
             E::Call(Builtin::Count, args)
                 if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) =>
@@ -1296,7 +1288,6 @@ impl<const W: usize> Lower<'_, W> {
                 let E::Call(_, g) = &args[0] else { unreachable!("matched") };
                 NumN::Groups(self.set(&g[0]))
             }
-            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => NumN::AtStart(Box::new(self.num(&args[0]))),
             E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
             E::Bin(Op::Add, a, b) => NumN::Add(Box::new(self.num(a)), Box::new(self.num(b))),
             E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
@@ -2773,13 +2764,6 @@ impl<const W: usize> Game<W> {
                 }
                 result
             }
-            BoolN::Bind(binds, body) => {
-                for (slot, x) in binds {
-                    let v = self.ev(s, cx, x);
-                    self.store(cx, *slot, v);
-                }
-                self.eb(s, cx, body)
-            }
             BoolN::AtStart(x) => {
                 let start = cx.turn_start.unwrap_or(s);
                 self.eb(start, cx, x)
@@ -2833,18 +2817,14 @@ impl<const W: usize> Game<W> {
                 let c = self.ec(s, cx, x);
                 if c == NONE { 0 } else { s.height[c as usize] as i64 }
             }
-            NumN::AtStart(x) => {
-                let start = cx.turn_start.unwrap_or(s);
-                self.en(start, cx, x)
-            }
             NumN::Groups(x) => {
                 let b = self.es(s, cx, x);
                 self.count_groups(b)
             }
             NumN::Repetitions => s.repeats as i64,
             NumN::Counter(c, idx) => {
-                let idx: Vec<Val<W>> = idx.iter().map(|i| self.ev(s, cx, i)).collect();
-                self.counter_index(s, *c, &idx).map_or(0, |i| s.counters[i])
+                // The indexes are evaluated as they are matched: no list is built.
+                self.counter_index(s, *c, idx.iter().map(|i| self.ev(s, cx, i))).map_or(0, |i| s.counters[i])
             }
             NumN::Score(x) => {
                 let side = self.eside(s, cx, x);

@@ -99,7 +99,7 @@ impl<const W: usize> Game<W> {
             if let Some(x) = s.scores.get_mut(side) {
                 *x = if add { *x + v } else { v };
             }
-        } else if let Some(i) = self.counter_index(s, c, idx) {
+        } else if let Some(i) = self.counter_index(s, c, idx.iter().cloned()) {
             let nv = if add { s.counters[i] + v } else { v };
             self.set_counter(s, i, nv);
         }
@@ -207,20 +207,20 @@ impl<const W: usize> Game<W> {
     /// The slot of counter `c` at the indexes `idx`. A side indexes a collection of
     /// seats or of colours: a seat where colours are counted means the colour it plays,
     /// and a colour where seats are counted the seat that plays it.
-    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: &[Val<W>]) -> Option<usize> {
+    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: impl IntoIterator<Item = Val<W>>) -> Option<usize> {
         use crate::engine::compile::Key;
         let dims = &self.prog.counters[c as usize];
         let mut i = 0usize;
         for (d, v) in dims.iter().zip(idx) {
             let pos = match v {
-                Val::Side(x) => d.iter().position(|k| *k == Key::Side(*x)).or_else(|| {
+                Val::Side(x) => d.iter().position(|k| *k == Key::Side(x)).or_else(|| {
                     let other =
-                        if (*x as usize) < self.prog.players { self.own_side(s, *x) } else { self.player_of(s, *x) };
+                        if (x as usize) < self.prog.players { self.own_side(s, x) } else { self.player_of(s, x) };
                     d.iter().position(|k| *k == Key::Side(other))
                 }),
-                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(*x)),
-                Val::Num(n) => d.iter().position(|k| *k == Key::Num(*n)),
-                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(*x)),
+                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(x)),
+                Val::Num(n) => d.iter().position(|k| *k == Key::Num(n)),
+                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(x)),
                 _ => None,
             }?;
             i = i * d.len() + pos;

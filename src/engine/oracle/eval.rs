@@ -49,7 +49,7 @@ impl<const W: usize> Game<W> {
             E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
             E::Counter(c, idx) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
-                Val::Num(self.counter_index(s, *c, &idx).map_or(0, |i| s.counters[i]))
+                Val::Num(self.counter_index(s, *c, idx.iter().cloned()).map_or(0, |i| s.counters[i]))
             }
             E::Score(x) => {
                 let side = self.eval(s, cx, x).side();
