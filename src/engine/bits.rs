@@ -118,7 +118,7 @@ impl<const W: usize> Bits<W> {
                     }
                     x.trailing_zeros()
                 } else {
-                    crate::engine::exec::moves::select(*w, n)
+                    select(*w, n)
                 };
                 return Some((i * 64) as u16 + at as u16);
             }
@@ -257,6 +257,27 @@ impl<const W: usize> FromIterator<u16> for Bits<W> {
         }
         b
     }
+}
+
+/// The position of the `k`-th set bit of `x` (`k < x.count_ones()`).
+#[inline]
+pub(crate) fn select(mut x: u64, mut k: u32) -> u32 {
+    let mut base = 0;
+    for half in [32u32, 16, 8] {
+        let low = x & ((1u64 << half) - 1);
+        let n = low.count_ones();
+        if k >= n {
+            k -= n;
+            x >>= half;
+            base += half;
+        } else {
+            x = low;
+        }
+    }
+    for _ in 0..k {
+        x &= x - 1;
+    }
+    base + x.trailing_zeros()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use crate::check::hir::Action;
 
-use crate::engine::bits::Bits;
+use crate::engine::bits::{Bits, select};
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::{EngineError, MAX_LISTED_PARTS};
@@ -101,27 +101,6 @@ struct Group {
     from: u16,
     extra: u16,
     count: u32,
-}
-
-/// The position of the `k`-th set bit of `x` (`k < x.count_ones()`).
-#[inline]
-pub(crate) fn select(mut x: u64, mut k: u32) -> u32 {
-    let mut base = 0;
-    for half in [32u32, 16, 8] {
-        let low = x & ((1u64 << half) - 1);
-        let n = low.count_ones();
-        if k >= n {
-            k -= n;
-            x >>= half;
-            base += half;
-        } else {
-            x = low;
-        }
-    }
-    for _ in 0..k {
-        x &= x - 1;
-    }
-    base + x.trailing_zeros()
 }
 
 impl MoveList {
