@@ -11,7 +11,7 @@ use rulesi::draw::{PieceView, Scene, Shade, svg};
 use rulesi::engine::{AnyGame, build, compile::options};
 use rulesi::with_game;
 
-use common::{games, rulesi, snapshot};
+use common::{every_game, game_label, games, rulesi, snapshot};
 
 fn load(path: &Path) -> AnyGame {
     let bytes = std::fs::read(path).expect("read the game");
@@ -28,9 +28,9 @@ fn count(doc: &roxmltree::Document, tag: &str, attr: &str, value: &str) -> usize
 /// The start position of every game, as `rulesi draw` writes it.
 #[test]
 fn start_positions() {
-    for path in games() {
+    for path in every_game() {
         let name = path.file_stem().and_then(|s| s.to_str()).expect("a name").to_string();
-        let file = format!("games/{name}.game");
+        let file = game_label(&path);
         let (code, out, err) = rulesi(&["draw", &file]);
         assert_eq!(code, 0, "{name}: {err}");
         snapshot(&format!("draw-{name}"), &out);
@@ -42,7 +42,7 @@ fn start_positions() {
 /// edge label for every row number and column letter of the board.
 #[test]
 fn start_pictures_hold_every_piece_and_label() {
-    for path in games() {
+    for path in every_game() {
         let game = load(&path);
         with_game!(&game, g => {
             let start = g.start();

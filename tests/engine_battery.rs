@@ -1,4 +1,5 @@
-//! The engine battery: every game in `games/` (found by reading the folder), with its
+//! The engine battery: every game in `games/` and `games/classic/` (found by reading the
+//! folders), with its
 //! default options and with every ruleset it declares, played in seeded random games.
 //! At every ply of every game it checks that
 //!
@@ -49,16 +50,21 @@ const MIN_PLIES: u32 = 5;
 /// Plies in a transcript.
 const TRANSCRIPT_PLIES: u32 = 40;
 
+/// The `.game` files of `games/`, then those of `games/classic/`, each folder sorted.
 fn game_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .game files in {}", dir.display());
-    files
+    let games = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut all = Vec::new();
+    for dir in [games.clone(), games.join("classic")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "game"))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "no .game files in {}", dir.display());
+        all.extend(files);
+    }
+    all
 }
 
 fn stem(path: &std::path::Path) -> String {

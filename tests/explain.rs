@@ -9,7 +9,7 @@ use rulesi::engine::build;
 use rulesi::engine::compile::options;
 use rulesi::engine::text::explain::explain;
 
-use common::{TempDir, games, rulesi, snapshot};
+use common::{TempDir, every_game, game_label, games, rulesi, snapshot};
 
 /// The program without its header's `options:` lines (the rules alone).
 fn rules_only(text: &str) -> String {
@@ -28,9 +28,9 @@ fn rules_only(text: &str) -> String {
 /// Every game with its default options, as `rulesi explain` prints it.
 #[test]
 fn every_game_explained() {
-    for path in games() {
+    for path in every_game() {
         let name = path.file_stem().and_then(|s| s.to_str()).expect("a name").to_string();
-        let (code, out, err) = rulesi(&["explain", &format!("games/{name}.game")]);
+        let (code, out, err) = rulesi(&["explain", &game_label(&path)]);
         assert_eq!(code, 0, "{name}: {err}");
         assert!(err.is_empty(), "{name}: {err}");
         snapshot(&format!("explain-{name}"), &out);
@@ -63,7 +63,7 @@ fn explanations_are_narrow_named_and_deterministic() {
 #[test]
 fn every_ruleset_prints_and_differs_where_its_options_do() {
     let mut compared = 0;
-    for path in games() {
+    for path in every_game() {
         let bytes = std::fs::read(&path).expect("read the game");
         let model = rulesi::check_bytes(&bytes).model.expect("the game checks");
         let defaults = options::resolve(&model, None, &[]).expect("default options");

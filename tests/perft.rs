@@ -173,11 +173,13 @@ fn run(lines: Vec<Line>, limit: u64, fast: bool) {
 #[test]
 fn perft_small_counts() {
     let all = lines();
-    // Every game has a perft file.
-    for entry in std::fs::read_dir(root().join("games")).expect("games/").flatten() {
-        let p = entry.path();
-        if p.extension().is_some_and(|x| x == "game") {
-            assert!(all.iter().any(|l| l.game == p), "{} has no tests/perft file", p.display());
+    // Every game of games/ and games/classic/ has a perft file.
+    for dir in [root().join("games"), root().join("games").join("classic")] {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "game") {
+                assert!(all.iter().any(|l| l.game == p), "{} has no tests/perft file", p.display());
+            }
         }
     }
     run(all, LIMIT, true);

@@ -1,6 +1,6 @@
 //! End-to-end tests of `rulesi play`, `rulesi replay` and `rulesi match`: the built
 //! binary fed a script on standard input (not a terminal, so plain text and one command
-//! per line), for every game in `games/`.
+//! per line), for every game in `games/` and `games/classic/`.
 //!
 //! Each game gets a transcript, an insta snapshot in the top-level `snapshots/` folder
 //! (`play-GAME.snap`): a few moves, refused moves with their reasons, `moves`, `undo`,
@@ -17,7 +17,7 @@ use rulesi::engine::{AnyGame, MoveList, build, compile::options, exec::moves::no
 use rulesi::with_game;
 
 mod common;
-use common::{TempDir, games};
+use common::{TempDir, every_game, game_label};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -102,7 +102,7 @@ fn script(path: &Path) -> (Vec<String>, String) {
 /// Every game: play, refuse, list, undo, save; load the record back; replay it.
 #[test]
 fn every_game_transcript() {
-    for path in games() {
+    for path in every_game() {
         let name = stem(&path);
         let dir = TempDir::new(&name);
         let game = path.to_string_lossy().to_string();
@@ -135,8 +135,11 @@ fn every_game_transcript() {
         assert!(replay.stdout.contains("\n2. "), "{name}");
 
         let text = format!(
-            "$ rulesi play games/{name}.game\n{}\n$ rulesi play --load saved.record\n{}\n$ rulesi replay saved.record\n{}",
-            play.stdout, again.stdout, replay.stdout
+            "$ rulesi play {}\n{}\n$ rulesi play --load saved.record\n{}\n$ rulesi replay saved.record\n{}",
+            game_label(&path),
+            play.stdout,
+            again.stdout,
+            replay.stdout
         );
         snapshot(&format!("play-{name}"), &text);
     }
@@ -834,7 +837,7 @@ fn printed_position(stdout: &str) -> String {
 /// continues from it: the same legal moves, the same position printed again.
 #[test]
 fn the_position_command_and_play_from_a_position() {
-    for path in games() {
+    for path in every_game() {
         let name = stem(&path);
         let dir = TempDir::new(&format!("position-{name}"));
         let game = path.to_string_lossy().to_string();

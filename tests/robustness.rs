@@ -146,21 +146,25 @@ fn describe_input(input: &[u8], diagnostics: &[Diagnostic]) -> String {
     format!("input: {head:?}{more}\ndiagnostics ({}): {codes:#?}", diagnostics.len())
 }
 
-/// The `.game` files in games/, sorted by name.
+/// The `.game` files in games/, then those in games/classic/, each folder sorted by name.
 fn game_files() -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "game"))
-        .map(|p| {
-            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
-            (p, bytes)
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .game files in {}", dir.display());
-    files
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut all = Vec::new();
+    for dir in [games.clone(), games.join("classic")] {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "game"))
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+                (p, bytes)
+            })
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "no .game files in {}", dir.display());
+        all.extend(files);
+    }
+    all
 }
 
 fn game(name: &str) -> Vec<u8> {

@@ -109,18 +109,24 @@ fn game_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(format!("{name}.game"))
 }
 
+/// The games of `games/` by name (`stax`), then those of `games/classic/` (`classic/hex`).
 fn games() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("games/")
-        .filter_map(|e| {
-            let p = e.expect("an entry").path();
-            (p.extension()? == "game").then(|| p.file_stem().expect("a name").to_string_lossy().into_owned())
-        })
-        .collect();
-    names.sort();
-    assert!(!names.is_empty());
-    names
+    let mut all = Vec::new();
+    for folder in ["", "classic/"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(folder);
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("games/")
+            .filter_map(|e| {
+                let p = e.expect("an entry").path();
+                (p.extension()? == "game").then(|| p.file_stem().expect("a name").to_string_lossy().into_owned())
+            })
+            .map(|name| format!("{folder}{name}"))
+            .collect();
+        names.sort();
+        assert!(!names.is_empty());
+        all.extend(names);
+    }
+    all
 }
 
 /// Runs `rulesi ARGS` with `input` on stdin: (status, stdout).
@@ -161,7 +167,8 @@ fn every_game_serves_its_start_position_and_the_picture_draw_makes() {
     for game in games() {
         let server = Served::start(&game, &[]);
         let info = server.ok("GET", "/api/game", None);
-        assert_eq!(info["file"], format!("{game}.game"));
+        let file = game.rsplit('/').next().expect("a name");
+        assert_eq!(info["file"], format!("{file}.game"));
         let p = server.new_game();
         assert_eq!(p["ply"], 0, "{game}");
         assert!(p["outcome"].is_null() && p["to_move"].is_string(), "{game}: {}", p["status"]);

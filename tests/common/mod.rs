@@ -85,3 +85,31 @@ pub fn games() -> Vec<PathBuf> {
     assert!(!paths.is_empty(), "no games in {}", dir.display());
     paths
 }
+
+/// Every `.game` file in `games/classic/` (the classic games with published perft
+/// counts), sorted.
+pub fn classic_games() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join("classic");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("games/classic/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// Every game of `games/`, then every game of `games/classic/`.
+pub fn every_game() -> Vec<PathBuf> {
+    let mut paths = games();
+    paths.extend(classic_games());
+    paths
+}
+
+/// A game's path from the top of the repository, with `/` between folders
+/// (`games/classic/NAME.game`), as the tests' transcripts show it.
+pub fn game_label(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}

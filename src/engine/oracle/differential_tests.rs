@@ -1,5 +1,5 @@
 //! The engine held to plainer ways of playing the same rules, on random games of every
-//! game in `games/` and `tests/oracle/`, in every configuration:
+//! game in `games/`, `games/classic/` and `tests/oracle/`, in every configuration:
 //!
 //! - the reference player ([`crate::engine::oracle`]) must list the same legal turns and reach
 //!   the same positions (hash included) and the same outcomes;
@@ -114,14 +114,19 @@ fn budget<const W: usize>(g: &Game<W>) -> (usize, usize) {
     if g.code.follows.iter().any(Option::is_some) { (2, 60) } else { (6, 300) }
 }
 
-/// The small games of `tests/oracle/`, written to use every word of the language.
+/// The classic games of `games/classic/`, then the small games of `tests/oracle/`,
+/// written to use every word of the language.
 fn corpus() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
-    let mut files: Vec<_> =
-        std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "game"));
-    files.sort();
-    files
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    for dir in [root.join("games/classic"), root.join("tests/oracle")] {
+        let mut files: Vec<_> =
+            std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+        files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "game"));
+        files.sort();
+        all.extend(files);
+    }
+    all
 }
 
 /// Calls `f` with every configuration of every game, on as many threads as the
