@@ -163,6 +163,10 @@ pub enum GeometryError {
     DirectionName(String),
     #[error("the lines need {0} directions, more than the limit of {max}", max = MAX_GRAPH_DIRS)]
     TooManyDirections(usize),
+    #[error("the leaps make {0} directions, more than the limit of {max}", max = MAX_DIRECTIONS)]
+    TooManyLeaps(usize),
+    #[error("({0}, {1}) is not a leap: it is no move or a step of the board's own directions")]
+    LeapIsAStep(i32, i32),
 }
 
 /// A grid direction: its name and step.
@@ -173,6 +177,49 @@ const fn dir(name: &'static str, dx: i32, dy: i32) -> GridDir {
 }
 
 /// Hexagon directions, in cyclic order (each is 60 degrees on from the last).
+/// The most directions a board has (its own and its leaps').
+pub const MAX_DIRECTIONS: usize = 32;
+
+/// Every orientation of the leap `(dx, dy)` on a board of this shape: its images by
+/// the rotations and reflections of the shape's family (all eight for a square board,
+/// whatever its proportions; twelve for a hexagon or a rhombus), each once, ordered by
+/// angle in the sense the board's own directions turn (clockwise from `n` on a square
+/// board, anticlockwise from `e` on a hexagon or a rhombus). A knight's `(1, 2)` on a
+/// square board gives eight.
+pub fn leap_family(shape: &Shape, (dx, dy): (i32, i32)) -> Vec<(i32, i32)> {
+    let candidates = match shape {
+        Shape::Hexagon { .. } => symmetry::hex_candidates(),
+        Shape::Rhombus { .. } => symmetry::rhombus_candidates(),
+        Shape::Square { .. } => symmetry::square_candidates(),
+        Shape::Graph => vec![("identity", symmetry::IDENTITY)],
+    };
+    let mut family: Vec<(i32, i32)> = Vec::new();
+    for (_, m) in candidates {
+        let image = symmetry::apply(&m, dx, dy);
+        if !family.contains(&image) {
+            family.push(image);
+        }
+    }
+    // The angle on the drawn board, measured the way the board's directions turn.
+    let angle = |&(x, y): &(i32, i32)| -> f64 {
+        let (x, y) = (f64::from(x), f64::from(y));
+        let (h, sin60) = (0.5, 3f64.sqrt() / 2.0);
+        let a = match shape {
+            Shape::Square { .. } | Shape::Graph => x.atan2(y),
+            Shape::Hexagon { .. } => (sin60 * y).atan2(x - h * y),
+            Shape::Rhombus { .. } => (sin60 * y).atan2(x + h * y),
+        };
+        a.rem_euclid(std::f64::consts::TAU)
+    };
+    family.sort_by(|a, b| angle(a).total_cmp(&angle(b)));
+    family
+}
+
+/// The name of the leap direction `(dx, dy)`, as `explain` prints it.
+pub fn leap_name(dx: i32, dy: i32) -> String {
+    format!("leap({dx}, {dy})")
+}
+
 const HEX_DIRS: [GridDir; 6] =
     [dir("e", 1, 0), dir("ne", 1, 1), dir("n", 0, 1), dir("w", -1, 0), dir("sw", -1, -1), dir("s", 0, -1)];
 
@@ -240,6 +287,10 @@ pub struct Geometry {
     /// `syms.len() * dirs.len()` entries: `dir_images[s * dirs.len() + d]`.
     dir_images: Vec<Dir>,
     rotate_180: Option<SymId>,
+    /// For each direction, the cycle it turns in (first direction, how many): the
+    /// board's own directions turn among themselves, and each family of leaps
+    /// (see [`Geometry::with_leaps`]) among its members, ordered by angle.
+    rings: Vec<(u8, u8)>,
     centre: Option<CellId>,
     full: CellSet,
 }
@@ -263,6 +314,20 @@ impl Geometry {
     /// As [`Geometry::new`], and when a hole is not a cell of the shape, is named
     /// twice, or every cell is left out.
     pub fn with_holes(shape: Shape, holes: &[String]) -> Result<Geometry, GeometryError> {
+        Geometry::with_leaps(shape, holes, &[])
+    }
+
+    /// Compiles a grid without its holes (as [`Geometry::with_holes`]) and with a
+    /// direction for every orientation of each leap `(dx, dy)` (see [`leap_family`]):
+    /// the step along one goes straight to the cell at that offset, as a knight leaps.
+    /// The board's own directions come first, in their order; each family of leaps
+    /// follows, ordered by angle in the same sense, and turns among itself.
+    ///
+    /// # Errors
+    ///
+    /// As [`Geometry::with_holes`], and when a leap is a step of the board's own
+    /// directions or the directions would be more than [`MAX_DIRECTIONS`].
+    pub fn with_leaps(shape: Shape, holes: &[String], leaps: &[(i32, i32)]) -> Result<Geometry, GeometryError> {
         let (width, height, grid_dirs): (u32, u32, &'static [GridDir]) = match shape {
             Shape::Hexagon { side, .. } => {
                 if side == 0 || side > MAX_HEX_SIDE {
@@ -290,8 +355,28 @@ impl Geometry {
             }
             Shape::Graph => return Err(GeometryError::NoCells),
         };
-        let dirs: Vec<DirInfo> =
+        let mut dirs: Vec<DirInfo> =
             grid_dirs.iter().map(|&(name, dx, dy)| DirInfo { name: name.to_string(), dx, dy }).collect();
+        let base = dirs.len();
+        let mut rings = vec![(0u8, base as u8); base];
+        for &leap in leaps {
+            if leap == (0, 0) || dirs[..base].iter().any(|d| (d.dx, d.dy) == leap) {
+                return Err(GeometryError::LeapIsAStep(leap.0, leap.1));
+            }
+            if dirs.iter().any(|d| (d.dx, d.dy) == leap) {
+                // Already in a family of leaps declared before.
+                continue;
+            }
+            let family = leap_family(&shape, leap);
+            if dirs.len() + family.len() > MAX_DIRECTIONS {
+                return Err(GeometryError::TooManyLeaps(dirs.len() + family.len()));
+            }
+            let ring = (dirs.len() as u8, family.len() as u8);
+            for (dx, dy) in family {
+                dirs.push(DirInfo { name: leap_name(dx, dy), dx, dy });
+                rings.push(ring);
+            }
+        }
         let (width, height) = (width as i32, height as i32);
         let in_shape = |x: i32, y: i32| {
             (0..width).contains(&x)
@@ -337,6 +422,7 @@ impl Geometry {
         let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
         let mut g = Geometry::blank(shape, (width, height), coords, labels, dirs)?;
         g.holes = hole_coords;
+        g.rings = rings;
         g.steps = Vec::with_capacity(g.len() * g.dirs.len());
         for &(x, y) in &g.coords {
             for d in &g.dirs {
@@ -344,7 +430,9 @@ impl Geometry {
             }
         }
 
-        let all_dirs = g.all_dirs.clone();
+        // The board's own directions (leaps are neither neighbours nor steps of a
+        // distance).
+        let all_dirs: Vec<Dir> = g.all_dirs[..base].to_vec();
         let mask = |ds: &[Dir]| ds.iter().fold(0u32, |m, d| m | 1 << d.0);
         let full = g.holes.is_empty();
         let (default_dirs, dir_sets, metrics) = match shape {
@@ -455,6 +543,7 @@ impl Geometry {
             images: (0..len as u16).map(CellId).collect(),
             dir_images: (0..ndirs).map(|d| Dir(d as u8)).collect(),
             rotate_180: None,
+            rings: vec![(0, ndirs as u8); ndirs],
             centre: None,
             full: CellSet::full(len),
         })
@@ -574,13 +663,16 @@ impl Geometry {
 
     /// The opposite direction.
     pub fn opposite(&self, d: Dir) -> Dir {
-        self.rotate(d, self.dirs.len() as i32 / 2)
+        let (_, n) = self.rings[d.index()];
+        self.rotate(d, i32::from(n) / 2)
     }
 
-    /// The direction `k` places on in the cyclic direction list (negative `k` goes back).
+    /// The direction `k` places on in the cycle of `d` (negative `k` goes back): the
+    /// board's own directions, or `d`'s family of leaps.
     pub fn rotate(&self, d: Dir, k: i32) -> Dir {
-        let n = self.dirs.len() as i32;
-        Dir((i32::from(d.0) + k).rem_euclid(n) as u8)
+        let (first, n) = self.rings[d.index()];
+        let (first, n) = (i32::from(first), i32::from(n));
+        Dir((first + (i32::from(d.0) - first + k).rem_euclid(n)) as u8)
     }
 
     /// The directions that make cells neighbours unless a game says otherwise:

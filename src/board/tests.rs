@@ -771,3 +771,83 @@ fn graph_errors() {
     assert_eq!(err(&points, &lines), GeometryError::TooManyDirections(34));
     assert!(Geometry::graph(&graph_spec(&points[..17], &lines[..16])).is_ok());
 }
+
+#[test]
+fn leaps_go_straight_to_their_cell() {
+    let sq = Shape::Square { files: 8, ranks: 8, squares: SquareColour::All };
+    let g = Geometry::with_leaps(sq, &[], &[(1, 2)]).unwrap();
+    assert_eq!(g.directions().len(), 16);
+    // A knight has 336 moves from the 64 squares of an empty board (2 from a corner,
+    // 8 from the middle).
+    let leaps: Vec<Dir> = g.all_dirs()[8..].to_vec();
+    let moves: usize = g.cells().map(|c| g.neighbours(c, &leaps).count()).sum();
+    assert_eq!(moves, 336);
+    let b1 = g.parse_label("b1").unwrap();
+    let mut from_b1: Vec<&str> = g.neighbours(b1, &leaps).map(|c| g.label(c)).collect();
+    from_b1.sort_unstable();
+    assert_eq!(from_b1, ["a3", "c3", "d2"]);
+    // The family turns by angle, clockwise from n like the board's own directions,
+    // and a leap's opposite is half way round.
+    let names: Vec<&str> = leaps.iter().map(|d| g.dir_name(*d)).collect();
+    assert_eq!(
+        names,
+        [
+            "leap(1, 2)",
+            "leap(2, 1)",
+            "leap(2, -1)",
+            "leap(1, -2)",
+            "leap(-1, -2)",
+            "leap(-2, -1)",
+            "leap(-2, 1)",
+            "leap(-1, 2)"
+        ]
+    );
+    for &d in &leaps {
+        let (i, o) = (&g.directions()[d.index()], &g.directions()[g.opposite(d).index()]);
+        assert_eq!((o.dx, o.dy), (-i.dx, -i.dy));
+        assert_eq!(g.rotate(g.rotate(d, 3), -3), d);
+        assert!(leaps.contains(&g.rotate(d, 1)));
+    }
+    // The board's own directions still turn among themselves.
+    assert_eq!(g.opposite(g.dir_by_name("n").unwrap()), g.dir_by_name("s").unwrap());
+    assert_eq!(g.rotate(g.dir_by_name("nw").unwrap(), 1), g.dir_by_name("n").unwrap());
+    // Symmetries carry leaps to leaps; a rectangle keeps all eight knight leaps.
+    for s in 0..g.symmetries().len() {
+        let image: BTreeSet<Dir> = leaps.iter().map(|&d| g.dir_image(d, SymId(s as u8))).collect();
+        assert_eq!(image, leaps.iter().copied().collect());
+    }
+    let rect = Geometry::with_leaps(Shape::Square { files: 5, ranks: 3, squares: SquareColour::All }, &[], &[(2, 1)]);
+    assert_eq!(rect.unwrap().directions().len(), 16);
+}
+
+#[test]
+fn hexagonal_leaps_have_twelve_orientations() {
+    for shape in
+        [Shape::Hexagon { side: 5, unit: HexUnit::Cells }, Shape::Rhombus { files: 7, ranks: 7, unit: HexUnit::Cells }]
+    {
+        let g = Geometry::with_leaps(shape, &[], &[(2, 1), (1, 2)]).unwrap();
+        // On a hexagon (2, 1) is a diagonal step (two orientations per axis): six;
+        // a knight-like leap of the hex grid has twelve.
+        let n = g.directions().len();
+        assert!(n > 6 && n <= 6 + 12 + 12, "{n}");
+        for d in g.all_dirs() {
+            let (i, o) = (&g.directions()[d.index()], &g.directions()[g.opposite(*d).index()]);
+            assert_eq!((o.dx, o.dy), (-i.dx, -i.dy), "{}", i.name);
+        }
+        // The family's angles grow as it turns.
+        for d in &g.all_dirs()[6..] {
+            assert_ne!(g.rotate(*d, 1), *d);
+        }
+    }
+}
+
+#[test]
+fn leaps_that_are_steps_or_too_many_are_refused() {
+    let sq = || Shape::Square { files: 8, ranks: 8, squares: SquareColour::All };
+    assert_eq!(Geometry::with_leaps(sq(), &[], &[(1, 1)]).unwrap_err(), GeometryError::LeapIsAStep(1, 1));
+    assert_eq!(Geometry::with_leaps(sq(), &[], &[(0, 0)]).unwrap_err(), GeometryError::LeapIsAStep(0, 0));
+    let many = [(1, 2), (1, 3), (2, 3), (1, 4)];
+    assert_eq!(Geometry::with_leaps(sq(), &[], &many).unwrap_err(), GeometryError::TooManyLeaps(40));
+    // The same leap twice, or two of one family, add its directions once.
+    assert_eq!(Geometry::with_leaps(sq(), &[], &[(1, 2), (2, 1)]).unwrap().directions().len(), 16);
+}

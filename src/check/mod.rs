@@ -31,6 +31,9 @@ use crate::syntax::ast::{self, GameFile, ItemKind};
 pub use model::Model;
 use model::{GameOption, OptionValue, Value};
 
+/// The longest leap, in files or ranks (the widest board has 26).
+const MAX_LEAP: i64 = 26;
+
 /// The result of checking a file: the model (when there is no error) and every
 /// diagnostic, errors and warnings, in source order.
 #[derive(Debug)]
@@ -604,6 +607,7 @@ impl<'a> Checker<'a> {
             }
         }
         board.holes = b.without.iter().flat_map(|(names, _)| names.iter().map(|n| n.text.clone())).collect();
+        board.leaps = self.declared_leaps();
         self.model.board = board;
         // Build the board for the default options; its directions are needed below.
         let (sizes, literal) = match &b.shape {
@@ -635,6 +639,7 @@ impl<'a> Checker<'a> {
             Ok(Some(shape)) => match self.model.board.geometry(shape) {
                 Ok(g) => self.geometry = Some(g),
                 Err(e) if self.hole_error(&e, b, with_defaults) => {}
+                Err(e) if self.leap_error(&e) => {}
                 Err(e) => {
                     let (span, what) = match (&e, sizes.as_slice()) {
                         (GeometryError::HexSide(n), [side]) => (side.span, format!("{n} cells to a side")),
@@ -662,6 +667,70 @@ impl<'a> Checker<'a> {
             let e = self.static_expr(n, types::Ty::Directions, "the board's neighbours");
             self.model.board.neighbours = e;
         }
+    }
+
+    /// The offsets of every `leaps` declaration, each once, in order; a leap too long
+    /// for any board is reported (and left out).
+    fn declared_leaps(&mut self) -> Vec<(i32, i32)> {
+        let mut out: Vec<(i32, i32)> = Vec::new();
+        for (dx, dy, sp) in self.leap_offsets() {
+            if dx.abs() > MAX_LEAP || dy.abs() > MAX_LEAP {
+                self.error(
+                    Diagnostic::error(Code::OutOfRange, format!("a leap of ({dx}, {dy}) leaves any board"))
+                        .with_label(sp, "too long")
+                        .with_help(format!("a leap goes at most {MAX_LEAP} files and {MAX_LEAP} ranks")),
+                );
+            } else if !out.contains(&(dx as i32, dy as i32)) {
+                out.push((dx as i32, dy as i32));
+            }
+        }
+        out
+    }
+
+    /// Every offset of every `leaps` declaration, with its place in the file.
+    fn leap_offsets(&self) -> Vec<(i64, i64, Span)> {
+        let file = self.file;
+        file.items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::Directions {
+                    value: ast::Expr { kind: ast::ExprKind::Leaps { offsets, .. }, .. }, ..
+                } => Some(offsets.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// Reports an error about a leap at its offset, and whether it was one.
+    fn leap_error(&mut self, e: &GeometryError) -> bool {
+        let offsets = self.leap_offsets();
+        let d = match e {
+            GeometryError::LeapIsAStep(dx, dy) => {
+                let at = offsets.iter().find(|(x, y, _)| (*x, *y) == (i64::from(*dx), i64::from(*dy)));
+                let Some(&(_, _, sp)) = at else { return false };
+                Diagnostic::error(Code::BadBoard, format!("({dx}, {dy}) is not a leap"))
+                    .with_label(
+                        sp,
+                        if (*dx, *dy) == (0, 0) { "no move at all" } else { "one step of the board's own directions" },
+                    )
+                    .with_help(
+                        "a leap goes straight to a cell no single step reaches: write the direction itself for a step",
+                    )
+            }
+            GeometryError::TooManyLeaps(n) => {
+                let Some(&(_, _, sp)) = offsets.last() else { return false };
+                Diagnostic::error(
+                    Code::BadBoard,
+                    format!("the leaps make {n} directions, more than the limit of {}", crate::board::MAX_DIRECTIONS),
+                )
+                .with_label(sp, "one leap too many")
+                .with_help("a board has at most 32 directions: its own and every orientation of each leap")
+            }
+            _ => return false,
+        };
+        self.error(d);
+        true
     }
 
     /// Reports an error about the holes of a grid at the hole named, and whether it was one.
@@ -706,6 +775,13 @@ impl<'a> Checker<'a> {
                 Diagnostic::error(Code::BadBoard, "a graph board has no holes")
                     .with_label(*sp, "only a grid can leave cells out")
                     .with_help("leave the point out of `points` and its lines instead"),
+            );
+        }
+        if let Some(&(_, _, sp)) = self.leap_offsets().first() {
+            self.error(
+                Diagnostic::error(Code::BadBoard, "a graph board has no leaps")
+                    .with_label(sp, "a leap needs the files and ranks of a grid")
+                    .with_help("join the points with `lines` instead, or play on a square, hexagon or rhombus board"),
             );
         }
         let spec = GraphSpec {

@@ -81,6 +81,9 @@ pub struct Board {
     pub neighbours: Option<Expr>,
     /// The labels of the cells of a grid left out of the board (its holes).
     pub holes: Vec<String>,
+    /// The offsets of the leaps declared by `directions NAME = leaps ...` (each
+    /// adds a direction for every orientation; see [`Geometry::with_leaps`]).
+    pub leaps: Vec<(i32, i32)>,
     /// A graph board's points and lines (then the fields above but `neighbours` are unused).
     pub graph: Option<GraphSpec>,
 }
@@ -95,7 +98,7 @@ impl Board {
     pub fn geometry(&self, shape: Shape) -> Result<Geometry, GeometryError> {
         match &self.graph {
             Some(spec) => Geometry::graph(spec),
-            None => Geometry::with_holes(shape, &self.holes),
+            None => Geometry::with_leaps(shape, &self.holes, &self.leaps),
         }
     }
 }

@@ -170,6 +170,29 @@ impl Checker<'_> {
         Expr { kind, ty, span }
     }
 
+    /// `leaps (dx, dy), ...`: the directions of every orientation of each offset
+    /// (only those offsets with `exactly`), which the board has (see
+    /// [`crate::board::Geometry::with_leaps`]).
+    fn leaps(&mut self, exactly: bool, offsets: &[(i64, i64, Span)], span: Span) -> Expr {
+        let Some(g) = &self.geometry else { return Self::error_expr(span) };
+        let mut names: Vec<String> = Vec::new();
+        for &(dx, dy, sp) in offsets {
+            let (Ok(dx), Ok(dy)) = (i32::try_from(dx), i32::try_from(dy)) else { return Self::error_expr(sp) };
+            let family = if exactly { vec![(dx, dy)] } else { crate::board::leap_family(g.shape(), (dx, dy)) };
+            for (x, y) in family {
+                let name = crate::board::leap_name(x, y);
+                if g.dir_by_name(&name).is_none() {
+                    return Self::error_expr(sp);
+                }
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        let items = names.into_iter().map(|n| self.expr_at(H::Dir(n), Ty::Direction, span)).collect();
+        self.expr_at(H::Set(items), Ty::Directions, span)
+    }
+
     fn error_expr(span: Span) -> Expr {
         Expr { kind: H::Int(0), ty: Ty::Error, span }
     }
@@ -357,6 +380,7 @@ impl Checker<'_> {
             A::Match { scrutinee, arms } => self.match_expr(scrutinee, arms, span, ctx, hint),
             A::Set(coll) => self.set_expr(coll, span, ctx, hint),
             A::List(coll) => self.list_expr(coll, span, ctx),
+            A::Leaps { exactly, offsets } => self.leaps(*exactly, offsets, span),
         }
     }
 

@@ -414,6 +414,9 @@ pub enum ExprKind {
     Set(Collection),
     /// `[ ... ]`: a list.
     List(Collection),
+    /// `leaps (1, 2)` (every orientation of each offset) or `leaps exactly (1, 2)`:
+    /// directions straight to the cell at an offset, in a `directions` declaration.
+    Leaps { exactly: bool, offsets: Vec<(i64, i64, Span)> },
 }
 
 /// The contents of a set or list: elements, or a comprehension.

@@ -31,7 +31,9 @@ fn describe_rule(rule: Rule) -> Option<String> {
     let text = match rule {
         Rule::EOI => "the end of the file",
         Rule::name | Rule::name_list => "a name",
-        Rule::integer | Rule::number_range => "a whole number",
+        Rule::integer | Rule::number_range | Rule::signed_integer => "a whole number",
+        Rule::leaps => "`leaps`",
+        Rule::offset => "an offset `(files, ranks)`",
         Rule::string | Rule::string_inner => "a string in double quotes",
         Rule::expr
         | Rule::expr_list

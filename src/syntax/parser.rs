@@ -97,6 +97,26 @@ fn integer(p: &Pair<Rule>) -> R<i64> {
     })
 }
 
+/// `leaps [exactly] (dx, dy), ...`.
+fn leaps(p: Pair<Rule>) -> R<Expr> {
+    let at = span(&p);
+    let mut exactly = false;
+    let mut offsets = Vec::new();
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::kw_exactly => exactly = true,
+            Rule::offset => {
+                let sp = span(&q);
+                let mut it = q.into_inner();
+                let (x, y) = (it.next().unwrap(), it.next().unwrap());
+                offsets.push((integer(&x)?, integer(&y)?, sp));
+            }
+            _ => {}
+        }
+    }
+    Ok(Expr { kind: ExprKind::Leaps { exactly, offsets }, span: at })
+}
+
 /// Skips keyword pairs (rules named `kw_*`), which carry no data.
 fn is_keyword(rule: Rule) -> bool {
     format!("{rule:?}").starts_with("kw_")
@@ -246,7 +266,7 @@ fn item(p: Pair<Rule>) -> R<Item> {
                 player = Some(name(value.into_inner().next().unwrap()));
                 value = next().unwrap();
             }
-            let value = expr(value)?;
+            let value = if value.as_rule() == Rule::leaps { leaps(value)? } else { expr(value)? };
             if rule == Rule::region_decl {
                 ItemKind::Region { name: n, player, value }
             } else {
