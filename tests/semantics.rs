@@ -166,6 +166,28 @@ fn the_words_for_lines_walk_the_board() {
     }
 }
 
+/// `c + k * d`: `k` steps along `d` (back along it for `-` or a negative `k`), no cell
+/// off the board; known before play and read at play time.
+#[test]
+fn steps_along_a_direction_count_cells() {
+    let before_play = "game \"Steps before play\"\nplayers white, black\nboard square 8 by 8\npiece stone \"o\"\n\
+        phase play { place stone at { d4 + 3 * n, d4 - 2 * e, d4 + -3 * ne, d4 + 0 * w, d4 + 5 * n, a1 - 1 * s } }\n";
+    let at_play = "game \"Steps at play\"\nplayers white, black\nboard square 8 by 8\npiece stone \"o\"\n\
+        setup { place white stone at c3 }\n\
+        phase play { place stone at empty where any(d in orthogonal or diagonal: to == c3 + 2 * d or to == c3 - 3 * d) }\n";
+    // Before play: d7, b4, a1, d4 and a2 (one step back from south); d9 is off the board.
+    // At play: two steps every way from c3 (8 cells), three steps back every way that
+    // stays on the board (f3, c6, f6, and back along the other five: off the board).
+    for (text, want) in [(before_play, 5), (at_play, 11)] {
+        for fast in [true, false] {
+            let any = game(text, fast);
+            with_game!(&any, g => {
+                assert_eq!(perft(g, &g.start(), 1).expect("perft"), want, "{text}");
+            });
+        }
+    }
+}
+
 /// Without stacks, a piece that moves onto a piece takes it: a capture, counted, and
 /// `taken` / `taken_owner` in the `then` block name what it took.
 #[test]

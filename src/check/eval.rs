@@ -625,6 +625,14 @@ impl<'a> Env<'a> {
                 let k = self.number(&args[1])?;
                 Value::Dir(self.geometry()?.rotate(d, k.clamp(-1000, 1000) as i32))
             }
+            Builtin::Offset => {
+                let (c, d, k) = (self.cell(&args[0])?, self.eval(&args[1])?, self.number(&args[2])?);
+                let Value::Dir(d) = d else { return Err("not a direction".to_string()) };
+                let g = self.geometry()?;
+                let d = if k < 0 { g.opposite(d) } else { d };
+                let k = usize::try_from(k.unsigned_abs()).unwrap_or(usize::MAX).min(g.len() + 1);
+                Value::Cell(c.and_then(|c| (0..k).try_fold(c, |x, _| g.step(x, d))))
+            }
             Builtin::Ray | Builtin::Run | Builtin::Next | Builtin::Line => {
                 let (c, d) = (self.cell(&args[0])?, self.eval(&args[1])?);
                 let Value::Dir(d) = d else { return Err("not a direction".to_string()) };

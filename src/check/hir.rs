@@ -247,6 +247,9 @@ pub use crate::syntax::ast::{BinaryOp, UnaryOp};
 /// Built-in functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
+    /// `c + k * d` (arguments `c, d, k`): the cell `k` steps from `c` along `d` (back
+    /// along it for a negative `k`), or no cell when that is off the board.
+    Offset,
     /// `count(cells | list)`.
     Count,
     /// `any(cells | list)`.

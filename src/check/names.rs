@@ -775,6 +775,29 @@ impl Checker<'_> {
     ) -> Expr {
         use ast::BinaryOp as B;
         let l = self.expr_hint(lhs, ctx, None);
+        // `c + k * d`: the cell `k` steps from `c` along `d`.
+        if let (B::Add | B::Sub, Ty::Cell, A::Binary { op: B::Mul, op_span: mul_span, lhs: a, rhs: b }) =
+            (op, l.ty, &rhs.kind)
+        {
+            let a = self.expr_hint(a, ctx, Some(Ty::Number));
+            let b = self.expr_hint(b, ctx, Some(Ty::Direction));
+            let scaled = match (a.ty, b.ty) {
+                (Ty::Number, Ty::Direction) => Some((a.clone(), b.clone())),
+                (Ty::Direction, Ty::Number) => Some((b.clone(), a.clone())),
+                _ => None,
+            };
+            if let Some((k, d)) = scaled {
+                let k = if op == B::Sub {
+                    let ks = k.span;
+                    self.expr_at(H::Unary(hir::UnaryOp::Neg, Box::new(k)), Ty::Number, ks)
+                } else {
+                    k
+                };
+                return self.expr_at(H::Call(Builtin::Offset, vec![l, d, k]), Ty::Cell, span);
+            }
+            let r = self.combine(B::Mul, *mul_span, a, b, rhs.span);
+            return self.combine(op, op_span, l, r, span);
+        }
         let hint = match (op, l.ty) {
             (B::Eq | B::Ne, Ty::Enum(o)) => Some(Ty::Enum(o)),
             (B::Eq | B::Ne, Ty::Action) => Some(Ty::Action),
@@ -783,6 +806,12 @@ impl Checker<'_> {
             _ => None,
         };
         let r = self.expr_hint(rhs, ctx, hint);
+        self.combine(op, op_span, l, r, span)
+    }
+
+    /// The checked operands of a binary operator, combined.
+    fn combine(&mut self, op: ast::BinaryOp, op_span: Span, l: Expr, r: Expr, span: Span) -> Expr {
+        use ast::BinaryOp as B;
         if l.ty == Ty::Error || r.ty == Ty::Error {
             let ty = match op {
                 B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge | B::In | B::NotIn | B::Within => Ty::Bool,
@@ -1726,6 +1755,9 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
         (B::In | B::NotIn, _, _) => "write `cell in set`, e.g. `to in outer`".to_string(),
         (B::Add | B::Sub, Ty::Cells, Ty::Direction) => {
             "to shift a set, use `{ c in set: ... }`; `+` moves one cell by a direction".to_string()
+        }
+        (B::Mul, Ty::Number, Ty::Direction) | (B::Mul, Ty::Direction, Ty::Number) => {
+            "steps along a direction start from a cell: `c + 2 * n` is two steps from `c` along `n`".to_string()
         }
         _ => format!(
             "`{}` works on {}",

@@ -65,6 +65,8 @@ pub enum CellN {
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
     Next(Box<CellN>, DirN, Box<SetN>),
+    /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
+    Offset(Box<CellN>, DirN, Box<NumN>),
     /// A form every node type shares.
     W(Box<Wrap<CellN>>),
 }
@@ -856,6 +858,9 @@ impl<const W: usize> Lower<'_, W> {
             E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
             E::Call(Builtin::Next, args) if args.len() == 3 => {
                 CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.set(&args[2])))
+            }
+            E::Call(Builtin::Offset, args) if args.len() == 3 => {
+                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.num(&args[2])))
             }
             _ => self.wrap(e, Self::cell, CellN::W).unwrap_or_else(|| {
                 self.unlowered(e);
@@ -2312,6 +2317,17 @@ impl<const W: usize> Game<W> {
                 let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
                 let set = self.es(s, cx, set);
                 self.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
+            }
+            CellN::Offset(c, d, k) => {
+                let (c, d, k) = (self.ec(s, cx, c), self.ed(s, cx, d), self.en(s, cx, k));
+                match k {
+                    0 => c,
+                    1.. => self.walk(c, d).nth(k as usize - 1).unwrap_or(NONE),
+                    _ => {
+                        let back = self.opposite.get(d as usize).copied().unwrap_or(u8::MAX);
+                        self.walk(c, back).nth(k.unsigned_abs() as usize - 1).unwrap_or(NONE)
+                    }
+                }
             }
             CellN::W(w) => self.wrap(s, cx, w),
         }

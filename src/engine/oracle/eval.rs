@@ -738,6 +738,17 @@ impl<const W: usize> Game<W> {
                     None => Val::Side(u8::MAX),
                 }
             }
+            Builtin::Offset => {
+                // Straight from the board's geometry: `k` steps, back for a negative `k`.
+                let (c, d, k) = (next().cell(), next(), next().num());
+                let Val::Dir(d) = d else { return Val::Cell(NONE) };
+                let d = if k < 0 { g.opposite(crate::board::Dir(d)) } else { crate::board::Dir(d) };
+                let mut x = (c != NONE).then_some(crate::board::CellId(c));
+                for _ in 0..k.unsigned_abs().min(self.n as u64 + 1) {
+                    x = x.and_then(|t| g.step(t, d));
+                }
+                Val::Cell(x.map_or(NONE, |t| t.0))
+            }
             Builtin::Ray | Builtin::Run | Builtin::Next | Builtin::Line => {
                 // Straight from the board's geometry, cell by cell.
                 let (c, d) = (next().cell(), next());

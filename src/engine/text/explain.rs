@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use crate::board::{CellId, CellSet};
-use crate::check::hir::{Action, Comprehension};
+use crate::check::hir::{Action, Builtin, Comprehension};
 
 use crate::engine::compile::program::{E, NONE, Op, Rule, S};
 use crate::engine::compile::{Names, Program};
@@ -572,6 +572,9 @@ impl Printer<'_> {
                     _ => format!("{}({inner})", comprehension_word(*kind)),
                 }
             }
+            E::Call(Builtin::Offset, args) if args.len() == 3 => {
+                format!("{} + {} * {}", self.flat(&args[0], 7), self.flat(&args[2], 9), self.flat(&args[1], 9))
+            }
             E::Call(builtin, args) => format!("{}({})", builtin.word(), self.joined(args)),
             E::Previous(field) => format!("previous.{}", field.word()),
             E::CellToSet(x) | E::DirToDirs(x) => format!("{{ {} }}", self.flat(x, 0)),
@@ -582,6 +585,7 @@ impl Printer<'_> {
     fn prec(&self, e: &E) -> u8 {
         match e {
             E::If(..) if self.per_side(e).is_some() => 10,
+            E::Call(Builtin::Offset, _) => 7,
             E::Dirs(mask) if self.dirs(*mask).contains(" or ") => 2,
             E::Set(id) if self.set(*id).starts_with("not ") => 4,
             E::Bind(binds, body) if self.shown_binds(binds).next().is_none() => self.prec(body),
@@ -656,7 +660,7 @@ impl Printer<'_> {
                 self.lead_lines(&mut out, "not ", self.lines(x, 4, narrower));
                 out
             }
-            E::Call(builtin, args) => self.call_lines(builtin.word(), args, narrower),
+            E::Call(builtin, args) if *builtin != Builtin::Offset => self.call_lines(builtin.word(), args, narrower),
             E::Comp { kind, slot, source, body, .. } => {
                 let (open, close) = match kind {
                     Comprehension::SetFilter => ("{ ".to_string(), " }"),
