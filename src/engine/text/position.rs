@@ -200,6 +200,7 @@ fn key_text<const W: usize>(g: &Game<W>, k: &Key) -> String {
         Key::Sym(x) => g.prog.geometry.symmetries().get(x as usize).map_or("?", |s| s.name).to_string(),
         Key::Num(n) => n.to_string(),
         Key::Cell(c) => cell_text(g, c),
+        Key::Kind(k) => g.prog.kinds.get(k as usize).cloned().unwrap_or_else(|| "?".into()),
     }
 }
 
