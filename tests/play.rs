@@ -363,6 +363,34 @@ no moves { lose(mover) }
     }
 }
 
+/// Drops from reserves (`tests/oracle/drops.game`, which places two kinds): a drop of
+/// each kind typed as `S*b1`, as `guard c1` and as `soldier*d1`; a cell alone where two
+/// kinds fit is refused with both drops named; a kind the hand is out of is refused;
+/// the hands are shown beside the board and printed by `position`.
+#[test]
+fn drops_of_each_kind_are_typed_with_the_kind() {
+    let dir = TempDir::new("drops");
+    let game = root().join("tests/oracle/drops.game");
+    let script = "b1\nS*b1\nguard c1\nsoldier*d1\nG*c2\nd3\nposition\nquit\n";
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], script);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    for want in [
+        "in hand: white 2 soldier, 1 guard · black 2 soldier, 1 guard\n",
+        "not played: that could be S*b1, G*b1: type one of them",
+        "last move: white S*b1",
+        "in hand: white 1 soldier, 1 guard · black 2 soldier, 1 guard\n",
+        "last move: black G*c1",
+        "in hand: white 1 soldier, 1 guard · black 2 soldier\n",
+        "last move: white S*d1",
+        "not played: you cannot place a guard on c2 now; you can place soldier",
+        "last move: black S*d3",
+        "reserve white soldier 0\nreserve white guard 1\nreserve black soldier 1\nreserve black guard 0\n",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+}
+
 #[test]
 fn unknown_players_are_named() {
     let dir = TempDir::new("players");

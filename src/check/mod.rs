@@ -16,6 +16,7 @@ pub mod hir;
 mod lints;
 pub mod model;
 mod names;
+mod reserves;
 mod rules;
 pub mod types;
 mod unsupported;
@@ -400,6 +401,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        self.collect_reserves();
         if self.model.phases.is_empty() && !file.items.is_empty() {
             let at = file.items.last().map_or(Span::default(), |i| i.span);
             self.error(

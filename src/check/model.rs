@@ -24,8 +24,11 @@ pub struct Model {
     pub flags: Vec<String>,
     /// Whether cells hold stacks.
     pub stacks: bool,
-    /// Counters kept in the position.
+    /// Counters kept in the position (the reserves' counter last, if the game has
+    /// reserves).
     pub counters: Vec<Counter>,
+    /// The reserves: the pieces players hold off the board, if the game declares any.
+    pub reserve: Option<Reserve>,
     /// Options, in declaration order.
     pub options: Vec<GameOption>,
     /// Rulesets.
@@ -119,6 +122,15 @@ pub struct Counter {
     pub name: String,
     /// The collections it is indexed by.
     pub index: Vec<Expr>,
+}
+
+/// The reserves of a game: a counter indexed by side and by kind.
+#[derive(Clone, Debug)]
+pub struct Reserve {
+    /// The counter that holds them, indexed `[side, kind]`.
+    pub counter: u16,
+    /// The kinds players may hold, in the order of the counter's second index.
+    pub kinds: Vec<u16>,
 }
 
 /// An option.

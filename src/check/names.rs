@@ -968,6 +968,9 @@ impl Checker<'_> {
             };
             return self.def_ref(d, name, &list, callee.span, span, ctx);
         }
+        if name == "reserve" && !self.names.contains_key(name.as_str()) {
+            return self.reserve_call(args, span, ctx);
+        }
         let Some(&(_, builtin, wants)) = FUNCTIONS.iter().find(|(n, _, _)| *n == name.as_str()) else {
             if self.names.contains_key(name.as_str()) || CONTEXT_NAMES.iter().any(|(n, _, _)| *n == name.as_str()) {
                 self.error(

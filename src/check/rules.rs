@@ -318,8 +318,21 @@ impl Checker<'_> {
                 let st = self.stmt(inner, place, ctx, summary)?;
                 H::Capture(Box::new(st))
             }
-            S::Place { owner, kind, clauses, then } => {
-                return self.place_rule(span, owner, kind, clauses, then, place, ctx, summary);
+            S::Place { owner, kind, from_reserve, clauses, then } => {
+                let mut st = self.place_rule(span, owner, kind, clauses, then, place, ctx, summary)?;
+                if let Some(at) = from_reserve {
+                    if place == Place::Setup {
+                        self.misplaced(
+                            *at,
+                            "`from reserve`",
+                            place,
+                            "the setup places new pieces; give reserves with `give(player, kind, number)`",
+                        );
+                    } else if let H::Move(rule) = &mut st.kind {
+                        self.place_from_reserve(rule, *at);
+                    }
+                }
+                return Some(st);
             }
             S::Pass { then } => {
                 if !matches!(
@@ -725,6 +738,19 @@ impl Checker<'_> {
                 return None;
             }
         };
+        if name.text == "give" && !self.names.contains_key("give") && then.is_none() {
+            if !matches!(place, Place::Then(_) | Place::Outcome | Place::Setup | Place::Def) {
+                self.misplaced(
+                    name.span,
+                    "`give`",
+                    place,
+                    "effects belong in a move rule's `then` block, in `end` or `after turn`, or in the setup",
+                );
+                return None;
+            }
+            summary.effects.get_or_insert(span);
+            return self.give_stmt(span, &arg_list, ctx);
+        }
         if let Some(&(_, effect, params)) = EFFECTS.iter().find(|(n, _, _)| *n == name.text) {
             let class = match effect {
                 Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish => "outcome",

@@ -462,6 +462,9 @@ impl View {
         let mut shown = Vec::new();
         for (c, dims) in prog.counters.iter().enumerate() {
             let Some(&base) = g.counter_base.get(c) else { continue };
+            if prog.reserve == Some(c as u16) {
+                continue;
+            }
             let name = prog.counter_names.get(c).map_or("?", String::as_str);
             let slots: usize = dims.iter().map(Vec::len).product();
             for offset in 0..slots {
@@ -487,6 +490,28 @@ impl View {
         (!shown.is_empty()).then(|| format!("counters: {}", shown.join(" · ")))
     }
 
+    /// The pieces each side holds off the board, for a game with reserves: `in hand:
+    /// white 7 man, 1 king · black 9 man` (`none` for a side that holds nothing).
+    pub fn reserves<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> Option<String> {
+        let prog = &g.prog;
+        let c = prog.reserve? as usize;
+        let (dims, &base) = (prog.counters.get(c)?, g.counter_base.get(c)?);
+        let [sides, kinds] = &dims[..] else { return None };
+        let mut shown = Vec::new();
+        for (i, side) in sides.iter().enumerate() {
+            let mut held = Vec::new();
+            for (j, kind) in kinds.iter().enumerate() {
+                let n = s.counters.get(base + i * kinds.len() + j).copied().unwrap_or(0);
+                if n != 0 {
+                    held.push(format!("{n} {}", self.key(prog, kind)));
+                }
+            }
+            let held = if held.is_empty() { "none".to_string() } else { held.join(", ") };
+            shown.push(format!("{} {held}", self.key(prog, side)));
+        }
+        Some(format!("in hand: {}", shown.join(" · ")))
+    }
+
     /// One index of a counter, as the positions format writes it.
     fn key(&self, prog: &Program, k: &Key) -> String {
         match *k {
@@ -494,6 +519,7 @@ impl View {
             Key::Sym(x) => prog.geometry.symmetries().get(x as usize).map_or("?", |s| s.name).to_string(),
             Key::Num(n) => n.to_string(),
             Key::Cell(c) => prog.geometry.label(CellId(c)).to_string(),
+            Key::Kind(k) => prog.kinds.get(k as usize).cloned().unwrap_or_else(|| "?".into()),
         }
     }
 

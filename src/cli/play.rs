@@ -396,6 +396,9 @@ impl<const W: usize> Session<'_, W> {
         let s = self.line.current();
         let board = self.view.board(self.g, s, &self.last_cells());
         say_raw!("\n{board}");
+        if let Some(reserves) = self.view.reserves(self.g, s) {
+            say!("{reserves}");
+        }
         if let Some(counters) = self.view.counters(self.g, s) {
             say!("{counters}");
         }

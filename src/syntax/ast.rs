@@ -60,6 +60,8 @@ pub enum ItemKind {
     Stacks,
     /// `counter streak[players]`.
     Counter { name: Name, index: Vec<Expr> },
+    /// `reserve man, king`: kinds players may hold in hand.
+    Reserve(Vec<Name>),
     /// `option key = a | b`.
     Option(OptionDecl),
     /// `ruleset name { key = value }`.
@@ -298,8 +300,9 @@ pub enum StmtKind {
     Longest(Block),
     /// `capture effect(...)`.
     Capture(Box<Stmt>),
-    /// `place [owner] kind clauses [then { }]`.
-    Place { owner: Option<Name>, kind: Name, clauses: Vec<Clause>, then: Option<Block> },
+    /// `place [owner] kind [from reserve] clauses [then { }]`; `from_reserve` is where
+    /// `from reserve` is written, if it is.
+    Place { owner: Option<Name>, kind: Name, from_reserve: Option<Span>, clauses: Vec<Clause>, then: Option<Block> },
     /// `pass [then { }]`.
     Pass { then: Option<Block> },
     /// `step|slide|jump|relocate|choose arg clauses [then { }]`.

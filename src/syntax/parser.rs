@@ -227,6 +227,7 @@ fn item(p: Pair<Rule>) -> R<Item> {
         }
         Rule::flag_decl => ItemKind::Flag(name(next().unwrap())),
         Rule::stacks_decl => ItemKind::Stacks,
+        Rule::reserve_decl => ItemKind::Reserve(name_list(next().unwrap())),
         Rule::counter_decl => {
             let n = name(next().unwrap());
             let index = match next() {
@@ -434,15 +435,17 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
             let mut names = Vec::new();
             let mut clauses = Vec::new();
             let mut then = None;
+            let mut from_reserve = None;
             for q in content(p) {
                 match q.as_rule() {
                     Rule::name => names.push(name(q)),
+                    Rule::from_reserve => from_reserve = Some(span(&q)),
                     Rule::move_clause => clauses.push(clause(q)?),
                     _ => then = then_block(Some(q))?,
                 }
             }
             let kind = names.pop().unwrap();
-            StmtKind::Place { owner: names.pop(), kind, clauses, then }
+            StmtKind::Place { owner: names.pop(), kind, from_reserve, clauses, then }
         }
         Rule::pass_move => StmtKind::Pass { then: then_block(content(p).next())? },
         Rule::general_move => {

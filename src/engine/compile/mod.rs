@@ -75,6 +75,9 @@ pub struct Program {
     pub counters: Vec<Vec<Vec<Key>>>,
     /// Counter names.
     pub counter_names: Vec<String>,
+    /// The counter that holds the reserves (indexed by side, then by kind), if the
+    /// game has reserves: the pieces players hold off the board.
+    pub reserve: Option<u16>,
     /// Move rules.
     pub rules: Vec<Rule>,
     /// Phases played with these options, in order.
@@ -138,6 +141,8 @@ pub enum Key {
     Num(i64),
     /// A cell.
     Cell(u16),
+    /// A kind of piece (the reserves' counter is indexed by kind).
+    Kind(u16),
 }
 
 impl Program {
@@ -301,6 +306,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         cell_tables,
         counters,
         counter_names: model.counters.iter().map(|c| c.name.clone()).collect(),
+        reserve: model.reserve.as_ref().map(|r| r.counter),
         rules,
         phases,
         setup,
@@ -362,6 +368,7 @@ fn key_of(v: &Value) -> R<Key> {
         Value::Symmetry(s) => Key::Sym(s.0),
         Value::Number(n) => Key::Num(*n),
         Value::Cell(Some(c)) => Key::Cell(c.0),
+        Value::Kind(k) => Key::Kind(*k),
         _ => return Err(BuildError::CounterIndexKey),
     })
 }

@@ -4,7 +4,7 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::{Bits, select};
 use crate::engine::compile::Program;
-use crate::engine::compile::program::NONE;
+use crate::engine::compile::program::{NONE, S};
 use crate::engine::error::{EngineError, MAX_LISTED_PARTS};
 
 /// One part of a turn: one move rule applied once.
@@ -505,7 +505,48 @@ impl MoveList {
     }
 }
 
-/// Writes a turn in the game's notation: a placement `e5`, a step `f1-g2`, a jump
+/// Whether a placement names the kind it places (`S*e5`): the game's moves (not its
+/// setup) can place pieces of more than one kind.
+pub fn names_placed_kinds(prog: &Program) -> bool {
+    fn setup_rules(block: &[S], out: &mut Vec<u32>) {
+        for st in block {
+            match st {
+                S::Move(r) => out.push(*r),
+                S::If(branches, otherwise) => {
+                    branches.iter().for_each(|(_, b)| setup_rules(b, out));
+                    otherwise.iter().for_each(|b| setup_rules(b, out));
+                }
+                S::For(_, _, b) => setup_rules(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut in_setup = Vec::new();
+    setup_rules(&prog.setup, &mut in_setup);
+    let mut kinds = prog
+        .rules
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.action == Action::Place && !in_setup.contains(&(*i as u32)))
+        .map(|(_, r)| r.kind);
+    let first = kinds.next();
+    kinds.any(|k| Some(k) != first)
+}
+
+/// The word a placement of `kind` is written with when placements name their kind:
+/// the kind's letter in upper case, or its name when another kind has the same letter.
+pub fn kind_word(prog: &Program, kind: u16) -> String {
+    let letter = |k: usize| prog.letter(0, k).to_ascii_uppercase();
+    let mine = letter(kind as usize);
+    if (0..prog.kinds.len()).filter(|&k| letter(k) == mine).count() == 1 && mine.is_ascii_alphabetic() {
+        mine.to_string()
+    } else {
+        prog.kinds.get(kind as usize).cloned().unwrap_or_else(|| "?".into())
+    }
+}
+
+/// Writes a turn in the game's notation: a placement `e5` (`S*e5`, naming the kind,
+/// in a game that places more than one kind: see [`names_placed_kinds`]), a step `f1-g2`, a jump
 /// chain `c3xe5xg3`, `pass`, `choose black`; parts that do not continue one another
 /// are joined with `,`.
 pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> String) -> String {
@@ -513,6 +554,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
     let label = |c: u16| if c == NONE { "?".to_string() } else { g.label(crate::board::CellId(c)).to_string() };
     let mut out = String::new();
     let mut prev: Option<(Action, Part)> = None;
+    let named = parts.iter().any(|p| prog.rules[p.rule as usize].action == Action::Place) && names_placed_kinds(prog);
     for p in parts {
         let action = prog.rules[p.rule as usize].action;
         let continues = matches!(prev, Some((a, q)) if a == action && q.to == p.from && p.from != NONE);
@@ -530,7 +572,13 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                     out.push(',');
                 }
                 match action {
-                    Action::Place => out.push_str(&label(p.to)),
+                    Action::Place => {
+                        if named {
+                            out.push_str(&kind_word(prog, prog.rules[p.rule as usize].kind));
+                            out.push('*');
+                        }
+                        out.push_str(&label(p.to))
+                    }
                     Action::Pass => out.push_str("pass"),
                     Action::Choose => {
                         out.push_str("choose ");

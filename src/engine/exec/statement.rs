@@ -221,6 +221,7 @@ impl<const W: usize> Game<W> {
                 Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(x)),
                 Val::Num(n) => d.iter().position(|k| *k == Key::Num(n)),
                 Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(x)),
+                Val::Kind(x) => d.iter().position(|k| *k == Key::Kind(x)),
                 _ => None,
             }?;
             i = i * d.len() + pos;

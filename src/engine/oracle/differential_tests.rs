@@ -227,3 +227,42 @@ fn the_fast_paths_change_nothing_but_speed() {
         });
     });
 }
+
+/// The number of turn sequences of `depth` turns from `s` by the reference player.
+fn oracle_perft<const W: usize>(oracle: &Oracle<W>, s: &State<W>, depth: u32) -> u64 {
+    if depth == 0 || s.outcome != Outcome::Ongoing {
+        return u64::from(depth == 0);
+    }
+    let turns = oracle.legal_turns(s).expect("the reference player lists the turns");
+    if depth == 1 {
+        return turns.len() as u64;
+    }
+    turns
+        .iter()
+        .map(|t| {
+            let mut next = s.clone();
+            oracle.play(&mut next, t);
+            oracle_perft(oracle, &next, depth - 1)
+        })
+        .sum()
+}
+
+/// A game of drops from reserves (`tests/oracle/drops.game`): the reference player
+/// counts the same turn sequences as the engine's perft, and the counts of
+/// `tests/perft/drops.txt`; every drop takes a piece from the hand, so the counts
+/// fall once a hand is empty.
+#[test]
+fn perft_of_drops_from_a_reserve_is_the_reference_players() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/drops.game");
+    let (label, any, raw) = configurations(&path).remove(0);
+    with_game!(&any, g => {
+        let oracle = Oracle::new(g, &raw);
+        let start = oracle.start();
+        assert_eq!(start, g.start(), "{label}: the start positions differ");
+        for (depth, expected) in [(1, 29), (2, 789), (3, 18_820)] {
+            let engine = crate::engine::search::perft(g, &g.start(), depth).expect("perft");
+            assert_eq!(engine, expected, "{label}: engine perft({depth})");
+            assert_eq!(oracle_perft(&oracle, &start, depth), expected, "{label}: reference perft({depth})");
+        }
+    });
+}

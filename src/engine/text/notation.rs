@@ -15,7 +15,7 @@ use crate::check::hir::Action;
 
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::moves::{MoveList, Part, notation};
+use crate::engine::exec::moves::{MoveList, Part, kind_word, names_placed_kinds, notation};
 use crate::engine::exec::state::{Game, Outcome, State, side_of};
 
 /// A move in the game's notation.
@@ -67,6 +67,10 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
                 return Err(TokError::Syntax);
             }
             toks.push(Tok::Sep(c));
+            i += 1;
+        } else if c == '*' && matches!(toks.last(), Some(Tok::Word(_))) {
+            // `S*e5`: a placement naming its kind.
+            toks.push(Tok::Sep('*'));
             i += 1;
         } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
             toks.push(Tok::Sep('x'));
@@ -205,6 +209,9 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         Err(TokError::Syntax) => return Err(syntax()),
         Err(TokError::NotOnBoard(l)) => return Err(format!("{} is not a cell of this board", board_case(prog, &l))),
     };
+    if let Some(found) = placement_of_kind(g, list, &typed) {
+        return found;
+    }
     let legal: Vec<Vec<Tok>> = notes.iter().map(|n| tokenize(prog, n).unwrap_or_default()).collect();
     let all_of = |a: Action| (0..list.len()).all(|i| first_action(i) == a);
     let one_kind = (0..list.len()).all(|i| first_action(i) == first_action(0));
@@ -342,6 +349,57 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         return Err(format!("{} cannot be reached from {}; {from_here}", label(to), label(from)));
     }
     Err(format!("that is not a legal move; from {} you can play {}", label(from), some_moves(&here_notes, 8)))
+}
+
+/// In a game whose placements name their kind (`S*e5`), a placement typed as the
+/// kind's letter or name and a cell (`s*e5`, `soldier e5`, `soldier*e5`), or as the
+/// cell alone when only one kind can be placed there: the legal move it names, or why
+/// there is none (several kinds fit a cell alone: the player must say which). `None`
+/// when the text is not of that form.
+fn placement_of_kind<const W: usize>(g: &Game<W>, list: &MoveList, typed: &[Tok]) -> Option<Result<usize, String>> {
+    let prog = &g.prog;
+    if !names_placed_kinds(prog) {
+        return None;
+    }
+    let (word, cell) = match typed {
+        [Tok::Word(w), Tok::Cell(c)] | [Tok::Word(w), Tok::Sep('*'), Tok::Cell(c)] => (Some(w.as_str()), *c),
+        [Tok::Cell(c)] => (None, *c),
+        _ => return None,
+    };
+    let label = prog.geometry.label(CellId(cell)).to_string();
+    // The one-part placements on the cell, with the kind each places.
+    let here: Vec<(usize, u16)> = (0..list.len())
+        .filter_map(|i| {
+            let [p] = list.get(i) else { return None };
+            let rule = &prog.rules[p.rule as usize];
+            (rule.action == Action::Place && p.to == cell).then_some((i, rule.kind))
+        })
+        .collect();
+    let is_kind = |k: u16, w: &str| {
+        kind_word(prog, k).eq_ignore_ascii_case(w)
+            || prog.kinds.get(k as usize).is_some_and(|n| n.eq_ignore_ascii_case(w))
+    };
+    let fits: Vec<usize> = here.iter().filter(|(_, k)| word.is_none_or(|w| is_kind(*k, w))).map(|(i, _)| *i).collect();
+    match (&fits[..], word) {
+        (&[i], _) => Some(Ok(i)),
+        ([], None) => None,
+        ([], Some(w)) => {
+            let known = (0..prog.kinds.len() as u16).any(|k| is_kind(k, w));
+            Some(Err(if !known {
+                format!("`{w}` is not a kind of piece of this game")
+            } else if here.is_empty() {
+                format!("you cannot place on {label} now")
+            } else {
+                let name = (0..prog.kinds.len() as u16).find(|k| is_kind(*k, w)).map_or(w, |k| &prog.kinds[k as usize]);
+                let kinds: Vec<String> = here.iter().map(|(_, k)| prog.kinds[*k as usize].clone()).collect();
+                format!("you cannot place a {name} on {label} now; you can place {}", kinds.join(", "))
+            }))
+        }
+        (_, _) => {
+            let named: Vec<String> = fits.iter().map(|&i| notation(prog, list.get(i), &|_| String::new())).collect();
+            Some(Err(format!("that could be {}: type one of them", named.join(", "))))
+        }
+    }
 }
 
 /// A turn of several moves (parts joined by `,`) whose first moves begin a legal turn,

@@ -14,6 +14,7 @@
 //! previous step E2 E3 play white      the previous turn: kind of move, from, to, phase, player
 //! colour seat1 black                  the side a player plays (one line per player)
 //! counter mirror_run[seat1,rotate_180] 2
+//! reserve white man 3                 pieces a side holds off the board, by kind
 //! score black 5                       a side's score
 //! result win white                    or `result draw` (a finished game)
 //! cell F1 white stone marked         a piece: owner, kind, then its flags
@@ -39,6 +40,9 @@
 //!   with its indexes (sides, symmetries, numbers or cells; a symmetry may also be
 //!   given by another name the board knows it by, like `half_turn`). A counter (or a
 //!   score) is written when it is not zero or the setup does not leave it at zero.
+//! - `reserve SIDE KIND COUNT`: how many pieces of a kind a side holds in reserve
+//!   (games with `reserve`); every side's reserve of every kind is written. Left out,
+//!   it has the setup's value, like a counter.
 //! - `cell LABEL PIECE, PIECE, ...`: a piece is `OWNER KIND FLAG...`. More than one
 //!   piece needs a game with stacks. Empty cells are not written.
 //!
@@ -140,6 +144,10 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
         }
     }
     for (c, dims) in p.counters.iter().enumerate() {
+        if p.reserve == Some(c as u16) {
+            write_reserves(g, s, &mut out);
+            continue;
+        }
         let slots: usize = dims.iter().map(Vec::len).product();
         for offset in 0..slots {
             let slot = g.counter_base[c] + offset;
@@ -186,6 +194,52 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
     out
 }
 
+/// The `reserve SIDE KIND COUNT` lines: every side's reserve of every kind, zeros too,
+/// so that a position says what each hand holds.
+fn write_reserves<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut String) {
+    use std::fmt::Write as _;
+    let p = &g.prog;
+    let Some((dims, base)) =
+        p.reserve.and_then(|c| Some((p.counters.get(c as usize)?, *g.counter_base.get(c as usize)?)))
+    else {
+        return;
+    };
+    let [sides, kinds] = &dims[..] else { return };
+    for (i, side) in sides.iter().enumerate() {
+        for (j, kind) in kinds.iter().enumerate() {
+            let v = s.counters.get(base + i * kinds.len() + j).copied().unwrap_or(0);
+            let _ = writeln!(out, "reserve {} {} {v}", key_text(g, side), key_text(g, kind));
+        }
+    }
+}
+
+/// The counter slot of `reserve SIDE KIND`, and the line's subject written
+/// canonically (for the duplicate check).
+fn reserve_slot<const W: usize>(g: &Game<W>, side: &str, kind: &str) -> Result<(usize, String), String> {
+    let p = &g.prog;
+    let Some((dims, base)) =
+        p.reserve.and_then(|c| Some((p.counters.get(c as usize)?, *g.counter_base.get(c as usize)?)))
+    else {
+        return Err("this game has no reserves: its players hold no pieces off the board".into());
+    };
+    let [sides, kinds] = &dims[..] else { return Err("this game has no reserves".into()) };
+    let x = find_side(g, side)?;
+    let i = sides.iter().position(|k| *k == Key::Side(x)).ok_or_else(|| {
+        let names: Vec<String> = sides.iter().map(|k| key_text(g, k)).collect();
+        format!("`{side}` holds no reserve: the reserves are kept by {}", names.join(", "))
+    })?;
+    let j = kinds.iter().position(|k| key_text(g, k) == kind).ok_or_else(|| {
+        let names: Vec<String> = kinds.iter().map(|k| key_text(g, k)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        if p.kinds.iter().any(|k| k == kind) {
+            format!("players hold no `{kind}` in reserve; the kinds with a reserve are {}", names.join(", "))
+        } else {
+            unknown("kind of piece with a reserve", kind, &names)
+        }
+    })?;
+    Ok((base + i * kinds.len() + j, format!("the reserve of {side} {kind}")))
+}
+
 fn side_name<const W: usize>(g: &Game<W>, side: u8) -> String {
     g.prog.sides.get(side as usize).cloned().unwrap_or_else(|| "?".into())
 }
@@ -200,6 +254,7 @@ fn key_text<const W: usize>(g: &Game<W>, k: &Key) -> String {
         Key::Sym(x) => g.prog.geometry.symmetries().get(x as usize).map_or("?", |s| s.name).to_string(),
         Key::Num(n) => n.to_string(),
         Key::Cell(c) => cell_text(g, c),
+        Key::Kind(k) => g.prog.kinds.get(k as usize).cloned().unwrap_or_else(|| "?".into()),
     }
 }
 
@@ -319,6 +374,16 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 g.set_counter(&mut s, slot, v);
                 counters_given.insert(slot);
             }
+            "reserve" => {
+                let [side, kind, value] = words[..] else {
+                    return Err(err(expect("reserve SIDE KIND NUMBER", rest)));
+                };
+                let (slot, canonical) = reserve_slot(g, side, kind).map_err(err)?;
+                once(canonical)?;
+                let v = number(value).map_err(err)?;
+                g.set_counter(&mut s, slot, v);
+                counters_given.insert(slot);
+            }
             "score" => {
                 let [side, value] = words[..] else { return Err(err(expect("score SIDE NUMBER", rest))) };
                 let x = find_side(g, side).map_err(err)?;
@@ -379,6 +444,7 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                     "previous",
                     "colour",
                     "counter",
+                    "reserve",
                     "score",
                     "result",
                     "cell",
@@ -641,6 +707,67 @@ end { if passes == 2 { finish } }
             assert!(text.contains("score south 0\n"), "{text}");
             assert_eq!(read(g, &text).unwrap_or_else(|e| panic!("{e}")), spent);
         });
+    }
+
+    /// A made-up game with reserves of two kinds, kept by colour.
+    const HANDS: &str = r#"
+game "Hands test"
+players north, south
+colours light, dark
+board square 3 by 3
+piece disc "d"
+piece ring "r"
+reserve disc, ring
+setup {
+  give(light, disc, 2)
+  give(dark, ring, 1)
+}
+phase main {
+  place disc from reserve at empty
+  place ring from reserve at empty
+  pass
+}
+end { if passes == 2 { draw } }
+"#;
+
+    /// Reserves are written as `reserve SIDE KIND COUNT` lines, every one of them; a
+    /// text that leaves one out has the setup's value; two positions that differ only
+    /// in a hand differ (equality and hash); and what is wrong is an error naming it.
+    #[test]
+    fn reserves_are_part_of_the_position() {
+        let any = game(HANDS);
+        crate::with_game!(&any, g => {
+            let start = g.start();
+            let text = write(g, &start);
+            for line in ["reserve light disc 2\n", "reserve light ring 0\n", "reserve dark disc 0\n", "reserve dark ring 1\n"] {
+                assert!(text.contains(line), "{line:?} missing from {text}");
+            }
+            assert!(!text.contains("counter "), "the reserves are not written as a counter: {text}");
+            assert_eq!(normalised(g, &read(g, &text).unwrap_or_else(|e| panic!("{e}"))), normalised(g, &start));
+            let left_out = read(g, "turn north\n").unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(left_out.counters, start.counters, "a reserve left out has the setup's value");
+            let spent = read(g, "turn north\nreserve light disc 0\n").unwrap_or_else(|e| panic!("{e}"));
+            assert_ne!(spent, left_out);
+            assert_ne!(spent.hash, left_out.hash);
+            assert_eq!(spent.hash, g.hash_from_scratch(&spent));
+            let mut list = crate::engine::MoveList::new();
+            g.legal_moves(&spent, &mut list).expect("legal moves");
+            assert_eq!(list.len(), 1, "light holds nothing to place: only the pass");
+            g.legal_moves(&left_out, &mut list).expect("legal moves");
+            assert_eq!(list.len(), 9 + 1, "a disc on each empty square, and the pass");
+            let mut after = left_out.clone();
+            let first = list.get(0).to_vec();
+            g.play(&mut after, &first).expect("a drop");
+            assert!(write(g, &after).contains("reserve light disc 1\n"), "a drop takes a piece from the hand");
+        });
+        let e = error(HANDS, "reserve light stone 3\n");
+        assert!(e.message.contains("unknown kind of piece with a reserve `stone`"), "{e}");
+        let e = error(HANDS, "reserve north disc 3\n");
+        assert!(e.message.contains("`north` holds no reserve"), "{e}");
+        let e = error(HANDS, "reserve light disc 1\nreserve light disc 2\n");
+        assert_eq!(e.line, 2, "{e}");
+        let e = error(RESERVE, "reserve north disc 1\n");
+        assert!(e.message.contains("this game has no reserves"), "{e}");
     }
 
     fn game(src: &str) -> AnyGame {
