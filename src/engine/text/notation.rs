@@ -318,7 +318,7 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
     if cells.len() == 2
         && !typed.contains(&Tok::Sep(','))
         && let Some(why) = why_not(g, s, &cells)
-        && (why.shaped || here.is_empty())
+        && why.shaped
     {
         return Err(if here.is_empty() {
             why.text

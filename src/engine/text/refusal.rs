@@ -63,11 +63,10 @@ pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Opti
             matches!(r.action, Action::Step | Action::Slide | Action::Jump | Action::Relocate)
         }
     };
-    let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
     let shaped: Vec<u32> = rules.into_iter().filter(|&r| fits(&g.prog.rules[r as usize])).collect();
     if shaped.is_empty() {
-        let what = if from == NONE { format!("places a piece on {}", label(to)) } else { "moves a piece".to_string() };
-        return Some(Reason { text: format!("no rule of phase `{}` {what} now", phase.name), shaped: false });
+        // The legal moves say it better (a choice, a pass).
+        return None;
     }
     let mut best: Option<(Stage, String)> = None;
     for rid in shaped {
