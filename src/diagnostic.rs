@@ -178,6 +178,8 @@ codes! {
     UnreachableRule = "unreachable-rule", Warning;
     /// A rule that can never fire on this board (e.g. a region with no cells).
     NeverFires = "never-fires", Warning;
+    /// A `refuse` whose text tells the player nothing (it is empty).
+    EmptyReason = "empty-reason", Warning;
 }
 
 impl fmt::Display for Code {

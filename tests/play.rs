@@ -149,7 +149,8 @@ fn game_path(name: &str) -> String {
     root().join("games").join(format!("{name}.game")).to_string_lossy().to_string()
 }
 
-/// Reasons, from the legal moves alone.
+/// Reasons, from the legal moves and the rules (`b2 is not empty`: the step's
+/// destinations).
 #[test]
 fn stax_reasons() {
     let dir = TempDir::new("stax-reasons");
@@ -157,7 +158,7 @@ fn stax_reasons() {
     let run = rulesi(dir.path(), &["play", &game_path("stax")], script);
     let out = &run.stdout;
     for want in [
-        "not played: the piece on a1 cannot move",
+        "not played: b2 is not empty",
         "not played: b6 has no piece of yours",
         "not played: c5 is not a neighbour of c3; from c3 you can play c3-d4, c3-b4",
         "not played: there is no piece on d4",
@@ -185,6 +186,41 @@ fn agon_reasons() {
     ] {
         assert!(out.contains(want), "missing `{want}` in:\n{out}");
     }
+}
+
+/// A refused move is told why: the text of the `refuse` that refused it, the `where`
+/// condition it fails (as written), the destinations it is not among.
+#[test]
+fn refusals_are_told() {
+    let dir = TempDir::new("refusals");
+    let game = dir.write(
+        "told.game",
+        br#"game "Told"
+players white, black
+board square 5 by 5
+piece stone "o"
+define lonely(c: cell) = not any(neighbours(c) and occupied)
+phase play {
+  place stone at empty where not lonely(to) or count(occupied) == 0 then {
+    if to == c3 { refuse "the centre stays free" }
+    if to == a5 { refuse }
+  }
+}
+no moves { draw }
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "c2\nc2\ne5\nc3\nb2\na2\na3\na4\na5\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    for want in [
+        "black> c2\nnot played: c2 is not empty",
+        "black> e5\nnot played: the condition `not lonely(to) or count(occupied) == 0` does not hold",
+        "black> c3\nnot played: the centre stays free",
+        "black> a5\nnot played: the placement rule's `then` block refuses it",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    assert!(!out.contains("you cannot place"), "{out}");
 }
 
 /// A jump chain typed halfway, and a capture that is compulsory.
@@ -803,7 +839,7 @@ fn rhombus_board() {
     for want in [
         "not played: c3 is not a neighbour of b2",
         "5 legal moves from b2: b2-c2 b2-b3 b2-a3 b2-a2 b2-b1",
-        "not played: you cannot place on d4 now",
+        "not played: the condition `growth == free or not any(own) or any(neighbours(to) and own)` does not hold",
         "Game over: red wins.",
     ] {
         assert!(out.contains(want), "missing `{want}` in:\n{out}");

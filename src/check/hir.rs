@@ -426,6 +426,8 @@ pub struct MoveRule {
     pub by: Option<Expr>,
     /// `where`: conditions, all of which must hold.
     pub conditions: Vec<Expr>,
+    /// Each condition as written (to tell a player which one a move fails).
+    pub written: Vec<String>,
     /// `then`: effects and further parts of the turn.
     pub then: Option<Block>,
 }

@@ -358,6 +358,7 @@ impl Checker<'_> {
                     to: None,
                     by: None,
                     conditions: Vec::new(),
+                    written: Vec::new(),
                     then,
                 }))
             }
@@ -468,6 +469,7 @@ impl Checker<'_> {
             to: None,
             by: None,
             conditions: Vec::new(),
+            written: Vec::new(),
             then: None,
         };
         self.clauses(&mut rule, "place", span, clauses, allowed, &[ClauseKeyword::At], ctx);
@@ -535,6 +537,7 @@ impl Checker<'_> {
             to: None,
             by: None,
             conditions: Vec::new(),
+            written: Vec::new(),
             then: None,
         };
         use ClauseKeyword as K;
@@ -653,7 +656,7 @@ impl Checker<'_> {
                     "a `where` condition",
                 ),
             };
-            for v in &c.values {
+            for (i, v) in c.values.iter().enumerate() {
                 let e = self.expect(v, ty, &ctx, what);
                 match c.keyword {
                     K::Along => rule.along = Some(union_of(rule.along.take(), e)),
@@ -673,7 +676,10 @@ impl Checker<'_> {
                         }
                         rule.by = Some(e);
                     }
-                    K::Where => rule.conditions.push(e),
+                    K::Where => {
+                        rule.conditions.push(e);
+                        rule.written.push(c.texts.get(i).cloned().unwrap_or_default());
+                    }
                 }
             }
             if c.values.len() > 1 && matches!(c.keyword, K::By | K::Where) {
@@ -710,6 +716,27 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+
+    /// `refuse "why"`: the text the player is told, a string written in the rule.
+    fn refusal(&mut self, span: Span, arg: &ast::Expr) -> Option<Stmt> {
+        let ast::ExprKind::Str(text) = &arg.kind else {
+            self.error(
+                Diagnostic::error(Code::TypeMismatch, "`refuse` takes a text in double quotes")
+                    .with_label(arg.span, "not a text")
+                    .with_help("write `refuse \"the reason the player is told\"`, or `refuse` alone"),
+            );
+            return None;
+        };
+        if text.trim().is_empty() {
+            self.error(
+                Diagnostic::error(Code::EmptyReason, "this refusal's text is empty")
+                    .with_label(arg.span, "the player is told nothing")
+                    .with_help("say why the move is not legal, or write `refuse` alone"),
+            );
+        }
+        let reason = hir::Expr { kind: hir::ExprKind::Text(text.clone()), ty: Ty::Text, span: arg.span };
+        Some(Stmt { kind: H::Effect(Effect::Refuse, vec![reason]), span })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -795,6 +822,9 @@ impl Checker<'_> {
             };
             if then.is_some() {
                 self.misplaced(span, "a `then` block", place, "only move rules are followed by `then`");
+            }
+            if effect == Effect::Refuse && arg_list.len() == 1 {
+                return self.refusal(span, &arg_list[0]);
             }
             if params.len() != arg_list.len() {
                 let ws: Vec<&str> = params.iter().map(|t| super::names::type_word(*t)).collect();

@@ -348,6 +348,8 @@ pub struct Clause {
     pub keyword_span: Span,
     /// Its values (several when separated by commas).
     pub values: Vec<Expr>,
+    /// Each value as written, spaces run together (to show a player a condition).
+    pub texts: Vec<String>,
 }
 
 /// The clause keywords of move rules.

@@ -479,6 +479,12 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
             for q in it {
                 match q.as_rule() {
                     Rule::call_args => args = Some(call_args(q)?),
+                    Rule::string => {
+                        // `refuse "why"`: the text is the one argument.
+                        let text = string(q);
+                        let expr = Expr { kind: ExprKind::Str(text.text), span: text.span };
+                        args = Some(Args::List(vec![expr], text.span));
+                    }
                     _ => then = then_block(Some(q))?,
                 }
             }
@@ -501,8 +507,10 @@ fn clause(p: Pair<Rule>) -> R<Clause> {
         "by" => ClauseKeyword::By,
         _ => ClauseKeyword::Where,
     };
-    let values = it.next().unwrap().into_inner().map(expr).collect::<R<Vec<_>>>()?;
-    Ok(Clause { keyword, keyword_span, values })
+    let list = it.next().unwrap().into_inner();
+    let texts = list.clone().map(|q| q.as_str().split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    let values = list.map(expr).collect::<R<Vec<_>>>()?;
+    Ok(Clause { keyword, keyword_span, values, texts })
 }
 
 // ---------------------------------------------------------------------------

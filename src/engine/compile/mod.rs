@@ -22,7 +22,7 @@ use crate::check::types::Ty;
 use crate::engine::error::BuildError;
 use crate::syntax::Span;
 
-use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, children};
+use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, Written, children};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -128,6 +128,8 @@ pub struct Names {
     pub set_tables: Vec<String>,
     /// The definition each per-cell table of cells tabulates.
     pub cell_tables: Vec<String>,
+    /// The texts of `refuse "..."`, by number (the argument `refuse` is compiled with).
+    pub reasons: Vec<String>,
 }
 
 /// A value that can index a counter: a side or a symmetry, or a number.
@@ -288,6 +290,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
     names.bool_tables = table_names.bool_tables;
     names.set_tables = table_names.set_tables;
     names.cell_tables = table_names.cell_tables;
+    names.reasons = table_names.reasons;
     Ok(Program {
         title: model.title.clone(),
         sides: model.sides.clone(),
@@ -902,6 +905,22 @@ impl Compiler<'_> {
                 out.push(S::Move(id));
             }
             StmtKind::Effect(Effect::Again, _) => out.push(S::Again),
+            StmtKind::Effect(Effect::Refuse, args) => {
+                // The text is kept in `names.reasons`; the effect holds its number.
+                let reasons = &mut self.table_names.reasons;
+                let mut number = |text: &String| match reasons.iter().position(|r| r == text) {
+                    Some(i) => i,
+                    None => {
+                        reasons.push(text.clone());
+                        reasons.len() - 1
+                    }
+                };
+                let arg: Vec<E> = match args.first().map(|a| &a.kind) {
+                    Some(H::Text(text)) => vec![E::Num(number(text) as i64)],
+                    _ => Vec::new(),
+                };
+                out.push(S::Effect(Effect::Refuse, arg))
+            }
             StmtKind::Effect(e, args) => {
                 if *e == Effect::Finish {
                     self.uses.scores = true;
@@ -937,8 +956,12 @@ impl Compiler<'_> {
         let to = r.to.as_ref().map(|e| self.expr(e)).transpose()?;
         let by = r.by.as_ref().map(|e| self.expr(e)).transpose()?;
         let mut conds = Vec::new();
-        for c in &r.conditions {
-            match self.expr(c)? {
+        let mut written = Vec::new();
+        for (i, c) in r.conditions.iter().enumerate() {
+            let compiled = self.expr(c)?;
+            let text = r.written.get(i).cloned().unwrap_or_default();
+            written.push(Written { cond: compiled.clone(), text });
+            match compiled {
                 E::Bool(true) => {}
                 c => conds.push(c),
             }
@@ -967,6 +990,7 @@ impl Compiler<'_> {
             goes_on,
             to_uses_move,
             lazy_ok,
+            written,
         };
         self.rules.push(rule);
         Ok(self.rules.len() as u32 - 1)

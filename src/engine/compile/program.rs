@@ -205,6 +205,18 @@ pub struct Rule {
     /// Whether the conditions can be checked later, from the part alone: they read
     /// no local bound outside them.
     pub lazy_ok: bool,
+    /// The `where` conditions as written, before the simplifier (nothing that plays
+    /// reads them: they tell a player which condition a typed move fails).
+    pub written: Vec<Written>,
+}
+
+/// A `where` condition of a rule as written.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The condition as compiled, before the simplifier.
+    pub cond: E,
+    /// Its source text (`not flanked(to)`).
+    pub text: String,
 }
 
 /// A compiled phase.

@@ -433,8 +433,8 @@ pub enum EffN {
     Finish,
     /// `stop`.
     Stop,
-    /// `refuse`.
-    Refuse,
+    /// `refuse`, with the number of its text if it has one.
+    Refuse(Option<u16>),
     /// Does nothing.
     Nop,
 }
@@ -1349,7 +1349,8 @@ impl<const W: usize> Lower<'_, W> {
             (Effect::Draw, _) => EffN::Draw,
             (Effect::Finish, _) => EffN::Finish,
             (Effect::Stop, _) => EffN::Stop,
-            (Effect::Refuse, _) => EffN::Refuse,
+            (Effect::Refuse, [E::Num(k)]) => EffN::Refuse(u16::try_from(*k).ok()),
+            (Effect::Refuse, _) => EffN::Refuse(None),
             // `again` is a statement of its own; other argument counts are refused by
             // the checker.
             _ => EffN::Nop,

@@ -41,11 +41,23 @@ pub struct MoveVars<const W: usize> {
     pub taken: Option<crate::engine::exec::state::Piece>,
     /// The rule of this part.
     pub rule: u32,
+    /// The text of the `refuse` that refused this part, by number in
+    /// `Program::names.reasons` (read only to tell a player why a move is not legal).
+    pub refusal: Option<u16>,
 }
 
 impl<const W: usize> Default for MoveVars<W> {
     fn default() -> Self {
-        MoveVars { from: NONE, to: NONE, middle: NONE, chosen: None, captures: 0, taken: None, rule: u32::MAX }
+        MoveVars {
+            from: NONE,
+            to: NONE,
+            middle: NONE,
+            chosen: None,
+            captures: 0,
+            taken: None,
+            rule: u32::MAX,
+            refusal: None,
+        }
     }
 }
 
@@ -116,7 +128,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
     #[inline(always)]
     pub fn holds_nothing(&self) -> bool {
         let Ctx { slots, lazy: _, groups: _, mv, turn_start: _, extra } = self;
-        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, taken: _, rule: _ } = mv;
+        let MoveVars { from: _, to: _, middle: _, chosen, captures: _, taken: _, rule: _, refusal: _ } = mv;
         slots.capacity() == 0 && extra.is_none() && chosen.is_none()
     }
 

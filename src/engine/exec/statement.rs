@@ -186,7 +186,10 @@ impl<const W: usize> Game<W> {
                 }
             }
             EffN::Stop => return Flow { refused: false, stopped: true },
-            EffN::Refuse => return Flow { refused: true, stopped: false },
+            EffN::Refuse(why) => {
+                cx.mv.refusal = *why;
+                return Flow { refused: true, stopped: false };
+            }
             EffN::Nop => {}
         }
         if capture {

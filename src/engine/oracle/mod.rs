@@ -418,6 +418,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 chosen,
                 captures: 0,
                 taken: None,
+                refusal: None,
             };
             if rule.conds.iter().all(|c| g.eval_bool(s, cx, c)) {
                 result = self.complete(s, cx, part, turn, out);

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use crate::board::{CellId, CellSet};
-use crate::check::hir::{Action, Builtin, Comprehension};
+use crate::check::hir::{Action, Builtin, Comprehension, Effect};
 
 use crate::engine::compile::program::{E, NONE, Op, Rule, S};
 use crate::engine::compile::{Names, Program};
@@ -61,6 +61,12 @@ pub fn explain(prog: &Program) -> String {
     p.section("no moves", &prog.no_moves);
     p.section("after turn", &prog.after_turn);
     p.out
+}
+
+/// An expression as the rules would write it, on one line (definitions kept in tables
+/// by their names): for telling a player which condition a move fails.
+pub fn expr_text(prog: &Program, e: &E) -> String {
+    Printer { prog, out: String::new() }.flat(e, 0)
 }
 
 /// Where each rule is used: the block or rule whose statements name it.
@@ -313,6 +319,13 @@ impl Printer<'_> {
                 self.line(indent, &shorten(&text, WIDTH.saturating_sub(indent)));
             }
             S::Again => self.line(indent, &format!("{lead}again")),
+            S::Effect(Effect::Refuse, args) if !args.is_empty() => {
+                let why = match args.first() {
+                    Some(E::Num(k)) => usize::try_from(*k).ok().and_then(|k| self.names().reasons.get(k)),
+                    _ => None,
+                };
+                self.line(indent, &format!("{lead}refuse \"{}\"", why.map_or("", String::as_str)));
+            }
             S::Effect(effect, args) => {
                 let text = if args.is_empty() {
                     effect.word().to_string()

@@ -4,3 +4,4 @@
 pub mod explain;
 pub mod notation;
 pub mod position;
+pub mod refusal;

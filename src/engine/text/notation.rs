@@ -17,6 +17,7 @@ use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::moves::{MoveList, Part, kind_word, names_placed_kinds, notation};
 use crate::engine::exec::state::{Game, Outcome, State, side_of};
+use crate::engine::text::refusal::why_not;
 
 /// A move in the game's notation.
 pub fn move_text<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> String {
@@ -305,6 +306,9 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
                 some_moves(&here_notes, 8)
             ));
         }
+        if let Some(why) = why_not(g, s, &cells) {
+            return Err(why.text);
+        }
         if (0..list.len()).any(|i| first_action(i) == Action::Place) {
             return Err(if top.is_some() {
                 format!("{} is occupied", label(from))
@@ -317,6 +321,17 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
             return Err(format!("no move of cells is legal now: the legal moves are {}", some_moves(&all, 8)));
         }
         return Err(format!("a move goes from one cell to another, such as {}", example()));
+    }
+    if cells.len() == 2
+        && !typed.contains(&Tok::Sep(','))
+        && let Some(why) = why_not(g, s, &cells)
+        && why.shaped
+    {
+        return Err(if here.is_empty() {
+            why.text
+        } else {
+            format!("{}; from {} you can play {}", why.text, label(from), some_moves(&here_notes, 8))
+        });
     }
     if here.is_empty() {
         return Err(format!("the piece on {} cannot move{}", label(from), kind_hint()));

@@ -1,0 +1,321 @@
+//! Why a typed move of one part is not legal, found the slow and plain way, only when
+//! a player types one: every rule of the phase whose shape fits the move (a placement
+//! for one cell, a move for two) is followed as far as the move gets — the piece it
+//! moves, the way it goes, its destinations, each `where` condition in turn, its
+//! `then` block (a `refuse`, with its text) — and the rule the move gets furthest in
+//! is told. Nothing here runs while moves are generated.
+
+use crate::board::CellId;
+use crate::check::hir::Action;
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, Rule, S};
+use crate::engine::exec::code::{Lower, deps};
+use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::moves::Part;
+use crate::engine::exec::state::{Game, State};
+use crate::engine::text::explain::expr_text;
+
+/// How far a move gets in one rule, in order: the furthest is the one told.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// Not the piece the rule moves.
+    Subject,
+    /// Not the way the rule goes (one step, a jump over ..., a line of empty cells).
+    Way,
+    /// Not one of the rule's destinations.
+    Destination,
+    /// The `where` condition of this number does not hold.
+    Condition(usize),
+    /// The `then` block refuses it.
+    Refused,
+    /// The rule allows it as a first part: the reason lies elsewhere.
+    Allowed,
+}
+
+/// Why a typed move is not legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// The reason, in words.
+    pub text: String,
+    /// Whether the move has the shape of one of the rules (the right piece, going the
+    /// rule's way): the reason is then a destination, a condition or a refusal.
+    pub shaped: bool,
+}
+
+/// Why the typed move of `cells` (one cell: a placement; two: a move from the first
+/// to the second) is not legal in `s`, from the rules of the phase; `None` when no
+/// reason is found this way (a rule allows the move as a first part, or the rules
+/// read what cannot be known here).
+pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Option<Reason> {
+    let phase = g.prog.phases.get(s.phase as usize)?;
+    let mut rules = Vec::new();
+    rules_of(g, s, &phase.body, &mut rules);
+    let (from, to) = match cells {
+        [to] => (NONE, *to),
+        [from, to] => (*from, *to),
+        _ => return None,
+    };
+    let fits = |r: &Rule| {
+        if from == NONE {
+            r.action == Action::Place
+        } else {
+            matches!(r.action, Action::Step | Action::Slide | Action::Jump | Action::Relocate)
+        }
+    };
+    let shaped: Vec<u32> = rules.into_iter().filter(|&r| fits(&g.prog.rules[r as usize])).collect();
+    if shaped.is_empty() {
+        // The legal moves say it better (a choice, a pass).
+        return None;
+    }
+    let mut best: Option<(Stage, String)> = None;
+    for rid in shaped {
+        let Some((stage, why)) = follow(g, s, rid, from, to) else { continue };
+        if best.as_ref().is_none_or(|(b, _)| stage > *b) {
+            best = Some((stage, why));
+        }
+    }
+    match best {
+        Some((Stage::Allowed, _)) | None => None,
+        Some((stage, text)) => Some(Reason { text, shaped: stage >= Stage::Destination }),
+    }
+}
+
+/// The move rules of a phase's body that apply in `s`: those under an `if` whose
+/// condition does not hold are left out (kept when it cannot be evaluated here).
+fn rules_of<const W: usize>(g: &Game<W>, s: &State<W>, block: &[S], out: &mut Vec<u32>) {
+    for st in block {
+        match st {
+            S::Move(r) => out.push(*r),
+            S::If(branches, otherwise) => {
+                let mut taken = false;
+                for (cond, body) in branches {
+                    match holds(g, s, &MoveVars::default(), cond) {
+                        Some(false) => continue,
+                        Some(true) => {
+                            rules_of(g, s, body, out);
+                            taken = true;
+                            break;
+                        }
+                        None => rules_of(g, s, body, out),
+                    }
+                }
+                if !taken && let Some(body) = otherwise {
+                    rules_of(g, s, body, out);
+                }
+            }
+            S::For(_, _, b) | S::Optional(b) | S::Longest(b) => rules_of(g, s, b, out),
+            S::First(blocks) => blocks.iter().for_each(|b| rules_of(g, s, b, out)),
+            S::Capture(inner) => rules_of(g, s, std::slice::from_ref(inner), out),
+            _ => {}
+        }
+    }
+}
+
+/// Whether condition `e` holds in `s` for the move `mv`; `None` when it reads a local
+/// bound outside it, or cannot be lowered.
+fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, e: &E) -> Option<bool> {
+    if deps(e).local {
+        return None;
+    }
+    let (board_id, new_sets) = match g.sets.iter().position(|b| *b == g.all) {
+        Some(i) => (i as u32, Vec::new()),
+        None => (g.sets.len() as u32, vec![g.all]),
+    };
+    let mut lw = Lower {
+        g,
+        new_sets,
+        board_id,
+        from_tables: g.code.from_tables.clone(),
+        temps: 0,
+        cached: Vec::new(),
+        unlowered: Vec::new(),
+    };
+    let node = lw.cond(e);
+    if !lw.unlowered.is_empty() {
+        return None;
+    }
+    let mut cx = Ctx::new(g.prog.uses.turn_start.then_some(s));
+    cx.mv = mv.clone();
+    if lw.new_sets.is_empty() && lw.from_tables.len() == g.code.from_tables.len() {
+        return Some(g.eb(s, &mut cx, &node));
+    }
+    let mut view = g.clone();
+    view.sets.extend(lw.new_sets);
+    view.code.from_tables = lw.from_tables;
+    Some(view.eb(s, &mut cx, &node))
+}
+
+/// Whether an expression of rule `r` reads a local bound outside it (a rule inside a
+/// `for`): its values are not known here.
+fn reads_locals(e: &Option<E>) -> bool {
+    e.as_ref().is_some_and(|e| deps(e).local)
+}
+
+/// How far the move from `from` (or a placement: [`NONE`]) to `to` gets in rule `rid`,
+/// and what stopped it; `None` when the rule reads what cannot be known here.
+fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u16) -> Option<(Stage, String)> {
+    let rule = &g.prog.rules[rid as usize];
+    let cr = &g.code.rules[rid as usize];
+    if [&rule.subject, &rule.along, &rule.over, &rule.to, &rule.owner].into_iter().any(reads_locals) {
+        return None;
+    }
+    let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
+    let text = |e: &Option<E>| e.as_ref().map(|e| expr_text(&g.prog, e)).unwrap_or_default();
+    let mut cx = Ctx::new(g.prog.uses.turn_start.then_some(s));
+    cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+    let mut middle = NONE;
+    if from != NONE {
+        let pieces = cr.subject.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx)) & s.occupied;
+        if !pieces.has(from) {
+            let why = format!(
+                "a {} moves only `{}`, and the piece on {} is not one",
+                verb(rule),
+                text(&rule.subject),
+                label(from)
+            );
+            return Some((Stage::Subject, why));
+        }
+        if rule.action != Action::Relocate {
+            let dirs = cr.along.as_ref().map_or(0, |a| g.edirs(s, &mut cx, a));
+            let along = text(&rule.along);
+            match way(g, s, &mut cx, rule, cr, dirs, from, to) {
+                Way::Reaches(m) => middle = m,
+                Way::NotAlong => {
+                    let how = match rule.action {
+                        Action::Step => "one step",
+                        Action::Jump => "one jump",
+                        _ => "a straight line",
+                    };
+                    let why = format!("{} is not {how} from {} along `{along}`", label(to), label(from));
+                    return Some((Stage::Way, why));
+                }
+                Way::Blocked(c) => {
+                    let why = format!("the way from {} to {} is blocked at {}", label(from), label(to), label(c));
+                    return Some((Stage::Way, why));
+                }
+                Way::NotOver(m) => {
+                    let why = format!("a jump passes over `{}`, and {} is not", text(&rule.over), label(m));
+                    return Some((Stage::Way, why));
+                }
+            }
+        } else if from == to {
+            return Some((Stage::Way, format!("a move from {} goes to another cell", label(from))));
+        }
+    }
+    cx.mv.to = to;
+    cx.mv.middle = middle;
+    let dest = cr.to.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx));
+    if !dest.has(to) {
+        let set = text(&rule.to);
+        let why = if !set.is_empty() && set.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            format!("{} is not {set}", label(to))
+        } else {
+            format!("{} is not in `{set}`", label(to))
+        };
+        return Some((Stage::Destination, why));
+    }
+    let mv = cx.mv.clone();
+    for (i, w) in rule.written.iter().enumerate() {
+        match holds(g, s, &mv, &w.cond) {
+            Some(true) => {}
+            Some(false) => {
+                let shown = if w.text.is_empty() { expr_text(&g.prog, &w.cond) } else { w.text.clone() };
+                return Some((Stage::Condition(i), format!("the condition `{shown}` does not hold")));
+            }
+            None => {
+                // Read as the engine reads them: all together, after the simplifier.
+                if !rule.conds.is_empty() && !cr.conds.as_ref().is_none_or(|c| (c.0)(g, s, &mut cx)) {
+                    return Some((Stage::Condition(i), "a `where` condition of the rule does not hold".to_string()));
+                }
+                break;
+            }
+        }
+    }
+    let extra = if rule.action == Action::Place { g.place_owner(s, &mut cx, rid) as u16 } else { 0 };
+    let part = Part::new(rid, from, to, middle, extra);
+    let mut next = s.clone();
+    let mut inner = Ctx::new(g.prog.uses.turn_start.then_some(s));
+    if g.apply_part(&mut next, &mut inner, part, None, false).refused {
+        let why = match inner.mv.refusal.and_then(|k| g.prog.names.reasons.get(k as usize)) {
+            Some(text) => text.clone(),
+            None => format!("the {} rule's `then` block refuses it", verb(rule)),
+        };
+        return Some((Stage::Refused, why));
+    }
+    Some((Stage::Allowed, String::new()))
+}
+
+/// Whether a move goes the way its rule goes.
+enum Way {
+    /// It does, over this cell (a jump) or none.
+    Reaches(u16),
+    /// No direction of the rule leads there.
+    NotAlong,
+    /// A slide that would pass this occupied cell.
+    Blocked(u16),
+    /// A jump over a cell that may not be jumped.
+    NotOver(u16),
+}
+
+#[allow(clippy::too_many_arguments)]
+fn way<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    cx: &mut Ctx<W>,
+    rule: &Rule,
+    cr: &crate::engine::exec::code::CRule<W>,
+    dirs: u32,
+    from: u16,
+    to: u16,
+) -> Way {
+    let step = |c: u16, d: usize| if c == NONE { NONE } else { g.step[c as usize * g.ndirs + d] };
+    let mut found = Way::NotAlong;
+    for d in (0..g.ndirs).filter(|d| dirs >> d & 1 == 1) {
+        match rule.action {
+            Action::Step if step(from, d) == to => return Way::Reaches(NONE),
+            Action::Jump => {
+                let mid = step(from, d);
+                if mid != NONE && step(mid, d) == to {
+                    cx.mv.middle = mid;
+                    let over = cr.over.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, cx));
+                    if over.has(mid) {
+                        return Way::Reaches(mid);
+                    }
+                    found = Way::NotOver(mid);
+                }
+            }
+            Action::Slide => {
+                let mut c = step(from, d);
+                let mut blocked = NONE;
+                while c != NONE && c != to {
+                    if blocked == NONE && s.occupied.has(c) {
+                        blocked = c;
+                    }
+                    c = step(c, d);
+                }
+                if c == to {
+                    if blocked == NONE {
+                        return Way::Reaches(NONE);
+                    }
+                    found = Way::Blocked(blocked);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The verb of a rule (`step`, `jump`, ...).
+fn verb(rule: &Rule) -> &'static str {
+    match rule.action {
+        Action::Place => "placement",
+        Action::Step => "step",
+        Action::Slide => "slide",
+        Action::Jump => "jump",
+        Action::Relocate => "relocation",
+        Action::Pass => "pass",
+        Action::Choose => "choice",
+    }
+}
