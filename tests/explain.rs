@@ -9,7 +9,7 @@ use rulesi::engine::build;
 use rulesi::engine::compile::options;
 use rulesi::engine::text::explain::explain;
 
-use common::{TempDir, every_game, game_label, games, rulesi, snapshot};
+use common::{TempDir, every_game, game_label, rulesi, snapshot};
 
 /// The program without its header's `options:` lines (the rules alone).
 fn rules_only(text: &str) -> String {
@@ -41,7 +41,7 @@ fn every_game_explained() {
 /// printing twice gives the same text.
 #[test]
 fn explanations_are_narrow_named_and_deterministic() {
-    for path in games() {
+    for path in every_game() {
         let bytes = std::fs::read(&path).expect("read the game");
         let model = rulesi::check_bytes(&bytes).model.expect("the game checks");
         let values = options::resolve(&model, None, &[]).expect("default options");

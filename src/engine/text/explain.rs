@@ -333,7 +333,16 @@ impl Printer<'_> {
                     let args: Vec<String> = args.iter().map(|a| self.flat(a, 0)).collect();
                     format!("{}({})", effect.word(), args.join(", "))
                 };
-                self.line(indent, &format!("{lead}{text}"));
+                let text = format!("{lead}{text}");
+                if indent + text.chars().count() <= WIDTH {
+                    self.line(indent, &text);
+                } else {
+                    // Too wide: one argument (broken further if need be) a line.
+                    let width = WIDTH.saturating_sub(indent + 2 * INDENT).max(40);
+                    for (i, l) in self.call_lines(effect.word(), args, width).into_iter().enumerate() {
+                        self.line(indent, &if i == 0 { format!("{lead}{l}") } else { l });
+                    }
+                }
             }
         }
     }
