@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
 /// A minimal valid game.
 const TINY: &str = r#"game "Tiny"
 players white, black
@@ -130,25 +132,11 @@ fn several_clean_files_exit_0_with_a_summary() {
     assert!(stderr(&out).contains("checked 2 files: 0 errors"));
 }
 
-/// The `.game` files of a folder of the repository, sorted.
-fn game_files(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every game of `games/` and `games/classic/` checks without an error or a warning.
 #[test]
 fn every_game_checks_clean_with_warnings_denied() {
-    let mut files = game_files("games");
-    let classic = game_files("games/classic");
-    assert!(!classic.is_empty(), "no games in games/classic/");
-    files.extend(classic);
+    assert!(!common::classic_games().is_empty(), "no games in games/classic/");
+    let files = common::every_game();
     let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let out = check(&["--color", "never", "--deny-warnings"], &paths);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));

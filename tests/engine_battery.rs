@@ -29,6 +29,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+mod common;
+
 use rulesi::engine::exec::moves::notation;
 use rulesi::engine::exec::state::{flags_of, kind_of, side_of};
 use rulesi::engine::search::Rng;
@@ -49,23 +51,6 @@ const BUDGET: Duration = Duration::from_secs(if cfg!(debug_assertions) { 4 } els
 const MIN_PLIES: u32 = 5;
 /// Plies in a transcript.
 const TRANSCRIPT_PLIES: u32 = 40;
-
-/// The `.game` files of `games/`, then those of `games/classic/`, each folder sorted.
-fn game_files() -> Vec<PathBuf> {
-    let games = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut all = Vec::new();
-    for dir in [games.clone(), games.join("classic")] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "game"))
-            .collect();
-        files.sort();
-        assert!(!files.is_empty(), "no .game files in {}", dir.display());
-        all.extend(files);
-    }
-    all
-}
 
 fn stem(path: &std::path::Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
@@ -290,7 +275,7 @@ fn battery_game<const W: usize>(g: &Game<W>, seed: u64, label: &str, deadline: I
 #[test]
 fn battery_every_game_and_ruleset() {
     let mut jobs: Vec<(PathBuf, Option<String>)> = Vec::new();
-    for path in game_files() {
+    for path in common::every_game() {
         for config in configurations(&path) {
             jobs.push((path.clone(), config));
         }
@@ -353,7 +338,7 @@ fn transcript<const W: usize>(g: &Game<W>, seed: u64) -> String {
 
 #[test]
 fn transcripts() {
-    for path in game_files() {
+    for path in common::every_game() {
         let name = stem(&path);
         let any = load(&path, None);
         let text = with_game!(&any, g => transcript(g, seed_of(&name, &None, 1000)));

@@ -146,7 +146,8 @@ fn prefix_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
         })
 }
 
-fn action_noun(a: Action) -> &'static str {
+/// What a move of this kind is called (`placement`, `step`, ...).
+pub(crate) fn action_noun(a: Action) -> &'static str {
     match a {
         Action::Place => "placement",
         Action::Step => "step",

@@ -15,6 +15,7 @@ use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::text::explain::expr_text;
+use crate::engine::text::notation::action_noun;
 
 /// How far a move gets in one rule, in order: the furthest is the one told.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -170,7 +171,7 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
         if !pieces.has(from) {
             let why = format!(
                 "a {} moves only `{}`, and the piece on {} is not one",
-                verb(rule),
+                action_noun(rule.action),
                 text(&rule.subject),
                 label(from)
             );
@@ -239,7 +240,7 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
     if g.apply_part(&mut next, &mut inner, part, None, false).refused {
         let why = match inner.mv.refusal.and_then(|k| g.prog.names.reasons.get(k as usize)) {
             Some(text) => text.clone(),
-            None => format!("the {} rule's `then` block refuses it", verb(rule)),
+            None => format!("the {} rule's `then` block refuses it", action_noun(rule.action)),
         };
         return Some((Stage::Refused, why));
     }
@@ -305,17 +306,4 @@ fn way<const W: usize>(
         }
     }
     found
-}
-
-/// The verb of a rule (`step`, `jump`, ...).
-fn verb(rule: &Rule) -> &'static str {
-    match rule.action {
-        Action::Place => "placement",
-        Action::Step => "step",
-        Action::Slide => "slide",
-        Action::Jump => "jump",
-        Action::Relocate => "relocation",
-        Action::Pass => "pass",
-        Action::Choose => "choice",
-    }
 }
