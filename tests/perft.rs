@@ -4,11 +4,15 @@
 //!
 //! ```text
 //! # a comment
-//! DEPTH COUNT [key=value ...] [ruleset=NAME]
+//! DEPTH COUNT [key=value ...] [ruleset=NAME] [position=NAME]
 //! 3 18417
 //! 4 466379 capture=same_ring
 //! 4 466557 ruleset=ludii
+//! 2 2039 position=chess-kiwipete
 //! ```
+//!
+//! `position=NAME` counts from the position in `tests/perft/positions/NAME.position`
+//! (the positions format of `docs/language.md`) instead of the start.
 //!
 //! The options are applied as on the command line: the defaults, then the ruleset,
 //! then each `key=value` in order. Counts taken from the rules files test the
@@ -46,6 +50,8 @@ struct Line {
     count: u64,
     ruleset: Option<String>,
     settings: Vec<(String, String)>,
+    /// The text of the position counted from, when not the start.
+    position: Option<(String, String)>,
 }
 
 impl Line {
@@ -60,6 +66,9 @@ impl Line {
         }
         for (k, v) in &self.settings {
             s.push_str(&format!(" {k}={v}"));
+        }
+        if let Some((name, _)) = &self.position {
+            s.push_str(&format!(" position={name}"));
         }
         s
     }
@@ -100,16 +109,31 @@ fn lines() -> Vec<Line> {
             let count: u64 = count.parse().unwrap_or_else(|_| panic!("{at}: bad count `{count}`"));
             let mut ruleset = None;
             let mut settings = Vec::new();
+            let mut position = None;
             for w in rest {
                 let (k, v) = options::parse_setting(w).unwrap_or_else(|e| panic!("{at}: {e}"));
-                if k == "ruleset" {
+                if k == "position" {
+                    let path = dir.join("positions").join(format!("{v}.position"));
+                    let text = std::fs::read_to_string(&path)
+                        .unwrap_or_else(|e| panic!("{at}: cannot read {}: {e}", path.display()));
+                    position = Some((v, text));
+                } else if k == "ruleset" {
                     assert!(ruleset.is_none(), "{at}: two rulesets");
                     ruleset = Some(v);
                 } else {
                     settings.push((k, v));
                 }
             }
-            out.push(Line { file: file.clone(), line: i + 1, game: game.clone(), depth, count, ruleset, settings });
+            out.push(Line {
+                file: file.clone(),
+                line: i + 1,
+                game: game.clone(),
+                depth,
+                count,
+                ruleset,
+                settings,
+                position,
+            });
         }
     }
     out
@@ -152,7 +176,14 @@ fn run(lines: Vec<Line>, limit: u64, fast: bool) {
                     let Some(l) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
                     let any = &games[&l.config()];
                     let started = std::time::Instant::now();
-                    let got = with_game!(any, g => perft(g, &g.start(), l.depth).expect("perft"));
+                    let got = with_game!(any, g => {
+                        let start = match &l.position {
+                            Some((name, text)) => rulesi::engine::text::position::read(g, text)
+                                .unwrap_or_else(|e| panic!("{}: position {name}: {e}", l.describe())),
+                            None => g.start(),
+                        };
+                        perft(g, &start, l.depth).expect("perft")
+                    });
                     eprintln!("{} = {got} in {:.2?}", l.describe(), started.elapsed());
                     if got != l.count {
                         failures.lock().unwrap_or_else(|e| e.into_inner()).push(format!(

@@ -651,6 +651,13 @@ impl Geometry {
         &self.dirs[d.index()].name
     }
 
+    /// Whether direction `d` is a leap (added by [`Geometry::with_leaps`]), not one of
+    /// the board's own directions: the board's own directions come first and turn
+    /// among themselves, in the ring that starts at direction 0.
+    pub fn is_leap(&self, d: Dir) -> bool {
+        self.rings.get(d.index()).is_some_and(|&(first, _)| first != 0)
+    }
+
     /// The neighbour of `c` in direction `d`, or `None` if that is off the board
     /// or lands on a place that is not a cell (e.g. a light square on a dark board).
     #[inline]

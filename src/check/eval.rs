@@ -671,7 +671,8 @@ impl<'a> Env<'a> {
             | Builtin::AtTurnStart
             | Builtin::Without
             | Builtin::Height
-            | Builtin::Owner => {
+            | Builtin::Owner
+            | Builtin::Attacked => {
                 let _ = ty;
                 return Err("depends on the position".to_string());
             }

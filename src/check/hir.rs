@@ -312,6 +312,10 @@ pub enum Builtin {
     /// `line(cell, direction)`: the cell and every cell along the direction and its
     /// opposite, to both edges.
     Line,
+    /// `attacked(cells, player)`: whether the player could take a piece on one of the
+    /// cells with the first part of a turn (an empty cell holding, for the question, a
+    /// piece of the player's opponent).
+    Attacked,
 }
 
 impl Builtin {
@@ -327,6 +331,7 @@ impl Builtin {
                 | Builtin::Without
                 | Builtin::Height
                 | Builtin::Owner
+                | Builtin::Attacked
         )
     }
 }
@@ -387,6 +392,8 @@ pub enum Effect {
     Promote,
     /// `tuck(cell, cell)`: the top piece of the first goes to the bottom of the second.
     Tuck,
+    /// `move(cell, cell)`: the piece (or stack) on the first moves to the second.
+    Move,
     /// `assign(colour, player)`.
     Assign,
     /// `win(player)`.

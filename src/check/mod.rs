@@ -301,12 +301,13 @@ impl<'a> Checker<'a> {
         for (i, item) in file.items.iter().enumerate() {
             match &item.kind {
                 ItemKind::Game(title) => self.model.title = title.text.clone(),
-                ItemKind::Piece { name, letters } => {
+                ItemKind::Piece { name, letters, royal } => {
                     let idx = self.model.kinds.len() as u16;
                     if self.declare(name, Decl::Kind(idx)) {
                         self.model.kinds.push(model::Kind {
                             name: name.text.clone(),
                             letters: letters.iter().map(|l| l.text.clone()).collect(),
+                            royal: royal.is_some(),
                         });
                     }
                 }
@@ -824,7 +825,7 @@ impl<'a> Checker<'a> {
         let mut value_spans: HashMap<(bool, u16), Vec<SideSpan>> = HashMap::new();
         for item in &file.items {
             match &item.kind {
-                ItemKind::Piece { name, letters } => {
+                ItemKind::Piece { name, letters, .. } => {
                     let players = self.model.player_count.max(1);
                     let colours = self.model.sides.len() - self.model.player_count;
                     let ok = letters.len() <= 1 || letters.len() == players || letters.len() == colours;
@@ -875,7 +876,9 @@ impl<'a> Checker<'a> {
                     } else {
                         (types::Ty::Directions, "a direction set")
                     };
-                    let Some(e) = self.static_expr(value, ty, what) else { continue };
+                    let e =
+                        if is_region { self.static_expr(value, ty, what) } else { self.static_directions(value, what) };
+                    let Some(e) = e else { continue };
                     let side = match player {
                         None => None,
                         Some(p) => match self.names.get(&p.text) {

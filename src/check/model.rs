@@ -113,6 +113,9 @@ pub struct Kind {
     pub name: String,
     /// Its letter, or one letter per player.
     pub letters: Vec<String>,
+    /// Whether it is royal: a turn may not leave a royal piece of the player who made
+    /// it attacked.
+    pub royal: bool,
 }
 
 /// A counter.

@@ -89,6 +89,7 @@ const FUNCTIONS: &[(&str, Builtin, &str)] = &[
     ("run", Builtin::Run, "a cell, a direction and a set of cells"),
     ("next", Builtin::Next, "a cell, a direction and a set of cells"),
     ("line", Builtin::Line, "a cell and a direction"),
+    ("attacked", Builtin::Attacked, "a cell or set of cells, and a player"),
 ];
 
 /// Built-in effects (statements): name, effect, parameter types.
@@ -99,6 +100,7 @@ pub(crate) const EFFECTS: &[(&str, hir::Effect, &[Ty])] = &[
     ("convert", hir::Effect::Convert, &[Ty::Cells, Ty::Player]),
     ("promote", hir::Effect::Promote, &[Ty::Cells, Ty::Kind]),
     ("tuck", hir::Effect::Tuck, &[Ty::Cell, Ty::Cell]),
+    ("move", hir::Effect::Move, &[Ty::Cell, Ty::Cell]),
     ("assign", hir::Effect::Assign, &[Ty::Player, Ty::Player]),
     ("win", hir::Effect::Win, &[Ty::Player]),
     ("lose", hir::Effect::Lose, &[Ty::Player]),
@@ -256,6 +258,15 @@ impl Checker<'_> {
             return None;
         }
         Some(checked)
+    }
+
+    /// Checks the value of a `directions` declaration, known before play: a set of
+    /// directions, or one direction (kept as one: see `directions_type`).
+    pub(crate) fn static_directions(&mut self, e: &ast::Expr, what: &str) -> Option<Expr> {
+        let ctx = Ctx { statics: true, ..Ctx::default() };
+        let checked = self.expr_hint(e, &ctx, Some(Ty::Directions));
+        let checked = if checked.ty == Ty::Direction { checked } else { self.coerce(checked, Ty::Directions, what) };
+        (checked.ty != Ty::Error).then_some(checked)
     }
 
     /// Checks a collection that indexes a counter.
@@ -507,7 +518,8 @@ impl Checker<'_> {
                     if self.region_is_per_side(d, false) {
                         return self.per_side_without_index(n, span);
                     }
-                    self.expr_at(H::Directions(d, None), Ty::Directions, span)
+                    let ty = self.directions_type(d);
+                    self.expr_at(H::Directions(d, None), ty, span)
                 }
                 Decl::Def(d) => self.def_ref(d, n, &[], span, span, ctx),
                 Decl::Counter(c) => {
@@ -585,6 +597,18 @@ impl Checker<'_> {
             .items
             .iter()
             .any(|i| matches!(&i.kind, ast::ItemKind::Counter { name, index } if name.text == n && !index.is_empty()))
+    }
+
+    /// The type of a declared direction set: `direction` when every value is one
+    /// direction (`directions forward[white] = n`), so that `to - forward[mover]` is a
+    /// cell; `directions` otherwise.
+    fn directions_type(&self, idx: u16) -> Ty {
+        let values = &self.model.directions[idx as usize].values;
+        if !values.is_empty() && values.iter().all(|(_, v)| v.ty == Ty::Direction) {
+            Ty::Direction
+        } else {
+            Ty::Directions
+        }
     }
 
     fn region_is_per_side(&self, idx: u16, region: bool) -> bool {
@@ -1130,6 +1154,16 @@ impl Checker<'_> {
                 let ty = a.ty;
                 mk(self, vec![c, a], ty)
             }
+            (Builtin::Attacked, 2, _) => {
+                if ctx.statics {
+                    self.not_static(callee.span, name);
+                    return Self::error_expr(span);
+                }
+                let a = self.expr_hint(&items[0], ctx, None);
+                let a = if a.ty == Ty::Cell { a } else { self.coerce(a, Ty::Cells, &nth(0)) };
+                let p = self.expect(&items[1], Ty::Player, ctx, &nth(1));
+                mk(self, vec![a, p], Ty::Bool)
+            }
             (Builtin::Abs, 1, _) => {
                 let a = one(self, Ty::Number);
                 mk(self, vec![a], Ty::Number)
@@ -1294,7 +1328,7 @@ impl Checker<'_> {
                 let (kind, ty) = if region {
                     (H::Region(i, Some(Box::new(p))), Ty::Cells)
                 } else {
-                    (H::Directions(i, Some(Box::new(p))), Ty::Directions)
+                    (H::Directions(i, Some(Box::new(p))), self.directions_type(i))
                 };
                 self.expr_at(kind, ty, span)
             }

@@ -206,7 +206,7 @@ impl Listing<'_, '_> {
                     self.then_reads(t, bound, found);
                 }
             }
-            StmtKind::Call(d, _, then) => {
+            StmtKind::Call(d, args, then) => {
                 if let Some(t) = then {
                     self.then_reads(t, bound, found);
                 }
@@ -215,12 +215,32 @@ impl Listing<'_, '_> {
                     && self.depth < super::bounds::MAX_DEF_NESTING
                 {
                     let inner = Listing { c: self.c, depth: self.depth + 1 };
-                    let mut params: Vec<LocalId> = def.params.iter().map(|(id, _)| *id).collect();
+                    // A parameter given a value known before play (`castle(h1, f1)`) is
+                    // that value wherever it is read; the others are bound here.
+                    let mut params: Vec<LocalId> = def
+                        .params
+                        .iter()
+                        .zip(args)
+                        .filter(|(_, a)| !self.known_before_play(a))
+                        .map(|((id, _), _)| *id)
+                        .collect();
                     inner.block(b, &mut params, found);
                 }
             }
             StmtKind::Set(..) | StmtKind::Add(..) | StmtKind::Effect(..) => {}
         }
+    }
+
+    /// Whether an argument's value is known before play and reads no local: the
+    /// compiler puts the value itself where the parameter is read.
+    fn known_before_play(&self, a: &Expr) -> bool {
+        let mut locals = Vec::new();
+        local_reads(a, &mut locals);
+        let simple = matches!(
+            a.ty,
+            Ty::Bool | Ty::Number | Ty::Cell | Ty::Cells | Ty::Direction | Ty::Directions | Ty::Player | Ty::Kind
+        );
+        simple && locals.is_empty() && !self.c.is_dynamic(a)
     }
 
     /// Reports the reads of `bound` locals in a `then` block (and the rules in it).
@@ -247,7 +267,7 @@ impl Listing<'_, '_> {
                 )
                 .with_label(span, format!("`{name}` is read here"))
                 .with_help(
-                    "write the value itself here, or bind it inside the `then` block; a block definition called in a phase can pass it only to the rule's clauses (`where`, `to`, ...)",
+                    "write the value itself here, or bind it inside the `then` block; a block definition called in a phase can pass a value that depends on the position only to the rule's clauses (`where`, `to`, ...), and a value known before the game starts anywhere",
                 ),
             );
         }

@@ -52,8 +52,8 @@ pub enum ItemKind {
     Colours(Vec<Name>),
     /// `board ...`.
     Board(BoardDecl),
-    /// `piece stone "S"`.
-    Piece { name: Name, letters: Vec<Str> },
+    /// `piece stone "S"`, `piece king "K" royal` (the span of `royal`).
+    Piece { name: Name, letters: Vec<Str>, royal: Option<Span> },
     /// `flag captured`.
     Flag(Name),
     /// `stacks`.

@@ -33,6 +33,7 @@ fn describe_rule(rule: Rule) -> Option<String> {
         Rule::name | Rule::name_list => "a name",
         Rule::integer | Rule::number_range | Rule::signed_integer => "a whole number",
         Rule::leaps => "`leaps`",
+        Rule::royal => "`royal`",
         Rule::offset => "an offset `(files, ranks)`",
         Rule::string | Rule::string_inner => "a string in double quotes",
         Rule::expr

@@ -220,10 +220,15 @@ fn item(p: Pair<Rule>) -> R<Item> {
         Rule::piece_decl => {
             let n = name(next().unwrap());
             let mut letters = Vec::new();
-            while let Some(s) = next() {
-                letters.push(string(s));
+            let mut royal = None;
+            while let Some(p) = next() {
+                if p.as_rule() == Rule::royal {
+                    royal = Some(span(&p));
+                } else {
+                    letters.push(string(p));
+                }
             }
-            ItemKind::Piece { name: n, letters }
+            ItemKind::Piece { name: n, letters, royal }
         }
         Rule::flag_decl => ItemKind::Flag(name(next().unwrap())),
         Rule::stacks_decl => ItemKind::Stacks,

@@ -75,6 +75,9 @@ pub struct Program {
     pub counters: Vec<Vec<Vec<Key>>>,
     /// Counter names.
     pub counter_names: Vec<String>,
+    /// The royal kinds: a turn may not leave a royal piece of the player who made it
+    /// attacked (see `Game::attacked`).
+    pub royal: Vec<u16>,
     /// The counter that holds the reserves (indexed by side, then by kind), if the
     /// game has reserves: the pieces players hold off the board.
     pub reserve: Option<u16>,
@@ -204,6 +207,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         uses: Uses::default(),
         slot_shapes: vec![Shape::Unknown; model.locals.len()],
         nesting: 0,
+        consts: HashMap::new(),
         blame,
     };
     let neighbour_dirs = match &model.board.neighbours {
@@ -309,6 +313,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         cell_tables,
         counters,
         counter_names: model.counters.iter().map(|c| c.name.clone()).collect(),
+        royal: (0..model.kinds.len() as u16).filter(|&k| model.kinds[k as usize].royal).collect(),
         reserve: model.reserve.as_ref().map(|r| r.counter),
         rules,
         phases,
@@ -404,6 +409,10 @@ struct Compiler<'a> {
     slot_shapes: Vec<Shape>,
     /// How many definitions are being inlined inside one another now.
     nesting: usize,
+    /// The parameters of the block definitions being inlined whose arguments are
+    /// constants: read as the constant itself, so that a `then` block can read them
+    /// when the move is played.
+    consts: HashMap<LocalId, E>,
     /// The innermost expression that failed to compile, once one has.
     blame: &'a std::cell::Cell<Option<Span>>,
 }
@@ -635,6 +644,7 @@ impl Compiler<'_> {
                 let v = self.env().eval(e)?;
                 self.constant(&v).ok_or(BuildError::Unchecked("an option's value is used as a value"))?
             }
+            H::Local(id) if self.consts.contains_key(id) => self.consts[id].clone(),
             H::Local(id) => {
                 if let Some(x) = self.slot_shapes.get_mut(*id as usize) {
                     *x = Shape::of(e.ty);
@@ -658,11 +668,20 @@ impl Compiler<'_> {
                 let mut arms = Vec::new();
                 for (side, value) in &entry.values.clone() {
                     let v = self.env().eval(value)?;
-                    let c = self.constant(&v).ok_or(BuildError::Unchecked("a region has no value"))?;
+                    let c = match self.constant(&v).ok_or(BuildError::Unchecked("a region has no value"))? {
+                        // Sides declared with one direction where others have a set.
+                        E::Dir(d) if e.ty == Ty::Directions => E::Dirs(1 << d),
+                        c => c,
+                    };
                     arms.push((side.unwrap_or(0), c));
                 }
                 let idx = self.expr(i)?;
-                let mut out = if is_region { E::Set(self.intern(CellSet::empty())) } else { E::Dirs(0) };
+                let mut out = match (is_region, e.ty) {
+                    (true, _) => E::Set(self.intern(CellSet::empty())),
+                    // One direction per side: a side with none has the first's.
+                    (false, Ty::Direction) => arms.first().map_or(E::Dirs(0), |(_, c)| c.clone()),
+                    (false, _) => E::Dirs(0),
+                };
                 for (side, c) in arms.into_iter().rev() {
                     out = E::If(b(E::Bin(Op::Eq, b(idx.clone()), b(E::Side(side)))), b(c), b(out));
                 }
@@ -933,16 +952,29 @@ impl Compiler<'_> {
                     return Err(BuildError::Unchecked("a value used as a rule"));
                 };
                 let (body, params) = (body.clone(), def.params.clone());
+                let mut shadowed = Vec::new();
                 for ((id, _), a) in params.iter().zip(args) {
                     let v = self.expr(a)?;
-                    out.push(S::Let(*id, v));
+                    if is_constant(&v) {
+                        shadowed.push((*id, self.consts.insert(*id, v)));
+                    } else {
+                        shadowed.push((*id, self.consts.remove(id)));
+                        out.push(S::Let(*id, v));
+                    }
                 }
                 let mut more: Vec<S> = extra.to_vec();
                 if let Some(t) = then {
                     let compiled = self.block(t, &[])?;
                     more = [compiled, more].concat();
                 }
-                self.nested(|c| body.iter().try_for_each(|s| c.stmt(s, &more, out)))?;
+                let inlined = self.nested(|c| body.iter().try_for_each(|s| c.stmt(s, &more, out)));
+                for (id, old) in shadowed.into_iter().rev() {
+                    match old {
+                        Some(e) => self.consts.insert(id, e),
+                        None => self.consts.remove(&id),
+                    };
+                }
+                inlined?;
             }
         }
         Ok(())
@@ -972,7 +1004,12 @@ impl Compiler<'_> {
         };
         then.extend(extra.iter().cloned());
         let goes_on = then.iter().any(goes_on);
-        let needs_apply = goes_on || then.iter().any(refuses);
+        // With royal pieces, every turn is played out to see whether it leaves one
+        // attacked.
+        let royal = self.model.kinds.iter().any(|k| k.royal);
+        let needs_apply = goes_on || royal || then.iter().any(refuses);
+        let asks_attack =
+            [&owner, &subject, &along, &over, &to, &by].into_iter().flatten().chain(&conds).any(asks_attack);
         let to_uses_move = to.as_ref().is_some_and(uses_move);
         let lazy_ok = conds.iter().all(|c| free_locals(c, &mut Vec::new()));
         let rule = Rule {
@@ -990,6 +1027,7 @@ impl Compiler<'_> {
             goes_on,
             to_uses_move,
             lazy_ok,
+            asks_attack,
             written,
         };
         self.rules.push(rule);
@@ -1065,12 +1103,37 @@ fn free_locals(e: &E, bound: &mut Vec<u32>) -> bool {
 
 /// Whether an expression reads `from` or `middle`.
 fn uses_move(e: &E) -> bool {
+    any_node(e, &|x| matches!(x, E::Ctx(ContextVar::From | ContextVar::Middle | ContextVar::To)))
+}
+
+/// Whether an expression is a constant (what `Compiler::constant` makes).
+fn is_constant(e: &E) -> bool {
+    match e {
+        E::Bool(_)
+        | E::Num(_)
+        | E::Cell(_)
+        | E::Set(_)
+        | E::Dir(_)
+        | E::Dirs(_)
+        | E::Side(_)
+        | E::Kind(_)
+        | E::Flag(_)
+        | E::Sym(_)
+        | E::Phase(_) => true,
+        E::List(items) => items.iter().all(is_constant),
+        _ => false,
+    }
+}
+
+/// Whether an expression asks `attacked`.
+fn asks_attack(e: &E) -> bool {
+    any_node(e, &|x| matches!(x, E::Call(Builtin::Attacked, _)))
+}
+
+/// Whether any node of an expression (itself included) passes `f`.
+fn any_node(e: &E, f: &dyn Fn(&E) -> bool) -> bool {
     let mut found = false;
-    visit(e, &mut |x| {
-        if matches!(x, E::Ctx(ContextVar::From | ContextVar::Middle | ContextVar::To)) {
-            found = true;
-        }
-    });
+    visit(e, &mut |x| found |= f(x));
     found
 }
 

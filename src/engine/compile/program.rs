@@ -205,6 +205,9 @@ pub struct Rule {
     /// Whether the conditions can be checked later, from the part alone: they read
     /// no local bound outside them.
     pub lazy_ok: bool,
+    /// Whether a clause or condition asks `attacked`: such a rule is left out when
+    /// the attacks of a position are computed (an attack never depends on another).
+    pub asks_attack: bool,
     /// The `where` conditions as written, before the simplifier (nothing that plays
     /// reads them: they tell a player which condition a typed move fails).
     pub written: Vec<Written>,
@@ -398,7 +401,7 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             | Builtin::Y
             | Builtin::File
             | Builtin::Rank => Shape::Num,
-            Builtin::Any => Shape::Bool,
+            Builtin::Any | Builtin::Attacked => Shape::Bool,
             Builtin::Union
             | Builtin::Common
             | Builtin::Neighbours

@@ -427,7 +427,13 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
-        BoolN::Comp(..) | BoolN::Eq(..) | BoolN::DirIn(..) | BoolN::ListIn(..) | BoolN::AnyOf(_) | BoolN::W(_) => {
+        BoolN::Comp(..)
+        | BoolN::Eq(..)
+        | BoolN::DirIn(..)
+        | BoolN::ListIn(..)
+        | BoolN::AnyOf(_)
+        | BoolN::Attacked(..)
+        | BoolN::W(_) => {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
         }

@@ -322,6 +322,8 @@ pub enum BoolN {
     AtStart(Box<BoolN>),
     /// `without(c, x)`.
     Without(CellN, Box<BoolN>),
+    /// `attacked(cells, side)`.
+    Attacked(SetN, SideN),
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(Box<ValN>, Box<ValN>, bool),
     /// A direction in a set of directions.
@@ -423,6 +425,8 @@ pub enum EffN {
     Promote(Target, IdN),
     /// `tuck`.
     Tuck(CellN, CellN),
+    /// `move(a, b)`.
+    Move(CellN, CellN),
     /// `assign(colour, player)`.
     Assign(SideN, SideN),
     /// `win` (`true`) or `lose`.
@@ -1065,6 +1069,9 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
+            E::Call(Builtin::Attacked, args) if args.len() == 2 => {
+                BoolN::Attacked(self.set(&args[0]), self.side(&args[1]))
+            }
             E::Call(Builtin::Without, args) if args.len() == 2 => {
                 BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
             }
@@ -1344,6 +1351,7 @@ impl<const W: usize> Lower<'_, W> {
             (Effect::Convert, [t, side]) => EffN::Convert(self.target(t), self.side(side)),
             (Effect::Promote, [t, k]) => EffN::Promote(self.target(t), self.id(k)),
             (Effect::Tuck, [a, b]) => EffN::Tuck(self.cell(a), self.cell(b)),
+            (Effect::Move, [a, b]) => EffN::Move(self.cell(a), self.cell(b)),
             (Effect::Assign, [colour, player]) => EffN::Assign(self.side(colour), self.side(player)),
             (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
             (Effect::Draw, _) => EffN::Draw,
@@ -2788,6 +2796,11 @@ impl<const W: usize> Game<W> {
             BoolN::Without(c, x) => {
                 let c = self.ec(s, cx, c);
                 self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
+            }
+            BoolN::Attacked(cells, side) => {
+                let cells = self.es(s, cx, cells);
+                let side = self.eside(s, cx, side);
+                self.attacked(s, cx, cells, side)
             }
             BoolN::Eq(a, b, eq) => {
                 let (x, y) = (self.ev(s, cx, a), self.ev(s, cx, b));

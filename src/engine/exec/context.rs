@@ -72,6 +72,9 @@ pub struct Ctx<'s, const W: usize> {
     pub groups: bool,
     /// Move variables.
     pub mv: MoveVars<W>,
+    /// Generating the attacks on this cell ([`NONE`] otherwise): only the first parts
+    /// that end on it are listed, unplayed (see `crate::engine::exec::attack`).
+    pub attack: u16,
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
     /// What few evaluations need (scratch positions, temporaries, the turn's cache),
@@ -127,14 +130,22 @@ impl<'s, const W: usize> Ctx<'s, W> {
     /// here (`finish!` forgets a context that holds nothing instead of dropping it).
     #[inline(always)]
     pub fn holds_nothing(&self) -> bool {
-        let Ctx { slots, lazy: _, groups: _, mv, turn_start: _, extra } = self;
+        let Ctx { slots, lazy: _, groups: _, mv, attack: _, turn_start: _, extra } = self;
         let MoveVars { from: _, to: _, middle: _, chosen, captures: _, taken: _, rule: _, refusal: _ } = mv;
         slots.capacity() == 0 && extra.is_none() && chosen.is_none()
     }
 
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
-        Ctx { slots: Vec::new(), lazy: false, groups: false, mv: MoveVars::default(), turn_start, extra: None }
+        Ctx {
+            slots: Vec::new(),
+            lazy: false,
+            groups: false,
+            mv: MoveVars::default(),
+            attack: NONE,
+            turn_start,
+            extra: None,
+        }
     }
 
     /// The parts few evaluations need, made now if they were not.

@@ -187,6 +187,9 @@ impl<const W: usize> Game<W> {
         out: &mut MoveList,
     ) {
         let rule = &self.prog.rules[rid as usize];
+        if cx.attack != NONE && (rule.asks_attack || !out.is_empty()) {
+            return;
+        }
         let cr = &self.code.rules[rid as usize];
         let saved = std::mem::take(&mut cx.mv);
         cx.mv.rule = rid;
@@ -223,6 +226,9 @@ impl<const W: usize> Game<W> {
         let Some(to_set) = &cr.to else { return };
         // The destinations, as far as they do not depend on the piece.
         let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        if cx.attack != NONE {
+            gen_dest &= Bits::single(cx.attack);
+        }
         for c in &m.per_gen {
             if gen_dest.is_empty() {
                 return;
@@ -540,6 +546,7 @@ impl<const W: usize> Game<W> {
                         }
                         _ => self.all,
                     };
+                    let dest = if cx.attack != NONE { dest & Bits::single(cx.attack) } else { dest };
                     if rule.action == Action::Relocate {
                         for to in dest.iter() {
                             if to == from {
@@ -669,6 +676,13 @@ impl<const W: usize> Game<W> {
         prefix: &mut Vec<Part>,
         out: &mut MoveList,
     ) {
+        if cx.attack != NONE {
+            // Generating attacks: the part is listed unplayed when it ends on the cell.
+            if part.to == cx.attack {
+                out.push(prefix, part);
+            }
+            return;
+        }
         let rule = &self.prog.rules[rid as usize];
         if self.fast && !rule.needs_apply && prefix.is_empty() {
             out.push(prefix, part);
@@ -693,7 +707,9 @@ impl<const W: usize> Game<W> {
             let cell = self.label(if part.to == NONE { part.from } else { part.to });
             out.fail(EngineErrorKind::TurnTooLong { cell }.into());
         } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
-            out.push(prefix, part);
+            if !self.leaves_royal_attacked(&next, &mut inner) {
+                out.push(prefix, part);
+            }
         } else {
             prefix.push(part);
             inner.extra().turn.push(s.hash);
@@ -706,7 +722,7 @@ impl<const W: usize> Game<W> {
             }
             inner.extra().turn.pop();
             prefix.pop();
-            if (out.len() == mark || any_optional) && !out.failed() {
+            if (out.len() == mark || any_optional) && !out.failed() && !self.leaves_royal_attacked(&next, &mut inner) {
                 out.push(prefix, part);
             }
         }

@@ -547,8 +547,8 @@ pub fn kind_word(prog: &Program, kind: u16) -> String {
 
 /// Writes a turn in the game's notation: a placement `e5` (`S*e5`, naming the kind,
 /// in a game that places more than one kind: see [`names_placed_kinds`]), a step `f1-g2`, a jump
-/// chain `c3xe5xg3`, `pass`, `choose black`; parts that do not continue one another
-/// are joined with `,`.
+/// chain `c3xe5xg3`, `pass`, `choose black`, a kind chosen right after a move `=Q`
+/// (`e7-e8=Q`); other parts that do not continue one another are joined with `,`.
 pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> String) -> String {
     let g = &prog.geometry;
     let label = |c: u16| if c == NONE { "?".to_string() } else { g.label(crate::board::CellId(c)).to_string() };
@@ -558,6 +558,20 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
     for p in parts {
         let action = prog.rules[p.rule as usize].action;
         let continues = matches!(prev, Some((a, q)) if a == action && q.to == p.from && p.from != NONE);
+        // A kind chosen right after a piece moved (a promotion): `e7-e8=Q`.
+        let moved = matches!(prev, Some((a, _)) if !matches!(a, Action::Choose | Action::Pass));
+        let promotion = if action == Action::Choose && moved {
+            let name = chosen_names(p);
+            prog.kinds.iter().position(|k| *k == name)
+        } else {
+            None
+        };
+        if let Some(k) = promotion {
+            out.push('=');
+            out.push_str(&kind_word(prog, k as u16));
+            prev = Some((action, *p));
+            continue;
+        }
         match action {
             Action::Jump if continues => {
                 out.push('x');

@@ -158,6 +158,16 @@ impl<const W: usize> Game<W> {
                     counted += 1;
                 }
             }
+            EffN::Move(a, b) => {
+                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
+                if a != NONE && b != NONE && s.height[a as usize] > 0 {
+                    // A piece moved onto another takes it, as a move does.
+                    if self.move_stack(s, a, b).is_some() {
+                        cx.mv.captures += 1;
+                        s.turn_captures += 1;
+                    }
+                }
+            }
             EffN::Assign(colour, player) => {
                 let (colour, player) = (self.eside(s, cx, colour), self.eside(s, cx, player) as usize);
                 if player < self.prog.players {

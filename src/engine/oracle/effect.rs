@@ -73,6 +73,17 @@ pub fn effect<const W: usize>(
                 counted += 1;
             }
         }
+        Effect::Move => {
+            let (a, b) = (vals[0].cell(), vals[1].cell());
+            if a != NONE && b != NONE && a != b && s.height[a as usize] > 0 {
+                let taken = !g.prog.stacks && s.height[b as usize] > 0;
+                g.move_stack(s, a, b);
+                if taken {
+                    cx.mv.captures += 1;
+                    s.turn_captures += 1;
+                }
+            }
+        }
         Effect::Assign => {
             let (colour, player) = (vals[0].side(), vals[1].side() as usize);
             if player < g.prog.players {

@@ -570,6 +570,15 @@ impl<const W: usize> Game<W> {
                 }
                 None => self.eval(s, cx, &args[0]),
             },
+            Builtin::Attacked => {
+                let cells = match self.eval(s, cx, &args[0]) {
+                    Val::Cells(b) => b,
+                    Val::Cell(c) if c != NONE => Bits::single(c),
+                    _ => Bits::EMPTY,
+                };
+                let side = self.eval(s, cx, &args[1]).side();
+                Val::Bool(crate::engine::oracle::Oracle::new(self, &self.prog).attacked(s, cx, cells, side))
+            }
             Builtin::Without => {
                 let c = self.eval(s, cx, &args[0]).cell();
                 if c == NONE || s.height[c as usize] == 0 {
@@ -788,7 +797,7 @@ impl<const W: usize> Game<W> {
             Builtin::Abs => Val::Num(next().num().saturating_abs()),
             Builtin::Min => Val::Num(next().num().min(next().num())),
             Builtin::Max => Val::Num(next().num().max(next().num())),
-            Builtin::AtTurnStart | Builtin::Without => unreachable!("handled before"),
+            Builtin::AtTurnStart | Builtin::Without | Builtin::Attacked => unreachable!("handled before"),
         }
     }
 

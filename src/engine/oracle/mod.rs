@@ -410,6 +410,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
         }
         let mut result = Ok(());
         for (part, chosen) in candidates {
+            if cx.attack != NONE && (rule.asks_attack || part.to != cx.attack) {
+                continue;
+            }
             cx.mv = MoveVars {
                 from: part.from,
                 to: part.to,
@@ -421,6 +424,11 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 refusal: None,
             };
             if rule.conds.iter().all(|c| g.eval_bool(s, cx, c)) {
+                if cx.attack != NONE {
+                    // An attack: the part counts unplayed.
+                    out.push(vec![part]);
+                    continue;
+                }
                 result = self.complete(s, cx, part, turn, out);
                 if result.is_err() {
                     break;
@@ -460,7 +468,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let mut whole = turn.prefix.clone();
         whole.push(part);
         if flow.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
-            out.push(whole);
+            if !self.leaves_royal_attacked(&next) {
+                out.push(whole);
+            }
             return Ok(());
         }
         turn.prefix.push(part);
@@ -479,10 +489,56 @@ impl<'g, const W: usize> Oracle<'g, W> {
         turn.seen.pop();
         turn.prefix.pop();
         result?;
-        if out.len() == mark || any_optional {
+        if (out.len() == mark || any_optional) && !self.leaves_royal_attacked(&next) {
             out.push(whole);
         }
         Ok(())
+    }
+
+    // ---------------------------------------------------------------------------
+    // Attacks
+    // ---------------------------------------------------------------------------
+
+    /// `attacked(cells, side)`: whether the player of `side` has, in the current phase,
+    /// a first part of a turn that ends on one of `cells`, in the position with that
+    /// player to move and an empty cell holding a piece of the player's opponent (of
+    /// the first royal kind, or the first kind). Rules whose clauses ask `attacked`
+    /// are left out, and `then` blocks are not run.
+    pub fn attacked(&self, s: &State<W>, cx: &Ctx<W>, cells: Bits<W>, side: u8) -> bool {
+        let g = self.game;
+        if cx.attack != NONE || s.phase as usize >= self.prog.phases.len() {
+            return false;
+        }
+        let attacker = g.player_of(s, side);
+        cells.iter().any(|c| {
+            let mut t = s.clone();
+            if t.height[c as usize] == 0 {
+                let owner = self.colour_of_player(&t, (attacker + 1) % self.prog.players as u8);
+                g.put(&mut t, c, piece(owner, self.prog.royal.first().copied().unwrap_or(0), 0));
+            }
+            g.set_mover(&mut t, attacker);
+            let mut inner = self.ctx(&t);
+            inner.attack = c;
+            let mut turn = Turn { prefix: Vec::new(), seen: Vec::new() };
+            let mut out = Vec::new();
+            let body = &self.prog.phases[t.phase as usize].body;
+            let _ = self.gen_block(&t, &mut inner, body, &mut turn, None, &mut out);
+            !out.is_empty()
+        })
+    }
+
+    /// Whether a royal piece of the player who made the turn that led to `after` is
+    /// attacked by another player.
+    fn leaves_royal_attacked(&self, after: &State<W>) -> bool {
+        let g = self.game;
+        let p = after.mover;
+        let mine = g.cells_of(after, p);
+        let royal = self.prog.royal.iter().fold(Bits::EMPTY, |b, &k| b | after.kind_bits[k as usize]) & mine;
+        if royal.is_empty() {
+            return false;
+        }
+        let cx = Ctx::new(None);
+        (0..self.prog.players as u8).filter(|&q| q != p).any(|q| self.attacked(after, &cx, royal, q))
     }
 
     /// Applies one part: the piece moves (or is placed, or a value is chosen), its

@@ -155,7 +155,9 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        if !self.fast {
+        // With royal pieces every turn is played out to see whether it is legal: the
+        // turns are listed.
+        if !self.fast || !self.prog.royal.is_empty() {
             self.legal_moves(s, list)?;
             return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
         }

@@ -69,6 +69,10 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
             }
             toks.push(Tok::Sep(c));
             i += 1;
+        } else if c == '=' && after_cell {
+            // `e7-e8=Q`: the kind a moved piece becomes.
+            toks.push(Tok::Sep('='));
+            i += 1;
         } else if c == '*' && matches!(toks.last(), Some(Tok::Word(_))) {
             // `S*e5`: a placement naming its kind.
             toks.push(Tok::Sep('*'));
@@ -341,9 +345,16 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
     let reaches = here.iter().any(|&i| cells_of(&legal[i]).is_some_and(|c| c.get(1) == Some(&to)));
     if !reaches {
         let from_here = format!("from {} you can play {}", label(from), some_moves(&here_notes, 8));
-        // Every move from here is a step, and a step goes to a neighbour.
-        let steps = here.iter().all(|&i| first_action(i) == Action::Step);
-        let neighbour = (0..g.ndirs).any(|d| g.step.get(from as usize * g.ndirs + d) == Some(&to));
+        // Every move from here is a step to a neighbour (not a leap).
+        let neighbours = |a: u16, b: u16| {
+            (0..g.ndirs)
+                .any(|d| !geo.is_leap(crate::board::Dir(d as u8)) && g.step.get(a as usize * g.ndirs + d) == Some(&b))
+        };
+        let steps = here.iter().all(|&i| {
+            first_action(i) == Action::Step
+                && cells_of(&legal[i]).is_some_and(|c| c.len() == 2 && neighbours(c[0], c[1]))
+        });
+        let neighbour = neighbours(from, to);
         if steps && !typed_jump && !neighbour {
             return Err(format!("{} is not a neighbour of {}; {from_here}", label(to), label(from)));
         }

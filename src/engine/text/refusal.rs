@@ -13,7 +13,7 @@ use crate::engine::compile::program::{E, NONE, Rule, S};
 use crate::engine::exec::code::{Lower, deps};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::{Game, State, kind_of};
 use crate::engine::text::explain::expr_text;
 use crate::engine::text::notation::action_noun;
 
@@ -243,6 +243,11 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
             None => format!("the {} rule's `then` block refuses it", action_noun(rule.action)),
         };
         return Some((Stage::Refused, why));
+    }
+    if let Some(c) = g.attacked_royal(&next, &mut inner) {
+        let kind = g.top(&next, c).map_or(0, kind_of) as usize;
+        let name = g.prog.kinds.get(kind).map_or("royal piece", String::as_str);
+        return Some((Stage::Refused, format!("it would leave the {name} on {} attacked", label(c))));
     }
     Some((Stage::Allowed, String::new()))
 }

@@ -1,0 +1,74 @@
+//! Attacks, from the move rules as written: whether a player could take a piece on a
+//! cell with the first part of a turn (`attacked`), and the legality of a turn in a
+//! game with royal pieces.
+//!
+//! An attack is computed by generating the first parts of the attacker's turns in the
+//! current phase, in a copy of the position where the attacker is to move and where an
+//! empty cell asked about holds, for the question, a piece of the attacker's opponent.
+//! Only the parts that end on the cell count; `then` blocks are not run, and rules
+//! whose clauses ask `attacked` themselves are left out, so that an attack never
+//! depends on another.
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::moves::MoveList;
+use crate::engine::exec::state::{Game, State, piece};
+
+impl<const W: usize> Game<W> {
+    /// `attacked(cells, side)`: whether the player of `side` could take a piece on one
+    /// of `cells` with the first part of a turn. False while an attack is being
+    /// computed (an `if` around the rules that asks it).
+    pub(crate) fn attacked(&self, s: &State<W>, cx: &mut Ctx<W>, cells: Bits<W>, side: u8) -> bool {
+        if cx.attack != NONE || s.phase as usize >= self.code.phases.len() {
+            return false;
+        }
+        let attacker = self.player_of(s, side);
+        cells.iter().any(|c| self.attacks_cell(s, cx, c, attacker))
+    }
+
+    /// Whether player `attacker` could take a piece on cell `c`.
+    fn attacks_cell(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, attacker: u8) -> bool {
+        let mut t = cx.scratch_copy(s);
+        if !t.occupied.has(c) {
+            let side = self.own_side(&t, self.opponent_of(attacker));
+            let kind = self.prog.royal.first().copied().unwrap_or(0);
+            self.put(&mut t, c, piece(side, kind, 0));
+        }
+        self.set_mover(&mut t, attacker);
+        let found = {
+            let start = if self.prog.uses.turn_start { Some(&t) } else { None };
+            let mut inner = Ctx::new(start);
+            inner.attack = c;
+            inner.extra = cx.extra.take();
+            let mut out = MoveList::new();
+            let mut prefix = Vec::new();
+            self.gen_block(&t, &mut inner, &self.code.phases[t.phase as usize], &mut prefix, &mut out, None);
+            cx.extra = inner.extra.take();
+            !out.is_empty()
+        };
+        cx.give_back(t);
+        found
+    }
+
+    /// Whether the turn that led to `after` leaves a royal piece of the player who made
+    /// it (still `after.mover`) attacked by another player: such a turn is not legal.
+    pub(crate) fn leaves_royal_attacked(&self, after: &State<W>, cx: &mut Ctx<W>) -> bool {
+        !self.prog.royal.is_empty() && self.attacked_royal(after, cx).is_some()
+    }
+
+    /// The cell of a royal piece of `after.mover` that another player attacks, if one
+    /// does.
+    pub(crate) fn attacked_royal(&self, after: &State<W>, cx: &mut Ctx<W>) -> Option<u16> {
+        let p = after.mover;
+        let side = self.own_side(after, p) as usize;
+        let mut royal = Bits::EMPTY;
+        for &k in &self.prog.royal {
+            royal |= after.kind_bits[k as usize];
+        }
+        royal &= after.side_bits.get(side).copied().unwrap_or_default();
+        royal.iter().find(|&c| {
+            (0..self.prog.players as u8).filter(|&q| q != p).any(|q| self.attacked(after, cx, Bits::single(c), q))
+        })
+    }
+}
