@@ -78,6 +78,9 @@ pub struct Program {
     /// The counter that holds the reserves (indexed by side, then by kind), if the
     /// game has reserves: the pieces players hold off the board.
     pub reserve: Option<u16>,
+    /// What a position compared for repetitions holds besides the board; `None`:
+    /// everything (the player to move, the phase, every counter).
+    pub repetition: Option<crate::check::model::Compared>,
     /// Move rules.
     pub rules: Vec<Rule>,
     /// Phases played with these options, in order.
@@ -310,6 +313,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         counters,
         counter_names: model.counters.iter().map(|c| c.name.clone()).collect(),
         reserve: model.reserve.as_ref().map(|r| r.counter),
+        repetition: model.repetition.clone(),
         rules,
         phases,
         setup,
@@ -644,7 +648,9 @@ impl Compiler<'_> {
             H::Context(ContextVar::Chosen) => E::Chosen(Shape::of(e.ty)),
             H::Context(v) => {
                 match v {
-                    ContextVar::Repetitions => self.uses.repetitions = true,
+                    ContextVar::Repetitions | ContextVar::Repeats | ContextVar::SeenTurnsAgo => {
+                        self.uses.repetitions = true
+                    }
                     ContextVar::TurnsWithoutCapture => self.uses.turns_without_capture = true,
                     _ => {}
                 }
@@ -922,7 +928,7 @@ impl Compiler<'_> {
                 out.push(S::Effect(Effect::Refuse, arg))
             }
             StmtKind::Effect(e, args) => {
-                if *e == Effect::Finish {
+                if matches!(e, Effect::Finish | Effect::FinishTiesTo) {
                     self.uses.scores = true;
                 }
                 out.push(S::Effect(*e, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?))
@@ -1028,7 +1034,7 @@ fn only_decides(s: &S) -> bool {
         }
         S::For(_, _, b) => b.iter().all(only_decides),
         S::Let(..) => true,
-        S::Effect(Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish, _) => true,
+        S::Effect(Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish | Effect::FinishTiesTo, _) => true,
         _ => false,
     }
 }
