@@ -29,6 +29,9 @@ use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, Writte
 pub struct Uses {
     /// `repetitions`.
     pub repetitions: bool,
+    /// `repeats` or `seen_turns_ago`: which moves are legal depends on the positions
+    /// after earlier turns, which a position written as text does not hold.
+    pub repeats: bool,
     /// `at_turn_start(...)`.
     pub turn_start: bool,
     /// `turns_without_capture`.
@@ -648,8 +651,10 @@ impl Compiler<'_> {
             H::Context(ContextVar::Chosen) => E::Chosen(Shape::of(e.ty)),
             H::Context(v) => {
                 match v {
-                    ContextVar::Repetitions | ContextVar::Repeats | ContextVar::SeenTurnsAgo => {
-                        self.uses.repetitions = true
+                    ContextVar::Repetitions => self.uses.repetitions = true,
+                    ContextVar::Repeats | ContextVar::SeenTurnsAgo => {
+                        self.uses.repetitions = true;
+                        self.uses.repeats = true;
                     }
                     ContextVar::TurnsWithoutCapture => self.uses.turns_without_capture = true,
                     _ => {}
