@@ -224,11 +224,21 @@ fn check_ply<const W: usize>(
     for (text, parts) in &moves {
         assert_eq!(find_move(&moves, text), Some(parts.as_slice()), "{}: `{text}` does not parse back", where_());
     }
-    // The position read back has the same moves.
+    // The position read back has the same moves, unless they depend on the positions
+    // of earlier turns (`repeats`), which the text does not hold: it starts a history
+    // of its own, so its moves are a superset.
     let mut other = MoveList::new();
     g.legal_moves(&back, &mut other).expect("legal moves");
     let back_moves = sorted_moves(g, &back, &other);
-    assert!(back_moves == moves, "{}: the position read back has other legal moves\n{text}", where_());
+    if g.prog.uses.repeats {
+        assert!(
+            moves.iter().all(|m| back_moves.contains(m)),
+            "{}: a legal move is refused in the position read back\n{text}",
+            where_()
+        );
+    } else {
+        assert!(back_moves == moves, "{}: the position read back has other legal moves\n{text}", where_());
+    }
 
     // Every move: legal to play, copy-make restores.
     let before = s.clone();

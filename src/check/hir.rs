@@ -132,6 +132,11 @@ pub enum ContextVar {
     Repetitions,
     /// Turns in a row without a capture.
     TurnsWithoutCapture,
+    /// Whether the position a move has reached (as it would be recorded if the turn
+    /// ended there) occurred before.
+    Repeats,
+    /// How many turns ago that position was last recorded (0: never).
+    SeenTurnsAgo,
     /// The current phase.
     Phase,
     /// The previous turn.
@@ -172,6 +177,8 @@ impl ContextVar {
                 | ContextVar::Captures
                 | ContextVar::Taken
                 | ContextVar::TakenOwner
+                | ContextVar::Repeats
+                | ContextVar::SeenTurnsAgo
         )
     }
 }
@@ -404,6 +411,10 @@ pub enum Effect {
     Draw,
     /// `finish`: the game ends; the higher score wins.
     Finish,
+    /// `finish_ties_to(player)`: as `finish`, and equal best scores win for the player.
+    FinishTiesTo,
+    /// `reset_turns_without_capture`: the clock starts again after this turn.
+    ResetClock,
     /// `stop`: the turn ends after this move.
     Stop,
     /// `again`: the same rule moves the same piece again, from where it landed.

@@ -16,6 +16,7 @@ pub mod hir;
 mod lints;
 pub mod model;
 mod names;
+mod repetition;
 mod reserves;
 mod rules;
 pub mod types;
@@ -223,6 +224,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Colours(_) => Some("colours"),
                 ItemKind::Board(_) => Some("board"),
                 ItemKind::Stacks => Some("stacks"),
+                ItemKind::Repetition(_) => Some("repetition"),
                 ItemKind::Setup(_) => Some("setup"),
                 ItemKind::End(_) => Some("end"),
                 ItemKind::NoMoves(_) => Some("no moves"),
@@ -403,6 +405,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.collect_reserves();
+        self.collect_repetition();
         if self.model.phases.is_empty() && !file.items.is_empty() {
             let at = file.items.last().map_or(Span::default(), |i| i.span);
             self.error(

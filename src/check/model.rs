@@ -29,6 +29,9 @@ pub struct Model {
     pub counters: Vec<Counter>,
     /// The reserves: the pieces players hold off the board, if the game declares any.
     pub reserve: Option<Reserve>,
+    /// What a position compared for repetitions holds besides the board (from
+    /// `repetition compares board, ...`); `None`: everything (mover, phase, counters).
+    pub repetition: Option<Compared>,
     /// Options, in declaration order.
     pub options: Vec<GameOption>,
     /// Rulesets.
@@ -125,6 +128,17 @@ pub struct Counter {
     pub name: String,
     /// The collections it is indexed by.
     pub index: Vec<Expr>,
+}
+
+/// What positions compared for repetitions hold besides the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compared {
+    /// The player to move (and the colours the players play).
+    pub mover: bool,
+    /// The phase.
+    pub phase: bool,
+    /// These counters (every value of each).
+    pub counters: Vec<u16>,
 }
 
 /// The reserves of a game: a counter indexed by side and by kind.

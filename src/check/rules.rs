@@ -780,8 +780,8 @@ impl Checker<'_> {
         }
         if let Some(&(_, effect, params)) = EFFECTS.iter().find(|(n, _, _)| *n == name.text) {
             let class = match effect {
-                Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish => "outcome",
-                Effect::Stop | Effect::Again | Effect::Refuse => "turn",
+                Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish | Effect::FinishTiesTo => "outcome",
+                Effect::Stop | Effect::Again | Effect::Refuse | Effect::ResetClock => "turn",
                 _ => "effect",
             };
             let ok = match (class, place) {

@@ -62,6 +62,9 @@ pub enum ItemKind {
     Counter { name: Name, index: Vec<Expr> },
     /// `reserve man, king`: kinds players may hold in hand.
     Reserve(Vec<Name>),
+    /// `repetition compares board, mover`: what positions compared for repetitions
+    /// hold besides the board (the names after `board`).
+    Repetition(Vec<Name>),
     /// `option key = a | b`.
     Option(OptionDecl),
     /// `ruleset name { key = value }`.

@@ -80,6 +80,7 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::stacks_decl
         | Rule::counter_decl
         | Rule::reserve_decl
+        | Rule::repetition_decl
         | Rule::option_decl
         | Rule::ruleset_decl
         | Rule::region_decl
@@ -147,6 +148,7 @@ fn is_declaration_keyword(rule: Rule) -> bool {
             | Rule::kw_stacks
             | Rule::kw_counter
             | Rule::kw_reserve
+            | Rule::kw_repetition
             | Rule::kw_option
             | Rule::kw_ruleset
             | Rule::kw_region

@@ -233,6 +233,7 @@ fn item(p: Pair<Rule>) -> R<Item> {
         Rule::flag_decl => ItemKind::Flag(name(next().unwrap())),
         Rule::stacks_decl => ItemKind::Stacks,
         Rule::reserve_decl => ItemKind::Reserve(name_list(next().unwrap())),
+        Rule::repetition_decl => ItemKind::Repetition(std::iter::from_fn(&mut next).map(name).collect()),
         Rule::counter_decl => {
             let n = name(next().unwrap());
             let index = match next() {

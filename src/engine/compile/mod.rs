@@ -29,6 +29,9 @@ use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, Writte
 pub struct Uses {
     /// `repetitions`.
     pub repetitions: bool,
+    /// `repeats` or `seen_turns_ago`: which moves are legal depends on the positions
+    /// after earlier turns, which a position written as text does not hold.
+    pub repeats: bool,
     /// `at_turn_start(...)`.
     pub turn_start: bool,
     /// `turns_without_capture`.
@@ -81,6 +84,9 @@ pub struct Program {
     /// The counter that holds the reserves (indexed by side, then by kind), if the
     /// game has reserves: the pieces players hold off the board.
     pub reserve: Option<u16>,
+    /// What a position compared for repetitions holds besides the board; `None`:
+    /// everything (the player to move, the phase, every counter).
+    pub repetition: Option<crate::check::model::Compared>,
     /// Move rules.
     pub rules: Vec<Rule>,
     /// Phases played with these options, in order.
@@ -315,6 +321,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         counter_names: model.counters.iter().map(|c| c.name.clone()).collect(),
         royal: (0..model.kinds.len() as u16).filter(|&k| model.kinds[k as usize].royal).collect(),
         reserve: model.reserve.as_ref().map(|r| r.counter),
+        repetition: model.repetition.clone(),
         rules,
         phases,
         setup,
@@ -655,6 +662,10 @@ impl Compiler<'_> {
             H::Context(v) => {
                 match v {
                     ContextVar::Repetitions => self.uses.repetitions = true,
+                    ContextVar::Repeats | ContextVar::SeenTurnsAgo => {
+                        self.uses.repetitions = true;
+                        self.uses.repeats = true;
+                    }
                     ContextVar::TurnsWithoutCapture => self.uses.turns_without_capture = true,
                     _ => {}
                 }
@@ -941,7 +952,7 @@ impl Compiler<'_> {
                 out.push(S::Effect(Effect::Refuse, arg))
             }
             StmtKind::Effect(e, args) => {
-                if *e == Effect::Finish {
+                if matches!(e, Effect::Finish | Effect::FinishTiesTo) {
                     self.uses.scores = true;
                 }
                 out.push(S::Effect(*e, args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?))
@@ -1066,7 +1077,7 @@ fn only_decides(s: &S) -> bool {
         }
         S::For(_, _, b) => b.iter().all(only_decides),
         S::Let(..) => true,
-        S::Effect(Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish, _) => true,
+        S::Effect(Effect::Win | Effect::Lose | Effect::Draw | Effect::Finish | Effect::FinishTiesTo, _) => true,
         _ => false,
     }
 }

@@ -344,9 +344,12 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             ContextVar::From | ContextVar::To | ContextVar::Middle | ContextVar::LastJumped | ContextVar::Centre => {
                 Shape::Cell
             }
-            ContextVar::Passes | ContextVar::Captures | ContextVar::Repetitions | ContextVar::TurnsWithoutCapture => {
-                Shape::Num
-            }
+            ContextVar::Passes
+            | ContextVar::Captures
+            | ContextVar::Repetitions
+            | ContextVar::TurnsWithoutCapture
+            | ContextVar::SeenTurnsAgo => Shape::Num,
+            ContextVar::Repeats => Shape::Bool,
             ContextVar::Mover | ContextVar::Opponent | ContextVar::TakenOwner => Shape::Side,
             ContextVar::Taken => Shape::Kind,
             ContextVar::Phase => Shape::Phase,

@@ -369,6 +369,8 @@ pub enum NumN {
     Groups(SetN),
     /// `repetitions`.
     Repetitions,
+    /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
+    SeenTurnsAgo,
     /// A counter at its indexes.
     Counter(u16, Vec<ValN>),
     /// A side's score.
@@ -435,6 +437,10 @@ pub enum EffN {
     Draw,
     /// `finish`.
     Finish,
+    /// `finish_ties_to(side)`.
+    FinishTiesTo(SideN),
+    /// `reset_turns_without_capture`.
+    ResetClock,
     /// `stop`.
     Stop,
     /// `refuse`, with the number of its text if it has one.
@@ -1031,6 +1037,7 @@ impl<const W: usize> Lower<'_, W> {
                 (x, y) => BoolN::Or(Box::new(x), Box::new(y)),
             },
             E::Bin(Op::CellIn, a, b) => BoolN::In(self.cell(a), self.set(b)),
+            E::Ctx(ContextVar::Repeats) => self.cmp(Cmp::Gt, NumN::SeenTurnsAgo, NumN::Const(0)),
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
                 let c = match op {
                     Op::Lt => Cmp::Lt,
@@ -1311,6 +1318,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Captures) => NumN::Captures,
             E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
             E::Ctx(ContextVar::Repetitions) => NumN::Repetitions,
+            E::Ctx(ContextVar::SeenTurnsAgo) => NumN::SeenTurnsAgo,
             E::Counter(c, idx) => NumN::Counter(*c, idx.iter().map(|i| self.value(i)).collect()),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
@@ -1356,6 +1364,8 @@ impl<const W: usize> Lower<'_, W> {
             (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
             (Effect::Draw, _) => EffN::Draw,
             (Effect::Finish, _) => EffN::Finish,
+            (Effect::FinishTiesTo, [side]) => EffN::FinishTiesTo(self.side(side)),
+            (Effect::ResetClock, _) => EffN::ResetClock,
             (Effect::Stop, _) => EffN::Stop,
             (Effect::Refuse, [E::Num(k)]) => EffN::Refuse(u16::try_from(*k).ok()),
             (Effect::Refuse, _) => EffN::Refuse(None),
@@ -2852,6 +2862,7 @@ impl<const W: usize> Game<W> {
                 self.count_groups(b)
             }
             NumN::Repetitions => s.repeats as i64,
+            NumN::SeenTurnsAgo => self.seen_turns_ago(s) as i64,
             NumN::Counter(c, idx) => {
                 // The indexes are evaluated as they are matched: no list is built.
                 self.counter_index(s, *c, idx.iter().map(|i| self.ev(s, cx, i))).map_or(0, |i| s.counters[i])

@@ -11,6 +11,7 @@ pub mod generate;
 #[cfg(test)]
 pub(crate) mod lowering_tests;
 pub mod moves;
+pub mod repetition;
 pub mod sides;
 pub mod state;
 pub mod statement;

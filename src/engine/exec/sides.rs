@@ -48,10 +48,18 @@ impl<const W: usize> Game<W> {
         counts
     }
 
-    pub(crate) fn by_score(&self, s: &State<W>) -> Outcome {
+    /// The outcome by scores: the side with the best score wins; when several share
+    /// it, `ties` wins if it is one of them, else the game is drawn.
+    pub(crate) fn by_score(&self, s: &State<W>, ties: Option<u8>) -> Outcome {
         let best = self.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
         let winners: Vec<usize> = self.owner_sides().filter(|&x| s.scores[x] == best).collect();
-        if winners.len() == 1 { Outcome::Win(self.player_of(s, winners[0] as u8)) } else { Outcome::Draw }
+        if winners.len() == 1 {
+            return Outcome::Win(self.player_of(s, winners[0] as u8));
+        }
+        match ties.map(|t| self.score_index(s, t)) {
+            Some(t) if winners.contains(&t) => Outcome::Win(self.player_of(s, t as u8)),
+            _ => Outcome::Draw,
+        }
     }
 
     // -----------------------------------------------------------------------

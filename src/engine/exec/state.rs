@@ -164,6 +164,9 @@ pub struct State<const W: usize> {
     pub last_jumped: u16,
     /// Captures made this turn.
     pub turn_captures: u32,
+    /// Whether a part of this turn reset `turns_without_capture`
+    /// (`reset_turns_without_capture`).
+    pub clock_reset: bool,
     /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
     /// [`NONE`]: once set, the position is broken and playing on from it is an error
     /// ([`EngineErrorKind::StackFull`](crate::engine::error::EngineErrorKind::StackFull)).
@@ -196,6 +199,7 @@ impl<const W: usize> Clone for State<W> {
             jumped: self.jumped,
             last_jumped: self.last_jumped,
             turn_captures: self.turn_captures,
+            clock_reset: self.clock_reset,
             full: self.full,
         }
     }
@@ -226,6 +230,7 @@ impl<const W: usize> Clone for State<W> {
         self.jumped = o.jumped;
         self.last_jumped = o.last_jumped;
         self.turn_captures = o.turn_captures;
+        self.clock_reset = o.clock_reset;
         self.full = o.full;
     }
 }
@@ -251,19 +256,19 @@ fn moved_key_computed(from: u16, to: u16, p: Piece) -> u64 {
     piece_key(from, 0, p) ^ piece_key(to, 0, p)
 }
 
-fn mover_key(m: u8) -> u64 {
+pub(crate) fn mover_key(m: u8) -> u64 {
     mix(0xA5A5_0000_0000_0000 ^ m as u64)
 }
 
-fn phase_key(p: u16) -> u64 {
+pub(crate) fn phase_key(p: u16) -> u64 {
     mix(0x5A5A_0000_0000_0000 ^ p as u64)
 }
 
-fn counter_key(i: usize, v: i64) -> u64 {
+pub(crate) fn counter_key(i: usize, v: i64) -> u64 {
     if v == 0 { 0 } else { mix(0x3C3C_0000_0000_0000 ^ (i as u64) << 32 ^ v as u64) }
 }
 
-fn colour_key(p: usize, c: u8) -> u64 {
+pub(crate) fn colour_key(p: usize, c: u8) -> u64 {
     mix(0xC3C3_0000_0000_0000 ^ (p as u64) << 8 ^ c as u64)
 }
 
@@ -457,6 +462,7 @@ impl<const W: usize> Game<W> {
             jumped: Bits::EMPTY,
             last_jumped: NONE,
             turn_captures: 0,
+            clock_reset: false,
             full: NONE,
         };
         s.hash = self.hash_from_scratch(&s);

@@ -192,9 +192,16 @@ impl<const W: usize> Game<W> {
             }
             EffN::Finish => {
                 if s.outcome == Outcome::Ongoing {
-                    s.outcome = self.by_score(s);
+                    s.outcome = self.by_score(s, None);
                 }
             }
+            EffN::FinishTiesTo(side) => {
+                if s.outcome == Outcome::Ongoing {
+                    let side = self.eside(s, cx, side);
+                    s.outcome = self.by_score(s, Some(side));
+                }
+            }
+            EffN::ResetClock => s.clock_reset = true,
             EffN::Stop => return Flow { refused: false, stopped: true },
             EffN::Refuse(why) => {
                 cx.mv.refusal = *why;

@@ -139,8 +139,9 @@ impl<const W: usize> Game<W> {
     #[inline(always)]
     pub(crate) fn record_position(&self, s: &mut State<W>) {
         if self.prog.uses.repetitions {
-            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
-            s.history.push(s.hash);
+            let key = self.position_key(s);
+            s.repeats = 1 + s.history.iter().filter(|h| **h == key).count() as u32;
+            s.history.push(key);
         }
     }
 
@@ -265,7 +266,8 @@ impl<const W: usize> Game<W> {
         let (played_by, played_in) = (s.mover, s.phase);
         let phase = self.prog.phases.get(s.phase as usize);
         s.passes = if played.pass { s.passes + 1 } else { 0 };
-        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
+        s.turns_without_capture = if s.turn_captures > 0 || s.clock_reset { 0 } else { s.turns_without_capture + 1 };
+        s.clock_reset = false;
         s.previous = crate::engine::exec::state::Previous {
             action: played.action,
             from: played.from,
@@ -319,8 +321,14 @@ impl<const W: usize> Game<W> {
     }
 
     pub(crate) fn next_mover(&self, s: &State<W>, entered: bool) -> u8 {
+        self.next_mover_in(s, s.phase, entered)
+    }
+
+    /// The player to move after `s.mover` in phase `phase` (`entered`: the phase has
+    /// just begun).
+    pub(crate) fn next_mover_in(&self, s: &State<W>, phase: u16, entered: bool) -> u8 {
         let players = self.prog.players as u8;
-        let Some(p) = self.prog.phases.get(s.phase as usize) else { return s.mover };
+        let Some(p) = self.prog.phases.get(phase as usize) else { return s.mover };
         if let Some(by) = p.by {
             return self.side_player(s, by);
         }
@@ -368,7 +376,8 @@ impl<const W: usize> Game<W> {
         s.history.clear();
         s.repeats = 1;
         if self.prog.uses.repetitions {
-            s.history.push(s.hash);
+            let key = self.position_key(&s);
+            s.history.push(key);
         }
         s
     }

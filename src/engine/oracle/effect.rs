@@ -108,9 +108,23 @@ pub fn effect<const W: usize>(
         }
         Effect::Finish => {
             if s.outcome == Outcome::Ongoing {
-                s.outcome = g.by_score(s);
+                s.outcome = g.by_score(s, None);
             }
         }
+        Effect::FinishTiesTo => {
+            if s.outcome == Outcome::Ongoing {
+                // A tie among the best scores goes to the side named, if it is one of them.
+                let side = g.score_index(s, vals[0].side());
+                let best = g.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
+                let tied = g.owner_sides().filter(|&x| s.scores[x] == best).count() > 1;
+                s.outcome = if tied && s.scores.get(side) == Some(&best) {
+                    Outcome::Win(g.player_of(s, side as u8))
+                } else {
+                    g.by_score(s, None)
+                };
+            }
+        }
+        Effect::ResetClock => s.clock_reset = true,
         Effect::Stop => return Flow { refused: false, stopped: true },
         Effect::Refuse => return Flow { refused: true, stopped: false },
         Effect::Again => {}

@@ -308,6 +308,8 @@ impl<const W: usize> Game<W> {
             ContextVar::Opponent => Val::Side(self.opponent_of(s.mover)),
             ContextVar::Passes => Val::Num(s.passes as i64),
             ContextVar::Repetitions => Val::Num(s.repeats as i64),
+            ContextVar::Repeats => Val::Bool(self.oracle_seen_turns_ago(s) != 0),
+            ContextVar::SeenTurnsAgo => Val::Num(self.oracle_seen_turns_ago(s) as i64),
             ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture as i64),
             ContextVar::Phase => Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index)),
             ContextVar::Previous => Val::Bool(false),

@@ -16,6 +16,7 @@
 mod differential_tests;
 mod effect;
 pub(crate) mod eval;
+mod repetition;
 
 use crate::check::hir::{Action, Effect};
 
@@ -86,7 +87,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
         s.history.clear();
         s.repeats = 1;
         if self.prog.uses.repetitions {
-            s.history.push(s.hash);
+            let key = g.oracle_key(&s, s.mover, s.phase);
+            s.history.push(key);
         }
         s
     }
@@ -633,7 +635,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let action = |p: &Part| self.prog.rules[p.rule as usize].action;
         let (first, last) = (parts.first(), parts.last());
         s.passes = if parts.iter().all(|p| action(p) == Action::Pass) { s.passes + 1 } else { 0 };
-        s.turns_without_capture = if s.turn_captures > 0 { 0 } else { s.turns_without_capture + 1 };
+        s.turns_without_capture = if s.turn_captures > 0 || s.clock_reset { 0 } else { s.turns_without_capture + 1 };
+        s.clock_reset = false;
         s.previous = Previous {
             action: first.map(action),
             from: first.map_or(NONE, |p| p.from),
@@ -669,8 +672,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
         };
         g.set_mover(s, next);
         if self.prog.uses.repetitions {
-            s.repeats = 1 + s.history.iter().filter(|h| **h == s.hash).count() as u32;
-            s.history.push(s.hash);
+            let key = g.oracle_key(s, s.mover, s.phase);
+            s.repeats = 1 + s.history.iter().filter(|h| **h == key).count() as u32;
+            s.history.push(key);
         }
         if s.outcome == Outcome::Ongoing {
             let (next_mover, next_phase) = (s.mover, s.phase);

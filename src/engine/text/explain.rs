@@ -162,6 +162,14 @@ impl Printer<'_> {
         if !prog.counter_names.is_empty() {
             self.list(0, "counters: ", &prog.counter_names);
         }
+        if let Some(c) = &prog.repetition {
+            // What `repetition compares` keeps of a position, as written.
+            let mut parts = vec!["board".to_string()];
+            parts.extend(c.mover.then(|| "mover".to_string()));
+            parts.extend(c.phase.then(|| "phase".to_string()));
+            parts.extend(c.counters.iter().filter_map(|i| prog.counter_names.get(*i as usize).cloned()));
+            self.list(0, "repetition compares ", &parts);
+        }
     }
 
     /// `head` and the items, comma-separated, continued on further lines when long.

@@ -470,7 +470,8 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
     }
     // The position read is the first occurrence that repetitions count.
     if g.prog.uses.repetitions {
-        s.history.push(s.hash);
+        let key = g.position_key(&s);
+        s.history.push(key);
     }
     Ok(s)
 }

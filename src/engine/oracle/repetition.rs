@@ -1,0 +1,67 @@
+//! The reference player's positions as repetitions compare them: each key worked out
+//! from the pieces, the counters, the player to move and the phase (the engine takes
+//! what is left out away from the position's hash instead), and the player and phase
+//! that would move next worked out on their own.
+
+use crate::engine::exec::state::{Game, State, colour_key, counter_key, mover_key, phase_key};
+
+impl<const W: usize> Game<W> {
+    /// The key of `s` as repetitions compare it, with `mover` to move in `phase`.
+    pub(crate) fn oracle_key(&self, s: &State<W>, mover: u8, phase: u16) -> u64 {
+        let all = crate::check::model::Compared {
+            mover: true,
+            phase: true,
+            counters: (0..self.prog.counters.len() as u16).collect(),
+        };
+        let c = self.prog.repetition.as_ref().unwrap_or(&all);
+        let mut h = 0;
+        for cell in 0..self.n {
+            for l in 0..s.height[cell] as usize {
+                h ^= self.piece_key(cell as u16, l, s.pieces[cell * self.cap + l]);
+            }
+        }
+        if c.mover {
+            h ^= mover_key(mover);
+            for (p, colour) in s.colour_of.iter().enumerate() {
+                h ^= colour_key(p, *colour);
+            }
+        }
+        if c.phase {
+            h ^= phase_key(phase);
+        }
+        for &counter in &c.counters {
+            let start = self.counter_base[counter as usize];
+            let end = self.counter_base.get(counter as usize + 1).copied().unwrap_or(self.counter_slots);
+            for slot in start..end {
+                h ^= counter_key(slot, s.counters[slot]);
+            }
+        }
+        h
+    }
+
+    /// How many turns ago the position a part has reached was recorded last, were the
+    /// turn to end now (0: never).
+    pub(crate) fn oracle_seen_turns_ago(&self, s: &State<W>) -> u32 {
+        let phases = &self.prog.phases;
+        let mut phase = s.phase;
+        let mut entered = false;
+        if phases.get(phase as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase + 1 >= t)) {
+            phase += 1;
+            entered = true;
+            while phases.get(phase as usize).is_some_and(|p| p.turns == Some(0)) {
+                phase += 1;
+            }
+        }
+        let mover = match phases.get(phase as usize) {
+            None => s.mover,
+            Some(p) => match (p.by, p.starting) {
+                (Some(by), _) => self.player_of(s, by),
+                (None, Some(first)) if entered => self.player_of(s, first),
+                _ => (s.mover + 1) % self.prog.players as u8,
+            },
+        };
+        let key = self.oracle_key(s, mover, phase);
+        let found = (0..s.history.len()).rev().find(|&i| s.history[i] == key);
+        found.map_or(0, |i| (s.history.len() - i) as u32)
+    }
+}
