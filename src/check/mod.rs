@@ -227,6 +227,7 @@ impl<'a> Checker<'a> {
                 ItemKind::End(_) => Some("end"),
                 ItemKind::NoMoves(_) => Some("no moves"),
                 ItemKind::AfterTurn(_) => Some("after turn"),
+                ItemKind::MovesByEffect => Some("moves by effect"),
                 _ => None,
             };
             if let Some(word) = single {
@@ -317,6 +318,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Stacks => self.model.stacks = true,
+                ItemKind::MovesByEffect => self.model.moves_by_effect = true,
                 ItemKind::Counter { name, .. } => {
                     let idx = self.model.counters.len() as u16;
                     if self.declare(name, Decl::Counter(idx)) {

@@ -51,6 +51,9 @@ pub struct Model {
     pub after_turn: Block,
     /// The names of locals, by [`LocalId`] (for messages).
     pub locals: Vec<String>,
+    /// `moves by effect`: turns that start and end on the same cells and leave the
+    /// same position are one move.
+    pub moves_by_effect: bool,
 }
 
 impl Model {

@@ -80,6 +80,8 @@ pub enum ItemKind {
     End(Block),
     /// `no moves { ... }`.
     NoMoves(Block),
+    /// `moves by effect`: turns with the same effect are one move.
+    MovesByEffect,
     /// `after turn { ... }`.
     AfterTurn(Block),
 }

@@ -88,7 +88,9 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::phase_decl
         | Rule::end_decl
         | Rule::no_moves_decl
-        | Rule::after_turn_decl => DECLARATION,
+        | Rule::after_turn_decl
+        | Rule::moves_decl => DECLARATION,
+        Rule::moves_by_effect => "`by effect`",
         Rule::if_stmt
         | Rule::for_stmt
         | Rule::let_stmt

@@ -104,6 +104,9 @@ pub struct Program {
     pub option_text: Vec<(String, String)>,
     /// The names the rules gave to what the program holds by number (for `explain`).
     pub names: Names,
+    /// `moves by effect`: turns that start and end on the same cells and leave the
+    /// same position are one move (see `Game::merge_same_effect`).
+    pub moves_by_effect: bool,
 }
 
 /// The names the rules gave to what a [`Program`] holds by number, so that it can be
@@ -323,6 +326,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         options: options.to_vec(),
         option_text,
         names,
+        moves_by_effect: model.moves_by_effect,
     })
 }
 

@@ -34,6 +34,16 @@ impl<const W: usize> Game<W> {
     /// turns hold more than [`MAX_LISTED_PARTS`](crate::engine::error::MAX_LISTED_PARTS) parts
     /// in all, or when a stack is full (in `s`, or after a part); `out` is then empty.
     pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        self.legal_moves_every_way(s, out)?;
+        if self.prog.moves_by_effect {
+            self.merge_same_effect(s, out)?;
+        }
+        Ok(())
+    }
+
+    /// [`Game::legal_moves`], where turns with the same effect stay apart even in a
+    /// game that declares `moves by effect` (to read a move typed the other way).
+    pub fn legal_moves_every_way(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
         out.clear();
         self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {

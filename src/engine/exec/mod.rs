@@ -10,6 +10,7 @@ pub mod generate;
 #[cfg(test)]
 pub(crate) mod lowering_tests;
 pub mod moves;
+pub mod same_effect;
 pub mod sides;
 pub mod state;
 pub mod statement;

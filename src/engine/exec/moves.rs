@@ -490,6 +490,15 @@ impl MoveList {
         self.spans.push((start, self.parts.len() as u32, true));
     }
 
+    /// Keeps the turns `keep` says (one flag per turn, in order).
+    pub(crate) fn keep_only(&mut self, keep: &[bool]) {
+        let mut i = 0;
+        self.spans.retain(|_| {
+            i += 1;
+            keep.get(i - 1).copied().unwrap_or(true)
+        });
+    }
+
     /// Keeps, among the turns from `mark` on, only those with the most parts.
     pub fn keep_longest(&mut self, mark: usize) {
         let longest = self.spans[mark..].iter().map(|(a, b, _)| b - a).max().unwrap_or(0);

@@ -225,7 +225,26 @@ impl<'g, const W: usize> Oracle<'g, W> {
         if out.is_empty() {
             self.gen_block(s, &mut cx, &self.prog.no_moves, &mut turn, None, &mut out)?;
         }
+        if self.prog.moves_by_effect {
+            out = self.one_per_effect(s, out);
+        }
         Ok(out)
+    }
+
+    /// `moves by effect`: of the turns that start on the same cell, end on the same
+    /// cell and leave equal positions, the first.
+    fn one_per_effect(&self, s: &State<W>, turns: Vec<Vec<Part>>) -> Vec<Vec<Part>> {
+        let mut kept: Vec<(u16, u16, State<W>, Vec<Part>)> = Vec::new();
+        for t in turns {
+            let start = t.first().map_or(NONE, |p| p.from);
+            let end = t.last().map_or(NONE, |p| p.to);
+            let mut after = s.clone();
+            self.play(&mut after, &t);
+            if !kept.iter().any(|(a, b, p, _)| *a == start && *b == end && *p == after) {
+                kept.push((start, end, after, t));
+            }
+        }
+        kept.into_iter().map(|(_, _, _, t)| t).collect()
     }
 
     fn gen_block(

@@ -155,7 +155,8 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        if !self.fast {
+        if !self.fast || self.prog.moves_by_effect {
+            // Turns of the same effect are one move: drawn from the list, once each.
             self.legal_moves(s, list)?;
             return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
         }

@@ -168,6 +168,18 @@ fn some_moves(notes: &[&String], n: usize) -> String {
     out.join(", ")
 }
 
+/// In a game of `moves by effect`, the move of `list` that a turn written `norm`
+/// (normalised) is merged into: a capture typed the other way round.
+fn same_effect<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, norm: &str) -> Option<usize> {
+    if !g.prog.moves_by_effect {
+        return None;
+    }
+    let mut every = MoveList::new();
+    g.legal_moves_every_way(s, &mut every).ok()?;
+    let parts = every.iter().find(|m| normalise(&move_text(g, s, m)) == norm)?;
+    g.same_effect_as(s, list, parts)
+}
+
 /// Finds the legal move (index into `list`) that `text` names; otherwise says why it
 /// is not legal, from the legal moves alone.
 pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, text: &str) -> Result<usize, String> {
@@ -175,6 +187,9 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
     let notes: Vec<String> = list.iter().map(|m| move_text(g, s, m)).collect();
     let norm = normalise(text);
     if let Some(i) = notes.iter().position(|n| normalise(n) == norm) {
+        return Ok(i);
+    }
+    if let Some(i) = same_effect(g, s, list, &norm) {
         return Ok(i);
     }
     if list.is_empty() {
