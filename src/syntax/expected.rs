@@ -98,6 +98,7 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::add_stmt
         | Rule::first_stmt
         | Rule::optional_stmt
+        | Rule::required_stmt
         | Rule::longest_stmt
         | Rule::capture_stmt
         | Rule::move_stmt

@@ -432,6 +432,7 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
         }
         Rule::first_stmt => StmtKind::First(content(p).map(block).collect::<R<Vec<_>>>()?),
         Rule::optional_stmt => StmtKind::Optional(block(content(p).next().unwrap())?),
+        Rule::required_stmt => StmtKind::Required(block(content(p).next().unwrap())?),
         Rule::longest_stmt => StmtKind::Longest(block(content(p).next().unwrap())?),
         Rule::capture_stmt => StmtKind::Capture(Box::new(stmt(content(p).next().unwrap())?)),
         Rule::move_stmt => return stmt(p.into_inner().next().unwrap()),

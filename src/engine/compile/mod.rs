@@ -896,6 +896,7 @@ impl Compiler<'_> {
                 out.push(S::First(blocks.iter().map(|b| self.block(b, extra)).collect::<R<Vec<_>>>()?))
             }
             StmtKind::Optional(b) => out.push(S::Optional(self.block(b, extra)?)),
+            StmtKind::Required(b) => out.push(S::Required(self.block(b, extra)?)),
             StmtKind::Longest(b) => out.push(S::Longest(self.block(b, extra)?)),
             StmtKind::Capture(inner) => {
                 let mut v = Vec::new();
@@ -1006,7 +1007,7 @@ fn goes_on(s: &S) -> bool {
     match s {
         S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(goes_on)) || e.iter().flatten().any(goes_on),
         S::For(_, _, b) => b.iter().any(goes_on),
-        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::Move(_) | S::Again | S::Optional(_) | S::Required(_) | S::First(_) | S::Longest(_) => true,
         S::Capture(inner) => goes_on(inner),
         _ => false,
     }

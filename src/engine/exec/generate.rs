@@ -175,7 +175,7 @@ impl<const W: usize> Game<W> {
                 out.keep_longest(mark);
                 cx.groups = groups;
             }
-            CS::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
+            CS::Optional(b) | CS::Required(b) => self.gen_block(s, cx, b, prefix, out, again),
             CS::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
             CS::Again => {
                 if let Some((rule, at)) = again {
@@ -709,14 +709,18 @@ impl<const W: usize> Game<W> {
             inner.extra().turn.push(s.hash);
             let mark = out.len();
             let mut any_optional = false;
+            let mut any_required = false;
             for p in &pending {
                 inner.slots = p.slots.clone();
                 any_optional |= p.optional;
+                any_required |= p.required;
                 self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
             }
             inner.extra().turn.pop();
             prefix.pop();
-            if (out.len() == mark || any_optional) && !out.failed() {
+            // Without a further part, a `required` one makes this part illegal.
+            let ends = if out.len() == mark { !any_required } else { any_optional };
+            if ends && !out.failed() {
                 out.push(prefix, part);
             }
         }

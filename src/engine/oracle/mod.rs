@@ -195,7 +195,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             S::Capture(inner) => self.run(s, cx, inner, true, pending),
             S::Effect(Effect::Again, _) => Flow::GO,
             S::Effect(e, args) => effect::effect(g, s, cx, *e, args, capture),
-            S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
+            S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) | S::Move(_) | S::Again => {
                 if let Some(p) = pending.as_mut() {
                     p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule });
                 }
@@ -317,7 +317,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     }
                 }
             }
-            S::Optional(body) => self.gen_block(s, cx, body, turn, again, out)?,
+            S::Optional(body) | S::Required(body) => self.gen_block(s, cx, body, turn, again, out)?,
             S::Move(r) => self.gen_rule(s, cx, *r, None, turn, out)?,
             S::Again => {
                 if let Some((rule, at)) = again {
@@ -486,10 +486,12 @@ impl<'g, const W: usize> Oracle<'g, W> {
         turn.seen.push(s.hash);
         let mark = out.len();
         let mut any_optional = false;
+        let mut any_required = false;
         let mut result = Ok(());
         for p in &pending {
             inner.slots = p.slots.clone();
             any_optional |= matches!(p.stmt, S::Optional(_));
+            any_required |= matches!(p.stmt, S::Required(_));
             result = self.gen_stmt(&next, &mut inner, p.stmt, turn, Some((p.rule, part.to)), out);
             if result.is_err() {
                 break;
@@ -498,7 +500,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
         turn.seen.pop();
         turn.prefix.pop();
         result?;
-        if out.len() == mark || any_optional {
+        // A part followed by no legal `required` part is not legal.
+        let finished = if out.len() == mark { !any_required } else { any_optional };
+        if finished {
             out.push(whole);
         }
         Ok(())
