@@ -54,6 +54,9 @@ pub struct Model {
     /// `moves by effect`: turns that start and end on the same cells and leave the
     /// same position are one move.
     pub moves_by_effect: bool,
+    /// `moves named by file` (`Some(true)`) or `by rank` (`Some(false)`): a turn of one
+    /// placement is written as that part of its cell's label.
+    pub moves_named_by: Option<bool>,
 }
 
 impl Model {

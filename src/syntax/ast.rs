@@ -82,6 +82,9 @@ pub enum ItemKind {
     NoMoves(Block),
     /// `moves by effect`: turns with the same effect are one move.
     MovesByEffect,
+    /// `moves named by file` (`true`) or `by rank` (`false`): a placement is written
+    /// as a part of its cell's label.
+    MovesNamedByFile(bool),
     /// `after turn { ... }`.
     AfterTurn(Block),
 }

@@ -91,6 +91,8 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::after_turn_decl
         | Rule::moves_decl => DECLARATION,
         Rule::moves_by_effect => "`by effect`",
+        Rule::moves_named => "`named by file`",
+        Rule::label_part => "`file` or `rank`",
         Rule::if_stmt
         | Rule::for_stmt
         | Rule::let_stmt

@@ -340,8 +340,9 @@ fn item(p: Pair<Rule>) -> R<Item> {
         Rule::end_decl => ItemKind::End(block(next().unwrap())?),
         Rule::no_moves_decl => ItemKind::NoMoves(block(next().unwrap())?),
         Rule::after_turn_decl => ItemKind::AfterTurn(block(next().unwrap())?),
-        Rule::moves_decl => match next().map(|p| p.as_rule()) {
-            Some(Rule::moves_by_effect) => ItemKind::MovesByEffect,
+        Rule::moves_decl => match next() {
+            Some(d) if d.as_rule() == Rule::moves_by_effect => ItemKind::MovesByEffect,
+            Some(d) if d.as_rule() == Rule::moves_named => ItemKind::MovesNamedByFile(d.as_str().ends_with("file")),
             other => unreachable!("not a `moves` declaration: {other:?}"),
         },
         _ => unreachable!("not an item: {rule:?}"),

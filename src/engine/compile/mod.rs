@@ -107,6 +107,9 @@ pub struct Program {
     /// `moves by effect`: turns that start and end on the same cells and leave the
     /// same position are one move (see `Game::merge_same_effect`).
     pub moves_by_effect: bool,
+    /// `moves named by file` (`Some(true)`) or `by rank` (`Some(false)`): a turn of one
+    /// placement is written as that part of its cell's label.
+    pub moves_named_by: Option<bool>,
 }
 
 /// The names the rules gave to what a [`Program`] holds by number, so that it can be
@@ -327,6 +330,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         option_text,
         names,
         moves_by_effect: model.moves_by_effect,
+        moves_named_by: model.moves_named_by,
     })
 }
 
