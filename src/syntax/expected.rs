@@ -161,6 +161,7 @@ fn is_declaration_keyword(rule: Rule) -> bool {
             | Rule::kw_end
             | Rule::kw_no
             | Rule::kw_after
+            | Rule::kw_moves_decl
     )
 }
 
