@@ -263,7 +263,7 @@ impl Refs<'_, '_, '_> {
                 self.expr(b);
             }
             StmtKind::First(blocks) => blocks.iter().for_each(|b| self.block(b)),
-            StmtKind::Optional(b) | StmtKind::Longest(b) => self.block(b),
+            StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => self.block(b),
             StmtKind::Capture(inner) => self.stmt(inner),
             StmtKind::Move(rule) => {
                 let exprs = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];

@@ -372,6 +372,8 @@ pub enum StmtKind {
     First(Vec<Block>),
     /// `optional { }`.
     Optional(Block),
+    /// `required { }`.
+    Required(Block),
     /// `longest { }`.
     Longest(Block),
     /// `capture effect`.

@@ -134,7 +134,7 @@ fn walk_stmt(s: &ast::Stmt, found: &mut Vec<Diagnostic>) {
                 walk_block(b, found);
             }
         }
-        S::Optional(b) | S::Longest(b) => walk_block(b, found),
+        S::Optional(b) | S::Required(b) | S::Longest(b) => walk_block(b, found),
         S::Place { then: Some(b), .. }
         | S::Pass { then: Some(b) }
         | S::Move { then: Some(b), .. }

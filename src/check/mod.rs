@@ -229,6 +229,8 @@ impl<'a> Checker<'a> {
                 ItemKind::End(_) => Some("end"),
                 ItemKind::NoMoves(_) => Some("no moves"),
                 ItemKind::AfterTurn(_) => Some("after turn"),
+                ItemKind::MovesByEffect => Some("moves by effect"),
+                ItemKind::MovesNamedByFile(_) => Some("moves named by"),
                 _ => None,
             };
             if let Some(word) = single {
@@ -320,6 +322,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Stacks => self.model.stacks = true,
+                ItemKind::MovesByEffect => self.model.moves_by_effect = true,
+                ItemKind::MovesNamedByFile(file) => self.model.moves_named_by = Some(*file),
                 ItemKind::Counter { name, .. } => {
                     let idx = self.model.counters.len() as u16;
                     if self.declare(name, Decl::Counter(idx)) {

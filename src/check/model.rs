@@ -54,6 +54,12 @@ pub struct Model {
     pub after_turn: Block,
     /// The names of locals, by [`LocalId`] (for messages).
     pub locals: Vec<String>,
+    /// `moves by effect`: turns that start and end on the same cells and leave the
+    /// same position are one move.
+    pub moves_by_effect: bool,
+    /// `moves named by file` (`Some(true)`) or `by rank` (`Some(false)`): a turn of one
+    /// placement is written as that part of its cell's label.
+    pub moves_named_by: Option<bool>,
 }
 
 impl Model {

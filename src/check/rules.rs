@@ -269,14 +269,15 @@ impl Checker<'_> {
                 summary.moves.get_or_insert(span);
                 H::First(blocks.iter().map(|b| self.block_in(b, place, ctx, summary)).collect())
             }
-            S::Optional(b) => {
+            S::Optional(b) | S::Required(b) => {
+                let required = matches!(s.kind, S::Required(_));
                 if !matches!(place, Place::Then(_) | Place::Def) {
-                    self.misplaced(
-                        span,
-                        "`optional`",
-                        place,
-                        "`optional` offers a further part of a turn, inside a move's `then` block",
-                    );
+                    let (word, help) = if required {
+                        ("`required`", "`required` asks for a further part of a turn, inside a move's `then` block")
+                    } else {
+                        ("`optional`", "`optional` offers a further part of a turn, inside a move's `then` block")
+                    };
+                    self.misplaced(span, word, place, help);
                     return None;
                 }
                 summary.turn.get_or_insert(span);
@@ -287,7 +288,7 @@ impl Checker<'_> {
                 };
                 let mut inner = Summary::default();
                 let block = self.block_in(b, inner_place, &Ctx { def: ctx.def, ..Ctx::default() }, &mut inner);
-                H::Optional(block)
+                if required { H::Required(block) } else { H::Optional(block) }
             }
             S::Longest(b) => {
                 if !matches!(

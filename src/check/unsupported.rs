@@ -140,7 +140,7 @@ fn stmt(s: &Stmt, found: &mut Vec<Diagnostic>) {
             expr(b, found);
         }
         StmtKind::First(blocks) => blocks.iter().for_each(|b| block(b, found)),
-        StmtKind::Optional(b) | StmtKind::Longest(b) => block(b, found),
+        StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => block(b, found),
         StmtKind::Capture(inner) => stmt(inner, found),
         StmtKind::Move(rule) => {
             let exprs = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
@@ -194,7 +194,7 @@ impl Listing<'_, '_> {
                 }
             }
             StmtKind::First(blocks) => blocks.iter().for_each(|b| self.block(b, bound, found)),
-            StmtKind::Optional(b) | StmtKind::Longest(b) => self.block(b, bound, found),
+            StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => self.block(b, bound, found),
             StmtKind::Capture(inner) => self.stmt(inner, bound, found),
             StmtKind::Move(rule) => {
                 if rule.action == Action::Choose
@@ -297,7 +297,7 @@ fn statement_exprs<'a>(b: &'a [Stmt], out: &mut Vec<&'a Expr>) {
                 out.push(v);
             }
             StmtKind::First(blocks) => blocks.iter().for_each(|b| statement_exprs(b, out)),
-            StmtKind::Optional(b) | StmtKind::Longest(b) => statement_exprs(b, out),
+            StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => statement_exprs(b, out),
             StmtKind::Capture(inner) => statement_exprs(std::slice::from_ref(inner.as_ref()), out),
             StmtKind::Move(rule) => {
                 let clauses = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];

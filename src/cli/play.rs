@@ -743,7 +743,7 @@ fn in_block(block: &[S], rule: u32) -> bool {
         S::If(branches, otherwise) => {
             branches.iter().any(|(_, b)| in_block(b, rule)) || otherwise.as_ref().is_some_and(|b| in_block(b, rule))
         }
-        S::For(_, _, b) | S::Optional(b) | S::Longest(b) => in_block(b, rule),
+        S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => in_block(b, rule),
         S::First(blocks) => blocks.iter().any(|b| in_block(b, rule)),
         S::Capture(inner) => in_block(std::slice::from_ref(inner.as_ref()), rule),
         _ => false,

@@ -83,6 +83,11 @@ pub enum ItemKind {
     End(Block),
     /// `no moves { ... }`.
     NoMoves(Block),
+    /// `moves by effect`: turns with the same effect are one move.
+    MovesByEffect,
+    /// `moves named by file` (`true`) or `by rank` (`false`): a placement is written
+    /// as a part of its cell's label.
+    MovesNamedByFile(bool),
     /// `after turn { ... }`.
     AfterTurn(Block),
 }
@@ -299,6 +304,8 @@ pub enum StmtKind {
     First(Vec<Block>),
     /// `optional { }`.
     Optional(Block),
+    /// `required { }`.
+    Required(Block),
     /// `longest { }`.
     Longest(Block),
     /// `capture effect(...)`.

@@ -90,7 +90,11 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::phase_decl
         | Rule::end_decl
         | Rule::no_moves_decl
-        | Rule::after_turn_decl => DECLARATION,
+        | Rule::after_turn_decl
+        | Rule::moves_decl => DECLARATION,
+        Rule::moves_by_effect => "`by effect`",
+        Rule::moves_named => "`named by file`",
+        Rule::label_part => "`file` or `rank`",
         Rule::if_stmt
         | Rule::for_stmt
         | Rule::let_stmt
@@ -98,6 +102,7 @@ fn describe_rule(rule: Rule) -> Option<String> {
         | Rule::add_stmt
         | Rule::first_stmt
         | Rule::optional_stmt
+        | Rule::required_stmt
         | Rule::longest_stmt
         | Rule::capture_stmt
         | Rule::move_stmt
@@ -159,6 +164,7 @@ fn is_declaration_keyword(rule: Rule) -> bool {
             | Rule::kw_end
             | Rule::kw_no
             | Rule::kw_after
+            | Rule::kw_moves_decl
     )
 }
 

@@ -346,6 +346,11 @@ fn item(p: Pair<Rule>) -> R<Item> {
         Rule::end_decl => ItemKind::End(block(next().unwrap())?),
         Rule::no_moves_decl => ItemKind::NoMoves(block(next().unwrap())?),
         Rule::after_turn_decl => ItemKind::AfterTurn(block(next().unwrap())?),
+        Rule::moves_decl => match next() {
+            Some(d) if d.as_rule() == Rule::moves_by_effect => ItemKind::MovesByEffect,
+            Some(d) if d.as_rule() == Rule::moves_named => ItemKind::MovesNamedByFile(d.as_str().ends_with("file")),
+            other => unreachable!("not a `moves` declaration: {other:?}"),
+        },
         _ => unreachable!("not an item: {rule:?}"),
     };
     Ok(Item { kind, span: sp, keyword })
@@ -434,6 +439,7 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
         }
         Rule::first_stmt => StmtKind::First(content(p).map(block).collect::<R<Vec<_>>>()?),
         Rule::optional_stmt => StmtKind::Optional(block(content(p).next().unwrap())?),
+        Rule::required_stmt => StmtKind::Required(block(content(p).next().unwrap())?),
         Rule::longest_stmt => StmtKind::Longest(block(content(p).next().unwrap())?),
         Rule::capture_stmt => StmtKind::Capture(Box::new(stmt(content(p).next().unwrap())?)),
         Rule::move_stmt => return stmt(p.into_inner().next().unwrap()),

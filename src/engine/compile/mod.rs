@@ -113,6 +113,12 @@ pub struct Program {
     pub option_text: Vec<(String, String)>,
     /// The names the rules gave to what the program holds by number (for `explain`).
     pub names: Names,
+    /// `moves by effect`: turns that start and end on the same cells and leave the
+    /// same position are one move (see `Game::merge_same_effect`).
+    pub moves_by_effect: bool,
+    /// `moves named by file` (`Some(true)`) or `by rank` (`Some(false)`): a turn of one
+    /// placement is written as that part of its cell's label.
+    pub moves_named_by: Option<bool>,
 }
 
 /// The names the rules gave to what a [`Program`] holds by number, so that it can be
@@ -335,6 +341,8 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         options: options.to_vec(),
         option_text,
         names,
+        moves_by_effect: model.moves_by_effect,
+        moves_named_by: model.moves_named_by,
     })
 }
 
@@ -922,6 +930,7 @@ impl Compiler<'_> {
                 out.push(S::First(blocks.iter().map(|b| self.block(b, extra)).collect::<R<Vec<_>>>()?))
             }
             StmtKind::Optional(b) => out.push(S::Optional(self.block(b, extra)?)),
+            StmtKind::Required(b) => out.push(S::Required(self.block(b, extra)?)),
             StmtKind::Longest(b) => out.push(S::Longest(self.block(b, extra)?)),
             StmtKind::Capture(inner) => {
                 let mut v = Vec::new();
@@ -1051,7 +1060,7 @@ fn goes_on(s: &S) -> bool {
     match s {
         S::If(branches, e) => branches.iter().any(|(_, b)| b.iter().any(goes_on)) || e.iter().flatten().any(goes_on),
         S::For(_, _, b) => b.iter().any(goes_on),
-        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::Move(_) | S::Again | S::Optional(_) | S::Required(_) | S::First(_) | S::Longest(_) => true,
         S::Capture(inner) => goes_on(inner),
         _ => false,
     }

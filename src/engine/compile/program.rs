@@ -159,6 +159,8 @@ pub enum S {
     First(Vec<Vec<S>>),
     /// A further part the player may skip.
     Optional(Vec<S>),
+    /// A further part the player must make: without one, the part before is not legal.
+    Required(Vec<S>),
     /// Keep the longest turns.
     Longest(Vec<S>),
     /// An effect that counts as a capture.

@@ -41,7 +41,7 @@ fn stable(e: &E) -> bool {
 /// Whether a statement holds a move rule (which reads locals from their slots).
 fn nests_rules(s: &S) -> bool {
     match s {
-        S::Move(_) | S::Again | S::Optional(_) | S::First(_) | S::Longest(_) => true,
+        S::Move(_) | S::Again | S::Optional(_) | S::Required(_) | S::First(_) | S::Longest(_) => true,
         S::If(branches, e) => {
             branches.iter().any(|(_, b)| b.iter().any(nests_rules)) || e.iter().flatten().any(nests_rules)
         }
@@ -176,6 +176,7 @@ impl Simplifier<'_> {
                 S::Add(c, idx, v) => out.push(S::Add(*c, self.exprs(idx, &map), self.expr(v, &map))),
                 S::First(blocks) => out.push(S::First(blocks.iter().map(|b| self.block(b, &map)).collect())),
                 S::Optional(b) => out.push(S::Optional(self.block(b, &map))),
+                S::Required(b) => out.push(S::Required(self.block(b, &map))),
                 S::Longest(b) => out.push(S::Longest(self.block(b, &map))),
                 S::Capture(inner) => {
                     for x in self.block(std::slice::from_ref(&**inner), &map) {

@@ -465,6 +465,8 @@ pub enum CS<const W: usize> {
     First(Vec<Vec<CS<W>>>),
     /// A further part the player may skip.
     Optional(Vec<CS<W>>),
+    /// A further part the player must make.
+    Required(Vec<CS<W>>),
     /// Keep the longest turns.
     Longest(Vec<CS<W>>),
     /// A move rule, by id.
@@ -1400,6 +1402,7 @@ impl<const W: usize> Lower<'_, W> {
             ),
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture)),
+            S::Required(b) => CS::Required(self.block(b, capture)),
             S::Longest(b) => CS::Longest(self.block(b, capture)),
             S::Capture(inner) => return self.stmt(inner, true, out),
             S::Move(r) => CS::Move(*r),
@@ -1540,7 +1543,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Effect(e, args) => closure::effect_f(&self.effect(*e, args), capture),
             S::Capture(inner) => self.stmt_fx(inner, true)?,
-            S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Longest(_) => return None,
+            S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) => return None,
             S::For(_, _, body) => {
                 // Checked for continuations; run by the statement walker.
                 self.block_fx(body, capture)?;

@@ -228,7 +228,7 @@ fn ways_on(stmts: &[S], guard: &mut Vec<(E, bool)>, out: &mut Vec<(u32, Vec<(E, 
                     return false;
                 }
             }
-            S::Move(_) | S::Again | S::First(_) | S::Longest(_) => return false,
+            S::Move(_) | S::Again | S::First(_) | S::Required(_) | S::Longest(_) => return false,
             S::Let(..) | S::Set(..) | S::Add(..) | S::Effect(..) => {}
         }
     }
@@ -260,7 +260,7 @@ fn closed(stmts: &[S], bound: &mut Vec<u32>) -> bool {
             }
             S::Set(_, idx, e) | S::Add(_, idx, e) => !free(e, bound) && idx.iter().all(|i| !free(i, bound)),
             S::First(bs) => bs.iter().all(|b| closed(b, bound)),
-            S::Optional(b) | S::Longest(b) => closed(b, bound),
+            S::Optional(b) | S::Required(b) | S::Longest(b) => closed(b, bound),
             S::Capture(inner) => closed(std::slice::from_ref(&**inner), bound),
             S::Effect(_, args) => args.iter().all(|a| !free(a, bound)),
             S::Move(_) | S::Again => true,

@@ -34,6 +34,16 @@ impl<const W: usize> Game<W> {
     /// turns hold more than [`MAX_LISTED_PARTS`](crate::engine::error::MAX_LISTED_PARTS) parts
     /// in all, or when a stack is full (in `s`, or after a part); `out` is then empty.
     pub fn legal_moves(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+        self.legal_moves_every_way(s, out)?;
+        if self.prog.moves_by_effect {
+            self.merge_same_effect(s, out)?;
+        }
+        Ok(())
+    }
+
+    /// [`Game::legal_moves`], where turns with the same effect stay apart even in a
+    /// game that declares `moves by effect` (to read a move typed the other way).
+    pub fn legal_moves_every_way(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
         out.clear();
         self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
@@ -165,7 +175,7 @@ impl<const W: usize> Game<W> {
                 out.keep_longest(mark);
                 cx.groups = groups;
             }
-            CS::Optional(b) => self.gen_block(s, cx, b, prefix, out, again),
+            CS::Optional(b) | CS::Required(b) => self.gen_block(s, cx, b, prefix, out, again),
             CS::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
             CS::Again => {
                 if let Some((rule, at)) = again {
@@ -715,14 +725,18 @@ impl<const W: usize> Game<W> {
             inner.extra().turn.push(s.hash);
             let mark = out.len();
             let mut any_optional = false;
+            let mut any_required = false;
             for p in &pending {
                 inner.slots = p.slots.clone();
                 any_optional |= p.optional;
+                any_required |= p.required;
                 self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
             }
             inner.extra().turn.pop();
             prefix.pop();
-            if (out.len() == mark || any_optional) && !out.failed() && !self.leaves_royal_attacked(&next, &mut inner) {
+            // Without a further part, a `required` one makes this part illegal.
+            let ends = if out.len() == mark { !any_required } else { any_optional };
+            if ends && !out.failed() && !self.leaves_royal_attacked(&next, &mut inner) {
                 out.push(prefix, part);
             }
         }

@@ -12,6 +12,7 @@ pub mod generate;
 pub(crate) mod lowering_tests;
 pub mod moves;
 pub mod repetition;
+pub mod same_effect;
 pub mod sides;
 pub mod state;
 pub mod statement;

@@ -490,6 +490,15 @@ impl MoveList {
         self.spans.push((start, self.parts.len() as u32, true));
     }
 
+    /// Keeps the turns `keep` says (one flag per turn, in order).
+    pub(crate) fn keep_only(&mut self, keep: &[bool]) {
+        let mut i = 0;
+        self.spans.retain(|_| {
+            i += 1;
+            keep.get(i - 1).copied().unwrap_or(true)
+        });
+    }
+
     /// Keeps, among the turns from `mark` on, only those with the most parts.
     pub fn keep_longest(&mut self, mark: usize) {
         let longest = self.spans[mark..].iter().map(|(a, b, _)| b - a).max().unwrap_or(0);
@@ -545,6 +554,17 @@ pub fn kind_word(prog: &Program, kind: u16) -> String {
     }
 }
 
+/// The file (the letters) or the rank (the digits) of a cell's label, or the whole
+/// label when it has no such part: how a placement is written with `moves named by`.
+pub fn label_part(label: &str, by_file: bool) -> String {
+    let part: String = if by_file {
+        label.chars().take_while(|c| c.is_ascii_alphabetic()).collect()
+    } else {
+        label.chars().skip_while(|c| !c.is_ascii_digit()).collect()
+    };
+    if part.is_empty() || part.len() == label.len() { label.to_string() } else { part }
+}
+
 /// Writes a turn in the game's notation: a placement `e5` (`S*e5`, naming the kind,
 /// in a game that places more than one kind: see [`names_placed_kinds`]), a step `f1-g2`, a jump
 /// chain `c3xe5xg3`, `pass`, `choose black`, a kind chosen right after a move `=Q`
@@ -555,6 +575,12 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
     let mut out = String::new();
     let mut prev: Option<(Action, Part)> = None;
     let named = parts.iter().any(|p| prog.rules[p.rule as usize].action == Action::Place) && names_placed_kinds(prog);
+    if let ([p], Some(by_file)) = (parts, prog.moves_named_by)
+        && prog.rules[p.rule as usize].action == Action::Place
+        && !named
+    {
+        return label_part(&label(p.to), by_file);
+    }
     for p in parts {
         let action = prog.rules[p.rule as usize].action;
         let continues = matches!(prev, Some((a, q)) if a == action && q.to == p.from && p.from != NONE);

@@ -18,6 +18,8 @@ pub(crate) struct Pending<'g, const W: usize> {
     pub rule: u32,
     /// Whether the part may be skipped.
     pub optional: bool,
+    /// Whether the part must be made: without a legal one, the part before is not legal.
+    pub required: bool,
 }
 
 impl<const W: usize> Game<W> {
@@ -81,10 +83,11 @@ impl<const W: usize> Game<W> {
                 let v = self.en(s, cx, v);
                 self.write_counter(s, *c, &idx, v, *add);
             }
-            CS::First(_) | CS::Optional(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
+            CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
                     let optional = matches!(st, CS::Optional(_));
-                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional });
+                    let required = matches!(st, CS::Required(_));
+                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional, required });
                 }
             }
         }

@@ -197,7 +197,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             S::Capture(inner) => self.run(s, cx, inner, true, pending),
             S::Effect(Effect::Again, _) => Flow::GO,
             S::Effect(e, args) => effect::effect(g, s, cx, *e, args, capture),
-            S::First(_) | S::Optional(_) | S::Longest(_) | S::Move(_) | S::Again => {
+            S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) | S::Move(_) | S::Again => {
                 if let Some(p) = pending.as_mut() {
                     p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule });
                 }
@@ -227,7 +227,26 @@ impl<'g, const W: usize> Oracle<'g, W> {
         if out.is_empty() {
             self.gen_block(s, &mut cx, &self.prog.no_moves, &mut turn, None, &mut out)?;
         }
+        if self.prog.moves_by_effect {
+            out = self.one_per_effect(s, out);
+        }
         Ok(out)
+    }
+
+    /// `moves by effect`: of the turns that start on the same cell, end on the same
+    /// cell and leave equal positions, the first.
+    fn one_per_effect(&self, s: &State<W>, turns: Vec<Vec<Part>>) -> Vec<Vec<Part>> {
+        let mut kept: Vec<(u16, u16, State<W>, Vec<Part>)> = Vec::new();
+        for t in turns {
+            let start = t.first().map_or(NONE, |p| p.from);
+            let end = t.last().map_or(NONE, |p| p.to);
+            let mut after = s.clone();
+            self.play(&mut after, &t);
+            if !kept.iter().any(|(a, b, p, _)| *a == start && *b == end && *p == after) {
+                kept.push((start, end, after, t));
+            }
+        }
+        kept.into_iter().map(|(_, _, _, t)| t).collect()
     }
 
     fn gen_block(
@@ -300,7 +319,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     }
                 }
             }
-            S::Optional(body) => self.gen_block(s, cx, body, turn, again, out)?,
+            S::Optional(body) | S::Required(body) => self.gen_block(s, cx, body, turn, again, out)?,
             S::Move(r) => self.gen_rule(s, cx, *r, None, turn, out)?,
             S::Again => {
                 if let Some((rule, at)) = again {
@@ -479,10 +498,12 @@ impl<'g, const W: usize> Oracle<'g, W> {
         turn.seen.push(s.hash);
         let mark = out.len();
         let mut any_optional = false;
+        let mut any_required = false;
         let mut result = Ok(());
         for p in &pending {
             inner.slots = p.slots.clone();
             any_optional |= matches!(p.stmt, S::Optional(_));
+            any_required |= matches!(p.stmt, S::Required(_));
             result = self.gen_stmt(&next, &mut inner, p.stmt, turn, Some((p.rule, part.to)), out);
             if result.is_err() {
                 break;
@@ -491,7 +512,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
         turn.seen.pop();
         turn.prefix.pop();
         result?;
-        if (out.len() == mark || any_optional) && !self.leaves_royal_attacked(&next) {
+        // A part followed by no legal `required` part is not legal.
+        let finished = if out.len() == mark { !any_required } else { any_optional };
+        if finished && !self.leaves_royal_attacked(&next) {
             out.push(whole);
         }
         Ok(())

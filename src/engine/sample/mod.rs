@@ -155,9 +155,9 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        // With royal pieces every turn is played out to see whether it is legal: the
-        // turns are listed.
-        if !self.fast || !self.prog.royal.is_empty() {
+        // With royal pieces every turn is played out to see whether it is legal, and
+        // turns of the same effect are one move: drawn from the list, once each.
+        if !self.fast || !self.prog.royal.is_empty() || self.prog.moves_by_effect {
             self.legal_moves(s, list)?;
             return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
         }

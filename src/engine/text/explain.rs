@@ -103,7 +103,7 @@ fn rules_named(block: &[S], ids: &mut Vec<u32>) {
                 branches.iter().for_each(|(_, b)| rules_named(b, ids));
                 otherwise.iter().for_each(|b| rules_named(b, ids));
             }
-            S::For(_, _, b) | S::Optional(b) | S::Longest(b) => rules_named(b, ids),
+            S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => rules_named(b, ids),
             S::First(blocks) => blocks.iter().for_each(|b| rules_named(b, ids)),
             S::Capture(inner) => rules_named(std::slice::from_ref(inner), ids),
             _ => {}
@@ -315,8 +315,12 @@ impl Printer<'_> {
                 }
                 self.line(indent, "}");
             }
-            S::Optional(body) | S::Longest(body) => {
-                let word = if matches!(s, S::Optional(_)) { "optional" } else { "longest" };
+            S::Optional(body) | S::Required(body) | S::Longest(body) => {
+                let word = match s {
+                    S::Optional(_) => "optional",
+                    S::Required(_) => "required",
+                    _ => "longest",
+                };
                 self.line(indent, &format!("{lead}{word} {{"));
                 self.block(indent + INDENT, body);
                 self.line(indent, "}");

@@ -172,13 +172,68 @@ fn some_moves(notes: &[&String], n: usize) -> String {
     out.join(", ")
 }
 
+/// In a game of `moves by effect`, the move of `list` that a turn written `norm`
+/// (normalised) is merged into: a capture typed the other way round.
+fn same_effect<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, norm: &str) -> Option<usize> {
+    if !g.prog.moves_by_effect {
+        return None;
+    }
+    let mut every = MoveList::new();
+    g.legal_moves_every_way(s, &mut every).ok()?;
+    let parts = every.iter().find(|m| normalise(&move_text(g, s, m)) == norm)?;
+    g.same_effect_as(s, list, parts)
+}
+
 /// Finds the legal move (index into `list`) that `text` names; otherwise says why it
 /// is not legal, from the legal moves alone.
 pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, text: &str) -> Result<usize, String> {
     let prog = &g.prog;
     let notes: Vec<String> = list.iter().map(|m| move_text(g, s, m)).collect();
     let norm = normalise(text);
+    if prog.moves_named_by.is_some() {
+        return named_by_label(g, list, &notes, &norm).unwrap_or_else(|| find_move_in(g, s, list, &notes, text));
+    }
+    find_move_in(g, s, list, &notes, text)
+}
+
+/// In a game of `moves named by file` (or `rank`): the placement a short name (`d`)
+/// names when it names exactly one, the placement on a cell typed in full (`d1`), or
+/// why a short name is not enough; `None` for a text that is neither.
+fn named_by_label<const W: usize>(
+    g: &Game<W>,
+    list: &MoveList,
+    notes: &[String],
+    norm: &str,
+) -> Option<Result<usize, String>> {
+    let short: Vec<usize> = (0..notes.len()).filter(|&i| normalise(&notes[i]) == norm).collect();
+    let full = |i: usize| match list.get(i) {
+        [p] if p.from == NONE && p.to != NONE => Some(g.prog.geometry.label(CellId(p.to)).to_lowercase()),
+        _ => None,
+    };
+    match short.as_slice() {
+        [i] => Some(Ok(*i)),
+        [] => (0..list.len()).find(|&i| full(i).as_deref() == Some(norm)).map(Ok),
+        many => {
+            let cells: Vec<String> = many.iter().filter_map(|&i| full(i)).collect();
+            Some(Err(format!("`{norm}` names {}: type the cell", cells.join(", "))))
+        }
+    }
+}
+
+/// [`find_move`] once the game's short names are set aside.
+fn find_move_in<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    list: &MoveList,
+    notes: &[String],
+    text: &str,
+) -> Result<usize, String> {
+    let prog = &g.prog;
+    let norm = normalise(text);
     if let Some(i) = notes.iter().position(|n| normalise(n) == norm) {
+        return Ok(i);
+    }
+    if let Some(i) = same_effect(g, s, list, &norm) {
         return Ok(i);
     }
     if list.is_empty() {
@@ -247,7 +302,7 @@ pub fn find_move<const W: usize>(g: &Game<W>, s: &State<W>, list: &MoveList, tex
         let named: Vec<&String> = loose.iter().map(|&i| &notes[i]).collect();
         return Err(format!("that could be {}: type one of them", some_moves(&named, 8)));
     }
-    if let Some(why) = later_part(&typed, &legal, notes.as_slice(), &label) {
+    if let Some(why) = later_part(&typed, &legal, notes, &label) {
         return Err(why);
     }
     let from = cells[0];

@@ -105,7 +105,7 @@ fn rules_of<const W: usize>(g: &Game<W>, s: &State<W>, block: &[S], out: &mut Ve
                     rules_of(g, s, body, out);
                 }
             }
-            S::For(_, _, b) | S::Optional(b) | S::Longest(b) => rules_of(g, s, b, out),
+            S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => rules_of(g, s, b, out),
             S::First(blocks) => blocks.iter().for_each(|b| rules_of(g, s, b, out)),
             S::Capture(inner) => rules_of(g, s, std::slice::from_ref(inner), out),
             _ => {}

@@ -1,0 +1,65 @@
+//! `moves by effect`: turns with the same effect are one move. Two turns have the same
+//! effect when they start on the same cell, end on the same cell and leave the same
+//! position (a capture chain taken either way round a circle of pieces); the first
+//! one generated stands for them all.
+
+use std::collections::HashMap;
+
+use crate::engine::compile::program::NONE;
+use crate::engine::error::EngineError;
+use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::state::{Game, State};
+
+impl<const W: usize> Game<W> {
+    /// Removes from `list` (the legal turns of `s`) every turn with the same effect
+    /// as one listed before it: the same start cell (its first part's), the same end
+    /// cell (its last part's) and the same position after it.
+    pub(crate) fn merge_same_effect(&self, s: &State<W>, list: &mut MoveList) -> Result<(), EngineError> {
+        if list.len() < 2 {
+            return Ok(());
+        }
+        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
+        // Only turns that share their start and end cells with another can be merged:
+        // the others are not played out.
+        let mut keys: Vec<(u16, u16)> = list.iter().map(ends).collect();
+        keys.sort_unstable();
+        if keys.windows(2).all(|w| w[0] != w[1]) {
+            return Ok(());
+        }
+        // Positions after the turns kept, by (start, end, hash).
+        let mut kept: HashMap<(u16, u16, u64), Vec<State<W>>> = HashMap::new();
+        let mut keep = Vec::with_capacity(list.len());
+        for parts in list.iter() {
+            let (start, end) = ends(parts);
+            let first = keys.partition_point(|k| *k < (start, end));
+            if keys.get(first + 1) != Some(&(start, end)) {
+                // The only turn from `start` to `end`.
+                keep.push(true);
+                continue;
+            }
+            let mut after = s.clone();
+            self.play(&mut after, parts)?;
+            let same = kept.entry((start, end, after.hash)).or_default();
+            let new = !same.contains(&after);
+            if new {
+                same.push(after);
+            }
+            keep.push(new);
+        }
+        list.keep_only(&keep);
+        Ok(())
+    }
+
+    /// The turn of `list` (the legal turns of `s`, merged) with the same effect as
+    /// `parts`, a legal turn of `s` listed every way.
+    pub fn same_effect_as(&self, s: &State<W>, list: &MoveList, parts: &[Part]) -> Option<usize> {
+        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
+        let mut after = s.clone();
+        self.play(&mut after, parts).ok()?;
+        (0..list.len()).find(|&i| {
+            let turn = list.get(i);
+            let mut other = s.clone();
+            ends(turn) == ends(parts) && self.play(&mut other, turn).is_ok() && other == after
+        })
+    }
+}
