@@ -184,7 +184,7 @@ pub const MAX_DIRECTIONS: usize = 32;
 /// the rotations and reflections of the shape's family (all eight for a square board,
 /// whatever its proportions; twelve for a hexagon or a rhombus), each once, ordered by
 /// angle in the sense the board's own directions turn (clockwise from `n` on a square
-/// board, anticlockwise from `e` on a hexagon or a rhombus). A knight's `(1, 2)` on a
+/// board, anticlockwise from `e` on a hexagon or a rhombus). The leap `(1, 2)` on a
 /// square board gives eight.
 pub fn leap_family(shape: &Shape, (dx, dy): (i32, i32)) -> Vec<(i32, i32)> {
     let candidates = match shape {
@@ -319,7 +319,7 @@ impl Geometry {
 
     /// Compiles a grid without its holes (as [`Geometry::with_holes`]) and with a
     /// direction for every orientation of each leap `(dx, dy)` (see [`leap_family`]):
-    /// the step along one goes straight to the cell at that offset, as a knight leaps.
+    /// the step along one goes straight to the cell at that offset, whatever stands between.
     /// The board's own directions come first, in their order; each family of leaps
     /// follows, ordered by angle in the same sense, and turns among itself.
     ///

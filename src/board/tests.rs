@@ -777,7 +777,7 @@ fn leaps_go_straight_to_their_cell() {
     let sq = Shape::Square { files: 8, ranks: 8, squares: SquareColour::All };
     let g = Geometry::with_leaps(sq, &[], &[(1, 2)]).unwrap();
     assert_eq!(g.directions().len(), 16);
-    // A knight has 336 moves from the 64 squares of an empty board (2 from a corner,
+    // A (1, 2) leaper has 336 moves from the 64 squares of an empty board (2 from a corner,
     // 8 from the middle).
     let leaps: Vec<Dir> = g.all_dirs()[8..].to_vec();
     let moves: usize = g.cells().map(|c| g.neighbours(c, &leaps).count()).sum();
@@ -811,7 +811,7 @@ fn leaps_go_straight_to_their_cell() {
     // The board's own directions still turn among themselves.
     assert_eq!(g.opposite(g.dir_by_name("n").unwrap()), g.dir_by_name("s").unwrap());
     assert_eq!(g.rotate(g.dir_by_name("nw").unwrap(), 1), g.dir_by_name("n").unwrap());
-    // Symmetries carry leaps to leaps; a rectangle keeps all eight knight leaps.
+    // Symmetries carry leaps to leaps; a rectangle keeps all eight (1, 2) leaps.
     for s in 0..g.symmetries().len() {
         let image: BTreeSet<Dir> = leaps.iter().map(|&d| g.dir_image(d, SymId(s as u8))).collect();
         assert_eq!(image, leaps.iter().copied().collect());
@@ -827,7 +827,7 @@ fn hexagonal_leaps_have_twelve_orientations() {
     {
         let g = Geometry::with_leaps(shape, &[], &[(2, 1), (1, 2)]).unwrap();
         // On a hexagon (2, 1) is a diagonal step (two orientations per axis): six;
-        // a knight-like leap of the hex grid has twelve.
+        // a (1, 2)-like leap of the hex grid has twelve.
         let n = g.directions().len();
         assert!(n > 6 && n <= 6 + 12 + 12, "{n}");
         for d in g.all_dirs() {

@@ -1,6 +1,6 @@
 //! Reserves: the pieces each player holds off the board, per kind.
 //!
-//! `reserve man, king` declares the kinds players may hold. A reserve is kept in the
+//! `reserve soldier, officer` declares the kinds players may hold. A reserve is kept in the
 //! position as one counter the checker adds to the model, indexed by side (the colours
 //! when the game declares them, else the players) and by kind, so that everything after
 //! the checker (the compiler, the engine, the reference player, the positions format)

@@ -491,7 +491,7 @@ impl View {
     }
 
     /// The pieces each side holds off the board, for a game with reserves: `in hand:
-    /// white 7 man, 1 king · black 9 man` (`none` for a side that holds nothing).
+    /// white 7 soldier, 1 officer · black 9 soldier` (`none` for a side that holds nothing).
     pub fn reserves<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> Option<String> {
         let prog = &g.prog;
         let c = prog.reserve? as usize;

@@ -9,7 +9,7 @@
 /// blocks) may not return to a position it has already reached in the same turn, so
 /// most chains end by the rules' own semantics; one that goes on reaching new positions
 /// past this many parts is an error ([`EngineErrorKind::TurnTooLong`]). Far above any real
-/// game (a capture chain on a large draughts board has a few dozen parts), and it bounds
+/// game (a capture chain on a large board has a few dozen parts), and it bounds
 /// the depth of the search over a turn's parts, which recurses once per part: about
 /// 1.5 KB of stack per part on boards of up to 64 cells, 4 KB on the largest, so a turn
 /// at the limit needs up to 4 MB of stack (the main thread has 8 MB; a thread that

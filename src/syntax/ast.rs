@@ -52,7 +52,7 @@ pub enum ItemKind {
     Colours(Vec<Name>),
     /// `board ...`.
     Board(BoardDecl),
-    /// `piece stone "S"`, `piece king "K" royal` (the span of `royal`).
+    /// `piece stone "S"`, `piece leader "L" royal` (the span of `royal`).
     Piece { name: Name, letters: Vec<Str>, royal: Option<Span> },
     /// `flag captured`.
     Flag(Name),
@@ -60,7 +60,7 @@ pub enum ItemKind {
     Stacks,
     /// `counter streak[players]`.
     Counter { name: Name, index: Vec<Expr> },
-    /// `reserve man, king`: kinds players may hold in hand.
+    /// `reserve soldier, officer`: kinds players may hold in hand.
     Reserve(Vec<Name>),
     /// `repetition compares board, mover`: what positions compared for repetitions
     /// hold besides the board (the names after `board`).
