@@ -157,19 +157,20 @@ fn stax_reasons() {
     let script = "a1-b2\nb6-a5\nc3-c5\nd4-e5\nc3\nstack c3\nmoves c3\nA3-B4\nb6-c5\ne3-f4\nd6-e5\nc5-b4\nmoves\n";
     let run = rulesi(dir.path(), &["play", &game_path("stax")], script);
     let out = &run.stdout;
-    for want in [
-        "not played: b2 is not empty",
-        "not played: b6 has no piece of yours",
-        "not played: c5 is not a neighbour of c3; from c3 you can play c3-d4, c3-b4",
-        "not played: there is no piece on d4",
-        "not played: c3 alone is not a move; from c3 you can play c3-d4, c3-b4",
-        "c3: red minor (rm)",
-        "2 legal moves from c3: c3-d4 c3-b4",
-        "not played: a capture is compulsory: c5xa3 is available",
-        "1 legal move: c5xa3",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            "not played: b2 is not empty",
+            "not played: b6 has no piece of yours",
+            "not played: c5 is not a neighbour of c3; from c3 you can play c3-d4, c3-b4",
+            "not played: there is no piece on d4",
+            "not played: c3 alone is not a move; from c3 you can play c3-d4, c3-b4",
+            "c3: red minor (rm)",
+            "2 legal moves from c3: c3-d4 c3-b4",
+            "not played: a capture is compulsory: c5xa3 is available",
+            "1 legal move: c5xa3",
+        ],
+    );
 }
 
 #[test]
@@ -177,15 +178,16 @@ fn agon_reasons() {
     let dir = TempDir::new("agon-reasons");
     let run = rulesi(dir.path(), &["play", &game_path("agon")], "B1-B5\nD1-E2\nF1\nmoves F1\nstack F1\n");
     let out = &run.stdout;
-    for want in [
-        "not played: B5 is not a neighbour of B1; from B1 you can play B1-C1, B1-C2, B1-B2, B1-A1",
-        "not played: D1 has no piece of yours",
-        "not played: F1 alone is not a move; from F1 you can play F1-G2, F1-F2, F1-E1",
-        "3 legal moves from F1: F1-G2 F1-F2 F1-E1",
-        "F1: white queen (Q)",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            "not played: B5 is not a neighbour of B1; from B1 you can play B1-C1, B1-C2, B1-B2, B1-A1",
+            "not played: D1 has no piece of yours",
+            "not played: F1 alone is not a move; from F1 you can play F1-G2, F1-F2, F1-E1",
+            "3 legal moves from F1: F1-G2 F1-F2 F1-E1",
+            "F1: white queen (Q)",
+        ],
+    );
 }
 
 /// A refused move is told why: the text of the `refuse` that refused it, the `where`
@@ -212,14 +214,15 @@ no moves { draw }
     let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "c2\nc2\ne5\nc3\nb2\na2\na3\na4\na5\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let out = &run.stdout;
-    for want in [
-        "black> c2\nnot played: c2 is not empty",
-        "black> e5\nnot played: the condition `not lonely(to) or count(occupied) == 0` does not hold",
-        "black> c3\nnot played: the centre stays free",
-        "black> a5\nnot played: the placement rule's `then` block refuses it",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            "black> c2\nnot played: c2 is not empty",
+            "black> e5\nnot played: the condition `not lonely(to) or count(occupied) == 0` does not hold",
+            "black> c3\nnot played: the centre stays free",
+            "black> a5\nnot played: the placement rule's `then` block refuses it",
+        ],
+    );
     assert!(!out.contains("you cannot place"), "{out}");
 }
 
@@ -411,20 +414,21 @@ fn drops_of_each_kind_are_typed_with_the_kind() {
     let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], script);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let out = &run.stdout;
-    for want in [
-        "in hand: white 2 soldier, 1 guard · black 2 soldier, 1 guard\n",
-        "not played: that could be S*b1, G*b1: type one of them",
-        "last move: white S*b1",
-        "in hand: white 1 soldier, 1 guard · black 2 soldier, 1 guard\n",
-        "last move: black G*c1",
-        "in hand: white 1 soldier, 1 guard · black 2 soldier\n",
-        "last move: white S*d1",
-        "not played: you cannot place a guard on c2 now; you can place soldier",
-        "last move: black S*d3",
-        "reserve white soldier 0\nreserve white guard 1\nreserve black soldier 1\nreserve black guard 0\n",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            "in hand: white 2 soldier, 1 guard · black 2 soldier, 1 guard\n",
+            "not played: that could be S*b1, G*b1: type one of them",
+            "last move: white S*b1",
+            "in hand: white 1 soldier, 1 guard · black 2 soldier, 1 guard\n",
+            "last move: black G*c1",
+            "in hand: white 1 soldier, 1 guard · black 2 soldier\n",
+            "last move: white S*d1",
+            "not played: you cannot place a guard on c2 now; you can place soldier",
+            "last move: black S*d3",
+            "reserve white soldier 0\nreserve white guard 1\nreserve black soldier 1\nreserve black guard 0\n",
+        ],
+    );
 }
 
 #[test]
@@ -836,14 +840,15 @@ fn rhombus_board() {
     );
     assert_eq!(small.code, 0, "{}", small.stderr);
     let out = &small.stdout;
-    for want in [
-        "not played: c3 is not a neighbour of b2",
-        "5 legal moves from b2: b2-c2 b2-b3 b2-a3 b2-a2 b2-b1",
-        "not played: the condition `growth == free or not any(own) or any(neighbours(to) and own)` does not hold",
-        "Game over: red wins.",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            "not played: c3 is not a neighbour of b2",
+            "5 legal moves from b2: b2-c2 b2-b3 b2-a3 b2-a2 b2-b1",
+            "not played: the condition `growth == free or not any(own) or any(neighbours(to) and own)` does not hold",
+            "Game over: red wins.",
+        ],
+    );
     let text = format!(
         "$ rulesi play tests/oracle/rhombus.game --option size=11 --quiet\n{}\n\
          $ rulesi play tests/oracle/rhombus.game --option growth=touching --option stepping=on\n{}",
@@ -862,13 +867,14 @@ fn graph_and_holes_boards() {
     let mill = rulesi(dir.path(), &["play", &game], "a1\nb2\nd1\nf6\ng1,choose b2\nmoves\n");
     assert_eq!(mill.code, 0, "{}", mill.stderr);
     let out = &mill.stdout;
-    for want in [
-        " . ------------ . ------------ .   a7 d7 g7",
-        " . -- . -- .         . -- . -- .   a4 b4 c4 e4 f4 g4",
-        "last move: white g1,choose b2",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in:\n{out}");
-    }
+    assert_contains_all(
+        out,
+        &[
+            " . ------------ . ------------ .   a7 d7 g7",
+            " . -- . -- .         . -- . -- .   a4 b4 c4 e4 f4 g4",
+            "last move: white g1,choose b2",
+        ],
+    );
     let game = root().join("tests").join("oracle").join("holes.game").to_string_lossy().to_string();
     let holes = rulesi(dir.path(), &["play", &game, "--quiet"], "c2-b2\nd2-d3\n");
     assert_eq!(holes.code, 0, "{}", holes.stderr);
@@ -971,4 +977,11 @@ fn a_game_from_a_position_is_kept_as_a_position() {
     let run = rulesi(dir.path(), &["play", &game, "--position", &file, "--load", "x.record"], "");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}
+
+/// Fails unless `out` contains every one of `wants`, naming the first missing.
+fn assert_contains_all(out: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
 }
