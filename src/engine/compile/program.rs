@@ -430,3 +430,21 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
         },
     }
 }
+
+/// The ids of the rules a block names, at any depth of its statements (not inside the
+/// rules themselves).
+pub fn rules_named(block: &[S], ids: &mut Vec<u32>) {
+    for s in block {
+        match s {
+            S::Move(id) => ids.push(*id),
+            S::If(branches, otherwise) => {
+                branches.iter().for_each(|(_, b)| rules_named(b, ids));
+                otherwise.iter().for_each(|b| rules_named(b, ids));
+            }
+            S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => rules_named(b, ids),
+            S::First(blocks) => blocks.iter().for_each(|b| rules_named(b, ids)),
+            S::Capture(inner) => rules_named(std::slice::from_ref(inner), ids),
+            _ => {}
+        }
+    }
+}

@@ -4,7 +4,7 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::{Bits, select};
 use crate::engine::compile::Program;
-use crate::engine::compile::program::{NONE, S};
+use crate::engine::compile::program::{NONE, rules_named};
 use crate::engine::error::{EngineError, MAX_LISTED_PARTS};
 
 /// One part of a turn: one move rule applied once.
@@ -517,21 +517,8 @@ impl MoveList {
 /// Whether a placement names the kind it places (`S*e5`): the game's moves (not its
 /// setup) can place pieces of more than one kind.
 pub fn names_placed_kinds(prog: &Program) -> bool {
-    fn setup_rules(block: &[S], out: &mut Vec<u32>) {
-        for st in block {
-            match st {
-                S::Move(r) => out.push(*r),
-                S::If(branches, otherwise) => {
-                    branches.iter().for_each(|(_, b)| setup_rules(b, out));
-                    otherwise.iter().for_each(|b| setup_rules(b, out));
-                }
-                S::For(_, _, b) => setup_rules(b, out),
-                _ => {}
-            }
-        }
-    }
     let mut in_setup = Vec::new();
-    setup_rules(&prog.setup, &mut in_setup);
+    rules_named(&prog.setup, &mut in_setup);
     let mut kinds = prog
         .rules
         .iter()

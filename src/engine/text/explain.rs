@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use crate::board::{CellId, CellSet};
 use crate::check::hir::{Action, Builtin, Comprehension, Effect};
 
-use crate::engine::compile::program::{E, NONE, Op, Rule, S};
+use crate::engine::compile::program::{E, NONE, Op, Rule, S, rules_named};
 use crate::engine::compile::{Names, Program};
 
 /// The width lines are kept within where an expression can be broken.
@@ -91,24 +91,6 @@ fn rule_places(prog: &Program) -> Vec<Option<String>> {
         }
     }
     places
-}
-
-/// The ids of the rules a block names, at any depth of its statements (not inside the
-/// rules themselves).
-fn rules_named(block: &[S], ids: &mut Vec<u32>) {
-    for s in block {
-        match s {
-            S::Move(id) => ids.push(*id),
-            S::If(branches, otherwise) => {
-                branches.iter().for_each(|(_, b)| rules_named(b, ids));
-                otherwise.iter().for_each(|b| rules_named(b, ids));
-            }
-            S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => rules_named(b, ids),
-            S::First(blocks) => blocks.iter().for_each(|b| rules_named(b, ids)),
-            S::Capture(inner) => rules_named(std::slice::from_ref(inner), ids),
-            _ => {}
-        }
-    }
 }
 
 /// Writes a program as text into `out`.
