@@ -625,7 +625,8 @@ impl<const W: usize> Game<W> {
     }
 
     /// Whether a turn from `mark` on is legal: unchecked turns are checked (in order)
-    /// until one passes; those that fail are removed.
+    /// until one passes; those that fail are removed. An error found while checking is
+    /// recorded in `out` (see [`Game::listed`]).
     pub(crate) fn any_legal_from(&self, s: &State<W>, cx: &mut Ctx<W>, out: &mut MoveList, mark: usize) -> bool {
         let i = mark;
         while i < out.len() {
@@ -636,17 +637,26 @@ impl<const W: usize> Game<W> {
             let saved = std::mem::take(&mut cx.mv);
             let ok = self.check_part(s, cx, part);
             cx.mv = saved;
-            if ok {
-                out.set_checked(i);
-                return true;
+            match ok {
+                Ok(true) => {
+                    out.set_checked(i);
+                    return true;
+                }
+                Ok(false) => out.swap_remove(i),
+                Err(e) => {
+                    out.fail(e);
+                    return true;
+                }
             }
-            out.swap_remove(i);
         }
         false
     }
 
-    /// Evaluates the conditions of a one-part turn listed unchecked.
-    pub(crate) fn check_part(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> bool {
+    /// Whether a one-part turn listed unchecked is legal: its rule's conditions, and
+    /// for a rule whose `then` block may refuse (or in a game with royal pieces) the
+    /// part played out on a copy, as [`Game::complete`] would have. An error when the
+    /// part fills a stack.
+    pub(crate) fn check_part(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
         let rule = &self.prog.rules[part.rule as usize];
         cx.mv = MoveVars { from: part.from, to: part.to, middle: part.middle, rule: part.rule, ..MoveVars::default() };
         if rule.action == Action::Choose
@@ -654,7 +664,34 @@ impl<const W: usize> Game<W> {
         {
             cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
         }
-        self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx))
+        if !self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
+            return Ok(false);
+        }
+        if !rule.needs_apply {
+            return Ok(true);
+        }
+        self.plays_legally(s, cx, part)
+    }
+
+    /// Whether a one-part turn whose conditions hold is legal once played: its `then`
+    /// block does not refuse and it leaves no royal piece of the mover attacked.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn plays_legally(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
+        let mut next = cx.scratch_copy(s);
+        let mut pending = Vec::new();
+        let mut inner = Ctx::new(cx.turn_start);
+        inner.mv.chosen = cx.mv.chosen.clone();
+        inner.extra = cx.extra.take();
+        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
+        let legal = if next.full != NONE {
+            Err(self.stack_full(next.full))
+        } else {
+            Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
+        };
+        cx.extra = inner.extra.take();
+        cx.give_back(next);
+        legal
     }
 
     /// Checks the conditions a rule's mask leaves (see [`Mask`]) on one candidate of a
@@ -696,6 +733,13 @@ impl<const W: usize> Game<W> {
         let rule = &self.prog.rules[rid as usize];
         if self.fast && !rule.needs_apply && prefix.is_empty() {
             out.push(prefix, part);
+            return;
+        }
+        if cx.lazy && prefix.is_empty() && !rule.goes_on && cx.slots.is_empty() {
+            // Random play: a one-part turn that may be refused (or leave a royal piece
+            // attacked) is played out only if it is drawn (`Game::check_part`). Its
+            // conditions read no local (none is bound), so they read the same then.
+            out.push_unchecked(part);
             return;
         }
         if out.failed() {

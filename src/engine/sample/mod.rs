@@ -117,7 +117,9 @@ impl<const W: usize> Game<W> {
     /// The candidates are the turns `legal_moves` would list, before the conditions
     /// that can only be checked move by move: rules that can neither refuse nor
     /// continue list one-part turns unchecked, or, when masks cover them, whole groups
-    /// of destinations per piece (counted, not listed). One candidate is drawn
+    /// of destinations per piece (counted, not listed); rules whose one-part turns may
+    /// be refused, or may leave a royal piece attacked, list them unplayed (a drawn one
+    /// is played out on a copy, [`Game::check_part`]). One candidate is drawn
     /// uniformly among all those left; if it fails its remaining conditions it is
     /// removed and another is drawn. Each legal turn is one candidate, and every draw is
     /// uniform over the candidates left, so the first legal one drawn is uniform over the
@@ -155,9 +157,8 @@ impl<const W: usize> Game<W> {
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        // With royal pieces every turn is played out to see whether it is legal, and
-        // turns of the same effect are one move: drawn from the list, once each.
-        if !self.fast || !self.prog.royal.is_empty() || self.prog.moves_by_effect {
+        // Turns of the same effect are one move: drawn from the list, once each.
+        if !self.fast || self.prog.moves_by_effect {
             self.legal_moves(s, list)?;
             return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
         }
@@ -489,7 +490,7 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             if r < list.len() {
-                if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0]) {
+                if list.is_checked(r) || self.check_part(s, &mut cx, list.get(r)[0])? {
                     return Ok(Some(r));
                 }
                 list.swap_remove(r);
