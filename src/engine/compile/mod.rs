@@ -1031,6 +1031,9 @@ impl Compiler<'_> {
         let asks_attack =
             [&owner, &subject, &along, &over, &to, &by].into_iter().flatten().chain(&conds).any(asks_attack);
         let to_uses_move = to.as_ref().is_some_and(uses_move);
+        let reversible = matches!(r.action, hir::Action::Step | hir::Action::Slide | hir::Action::Jump)
+            && along.is_some()
+            && [&subject, &along, &over, &to].into_iter().flatten().all(|e| !uses_move(e));
         let lazy_ok = conds.iter().all(|c| free_locals(c, &mut Vec::new()));
         let rule = Rule {
             action: r.action,
@@ -1046,6 +1049,7 @@ impl Compiler<'_> {
             needs_apply,
             goes_on,
             to_uses_move,
+            reversible,
             lazy_ok,
             asks_attack,
             written,

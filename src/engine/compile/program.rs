@@ -204,6 +204,10 @@ pub struct Rule {
     /// Whether the destination set uses `from` or `middle` (otherwise it is computed
     /// once per piece set).
     pub to_uses_move: bool,
+    /// Whether it steps, slides or jumps along directions, and no clause (pieces,
+    /// directions, jumped cells, destinations) reads the move: then the pieces that
+    /// could end on a cell are found by walking back from it (see `Game::attacks_back`).
+    pub reversible: bool,
     /// Whether the conditions can be checked later, from the part alone: they read
     /// no local bound outside them.
     pub lazy_ok: bool,

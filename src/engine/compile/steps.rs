@@ -14,6 +14,9 @@ pub struct Steps {
     pub step: Vec<u16>,
     /// The opposite of each direction.
     pub opposite: Vec<u8>,
+    /// `back[cell * ndirs + dir]`: the cell whose step along `dir` is `cell`, or
+    /// [`NONE`]; empty when some cell is the step of two cells along one direction.
+    pub back: Vec<u16>,
 }
 
 impl Steps {
@@ -29,6 +32,23 @@ impl Steps {
             }
         }
         let opposite = g.all_dirs().iter().map(|d| g.opposite(*d).0).collect();
-        Steps { ndirs, step, opposite }
+        let back = backwards(&step, ndirs);
+        Steps { ndirs, step, opposite, back }
     }
+}
+
+/// The steps taken backwards (see [`Steps::back`]).
+fn backwards(step: &[u16], ndirs: usize) -> Vec<u16> {
+    let mut back = vec![NONE; step.len()];
+    for (i, &t) in step.iter().enumerate() {
+        if t == NONE {
+            continue;
+        }
+        let at = t as usize * ndirs + i % ndirs.max(1);
+        if back[at] != NONE {
+            return Vec::new();
+        }
+        back[at] = (i / ndirs.max(1)) as u16;
+    }
+    back
 }

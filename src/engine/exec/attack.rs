@@ -7,12 +7,15 @@
 //! empty cell asked about holds, for the question, a piece of the attacker's opponent.
 //! Only the parts that end on the cell count; `then` blocks are not run, and rules
 //! whose clauses ask `attacked` themselves are left out, so that an attack never
-//! depends on another.
+//! depends on another. Rules that step, slide or jump with clauses that do not read the
+//! move are answered by walking back from the cell (`Game::attacks_back`); the plain
+//! engine (no fast paths) generates them forward, and the tests compare the two.
 
+use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::moves::MoveList;
+use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, State, piece};
 
 impl<const W: usize> Game<W> {
@@ -49,6 +52,76 @@ impl<const W: usize> Game<W> {
         };
         cx.give_back(t);
         found
+    }
+
+    /// The attack on cell `cx.attack` by a reversible rule (see
+    /// [`Rule::reversible`](crate::engine::compile::program::Rule::reversible)): the
+    /// part that ends there, when one passes the rule's conditions, is listed in `out`.
+    /// Instead of generating every piece's moves and keeping those that end on the
+    /// cell, it walks back from the cell along each of the rule's directions: one step
+    /// back for a step, two for a jump (the first is the jumped cell), and for a slide
+    /// to the first occupied cell (the only piece whose slide along that direction can
+    /// end there). The same parts as the forward generation (`gen_plain`), which the
+    /// plain engine still uses and the tests compare with.
+    pub(crate) fn attacks_back(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &crate::engine::exec::code::CRule<W>,
+        out: &mut MoveList,
+    ) {
+        let c = cx.attack;
+        let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return };
+        if !(to.0)(self, s, cx).has(c) {
+            return;
+        }
+        let pieces = (subject.0)(self, s, cx) & s.occupied;
+        if pieces.is_empty() {
+            return;
+        }
+        let action = self.prog.rules[rid as usize].action;
+        let dirs = self.edirs(s, cx, along);
+        let over = match (&cr.over, action) {
+            (Some(o), Action::Jump) => (o.0)(self, s, cx),
+            _ => Bits::EMPTY,
+        };
+        let nd = self.ndirs;
+        for d in 0..nd {
+            if dirs >> d & 1 == 0 {
+                continue;
+            }
+            let b = self.back[c as usize * nd + d];
+            if b == NONE {
+                continue;
+            }
+            let (from, middle) = match action {
+                Action::Jump if over.has(b) => (self.back[b as usize * nd + d], b),
+                Action::Jump => continue,
+                Action::Slide => {
+                    // Bounded: the cell asked about is occupied, so a walk round a
+                    // closed line stops there at the latest.
+                    let mut f = b;
+                    let mut left = self.n;
+                    while f != NONE && !s.occupied.has(f) && left > 0 {
+                        f = self.back[f as usize * nd + d];
+                        left -= 1;
+                    }
+                    (f, NONE)
+                }
+                _ => (b, NONE),
+            };
+            if from == NONE || !pieces.has(from) {
+                continue;
+            }
+            cx.mv.from = from;
+            cx.mv.to = c;
+            cx.mv.middle = middle;
+            if cr.conds.as_ref().is_none_or(|k| (k.0)(self, s, cx)) {
+                out.push(&[], Part::new(rid, from, c, middle, 0));
+                return;
+            }
+        }
     }
 
     /// Whether the turn that led to `after` leaves a royal piece of the player who made

@@ -206,7 +206,10 @@ impl<const W: usize> Game<W> {
         // Random play: a rule that can neither refuse nor continue lists its moves
         // unchecked; their conditions are checked when drawn (`random_move`).
         let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
-        if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+        if cx.attack != NONE && self.fast && rule.reversible && !self.back.is_empty() {
+            // An attack on one cell: walk back from it (see `Game::attacks_back`).
+            self.attacks_back(s, cx, rid, cr, out);
+        } else if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
             // Random play over turns of two parts (see `crate::engine::exec::follow`).
             self.gen_follow(s, cx, rid, cr, out);
         } else if let Some(m) = &cr.mask {
@@ -761,7 +764,11 @@ impl<const W: usize> Game<W> {
             let cell = self.label(if part.to == NONE { part.from } else { part.to });
             out.fail(EngineErrorKind::TurnTooLong { cell }.into());
         } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
-            if !self.leaves_royal_attacked(&next, &mut inner) {
+            if cx.lazy && prefix.is_empty() && cx.slots.is_empty() {
+                // Random play: whether it leaves a royal piece attacked is asked only
+                // if it is drawn (see above).
+                out.push_unchecked(part);
+            } else if !self.leaves_royal_attacked(&next, &mut inner) {
                 out.push(prefix, part);
             }
         } else {

@@ -84,6 +84,8 @@ pub struct Game<const W: usize> {
     pub step: Vec<u16>,
     /// The opposite of each direction.
     pub opposite: Vec<u8>,
+    /// The steps taken backwards (see [`Steps::back`]).
+    pub back: Vec<u16>,
     /// The cells next to each cell (by the board's neighbour directions).
     pub neighbours: Vec<Bits<W>>,
     /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
@@ -283,7 +285,7 @@ impl<const W: usize> Game<W> {
     /// at all (see [`Game::fast`]): what the fast paths are tested against.
     pub fn with_fast_paths(prog: Program, fast: bool) -> Self {
         let n = prog.geometry.len();
-        let Steps { ndirs, step, opposite } = Steps::of(&prog.geometry);
+        let Steps { ndirs, step, opposite, back } = Steps::of(&prog.geometry);
         let sets = prog.sets.iter().map(|s| s.iter().map(|c| c.0).collect()).collect();
         let mut neighbours = vec![Bits::EMPTY; n];
         for (c, nb) in neighbours.iter_mut().enumerate() {
@@ -326,6 +328,7 @@ impl<const W: usize> Game<W> {
             sets,
             step,
             opposite,
+            back,
             neighbours,
             rev_neighbours,
             max_degree,
