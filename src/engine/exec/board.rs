@@ -24,7 +24,14 @@ impl<const W: usize> Game<W> {
     /// The connected part of `within` that holds `seed` (by the board's neighbours;
     /// `seed` itself is always in it).
     pub fn component(&self, seed: u16, within: Bits<W>) -> Bits<W> {
-        let mut comp = Bits::single(seed);
+        let seed = Bits::single(seed);
+        self.connected_to(seed, within | seed)
+    }
+
+    /// The cells of `within` connected to one of `seeds` (by the board's neighbours,
+    /// through cells of `within`; the seeds in `within` included).
+    pub fn connected_to(&self, seeds: Bits<W>, within: Bits<W>) -> Bits<W> {
+        let mut comp = seeds & within;
         let mut frontier = comp;
         while !frontier.is_empty() {
             let mut next = Bits::EMPTY;

@@ -433,6 +433,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         | BoolN::ListIn(..)
         | BoolN::AnyOf(_)
         | BoolN::Attacked(..)
+        | BoolN::Spans(..)
         | BoolN::W(_) => {
             let n = n.clone();
             fb(move |g, s, cx| g.eb(s, cx, &n) != neg)

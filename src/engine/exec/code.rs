@@ -324,6 +324,10 @@ pub enum BoolN {
     Without(CellN, Box<BoolN>),
     /// `attacked(cells, side)`.
     Attacked(SetN, SideN),
+    /// Whether a connected part of the first set meets both the second and the third
+    /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
+    /// from the cells of `s` in `a`, instead of every group listed).
+    Spans(Box<[SetN; 3]>),
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(Box<ValN>, Box<ValN>, bool),
     /// A direction in a set of directions.
@@ -1074,6 +1078,11 @@ impl<const W: usize> Lower<'_, W> {
             E::Bin(Op::Within, a, b) => BoolN::Within(self.set(a), self.set(b)),
             E::Bin(Op::DirIn, a, b) => BoolN::DirIn(self.dir(a), self.dirs(b)),
             E::Bin(Op::ListIn, a, b) => BoolN::ListIn(Box::new(self.value(a)), Box::new(self.list(b))),
+            E::Comp { kind: Comprehension::Any, slot, source, body, .. }
+                if let Some((within, a, b)) = spans(*slot, source, body) =>
+            {
+                BoolN::Spans(Box::new([self.set(within), self.set(a), self.set(b)]))
+            }
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
                 BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
@@ -2828,6 +2837,15 @@ impl<const W: usize> Game<W> {
                 self.el(s, cx, list).contains(&x)
             }
             BoolN::AnyOf(list) => !self.el(s, cx, list).is_empty(),
+            BoolN::Spans(sets) => {
+                let [within, a, b] = &**sets;
+                let within = self.es(s, cx, within);
+                let seeds = within & self.es(s, cx, a);
+                !seeds.is_empty() && {
+                    let b = within & self.es(s, cx, b);
+                    !b.is_empty() && !(self.connected_to(seeds, within) & b).is_empty()
+                }
+            }
             BoolN::W(w) => self.wrap(s, cx, w),
         }
     }
@@ -2960,4 +2978,32 @@ fn shared_runs<const W: usize>(items: Vec<closure::Step<W>>, firsts: &[Option<Bo
         }
     }
     out
+}
+
+/// The parts of `any(g in groups(s): any(g and a) and any(g and b))` (either operand
+/// order of each `and`), when neither `a` nor `b` reads `g`: (`s`, `a`, `b`).
+fn spans<'e>(slot: u32, source: &'e E, body: &'e E) -> Option<(&'e E, &'e E, &'e E)> {
+    let E::Call(Builtin::Groups, within) = source else { return None };
+    let [within] = &within[..] else { return None };
+    let E::Bin(Op::And, x, y) = body else { return None };
+    let meets = |e: &'e E| -> Option<&'e E> {
+        let E::Call(Builtin::Any, args) = e else { return None };
+        let [E::Bin(Op::SetAnd, p, q)] = &args[..] else { return None };
+        let other = match (&**p, &**q) {
+            (E::Local(i), o) | (o, E::Local(i)) if *i == slot => o,
+            _ => return None,
+        };
+        (!reads_local(other, slot)).then_some(other)
+    };
+    Some((within, meets(x)?, meets(y)?))
+}
+
+/// Whether an expression reads local `slot`.
+fn reads_local(e: &E, slot: u32) -> bool {
+    if let E::Local(i) = e {
+        return *i == slot;
+    }
+    let mut found = false;
+    children(e, &mut |c| found |= reads_local(c, slot));
+    found
 }
