@@ -1067,6 +1067,14 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
+            // `any(union(x in xs: s))` is `any(x in xs: any(s))`: it stops at the first
+            // `x` whose set is not empty.
+            E::Call(Builtin::Any, args)
+                if let [E::Comp { kind: Comprehension::Union, slot, source, body, .. }] = &args[..] =>
+            {
+                let any = E::Call(Builtin::Any, vec![(**body).clone()]);
+                BoolN::Comp(true, *slot, Box::new(self.items(source)), Box::new(self.bool(&any)))
+            }
             E::Call(Builtin::Any, args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
                     BoolN::AnyOf(Box::new(self.list(&args[0])))
