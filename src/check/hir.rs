@@ -301,6 +301,8 @@ pub enum Builtin {
     Height,
     /// `owner(cell)`.
     Owner,
+    /// `kind(cell)`: the kind of the (top) piece on the cell (no kind on an empty cell).
+    KindOf,
     /// `abs(n)`.
     Abs,
     /// `min(a, b)`.
@@ -338,6 +340,7 @@ impl Builtin {
                 | Builtin::Without
                 | Builtin::Height
                 | Builtin::Owner
+                | Builtin::KindOf
                 | Builtin::Attacked
         )
     }
