@@ -280,13 +280,13 @@ impl Checker<'_> {
         let checked = self.expr_hint(e, &ctx, None);
         match checked.ty {
             Ty::Error => None,
-            Ty::List(Elem::Cells | Elem::Direction | Elem::Kind) => {
+            Ty::List(Elem::Cells | Elem::Direction) => {
                 let ty = checked.ty;
                 self.error(
                     Diagnostic::error(
                         Code::TypeMismatch,
                         format!(
-                            "a counter index is a list of players, colours, symmetries, numbers or cells, not {ty}"
+                            "a counter index is a list of players, colours, symmetries, numbers, cells or piece kinds, not {ty}"
                         ),
                     )
                     .with_label(e.span, format!("this is {ty}"))
