@@ -16,7 +16,9 @@
 //!   in order and together, in what it writes (standard output, then standard error). A
 //!   file the command names that is not in the repository (`bad.game`) is the nearest
 //!   checked block above it, written to that name (a fragment or error example with the
-//!   prelude).
+//!   prelude). A sample of `rulesi play` shows the moves typed as `player> move` lines:
+//!   those moves are the command's input (followed by `quit`), so a transcript is checked
+//!   like any other output.
 //! - ```` ```text ````: shell commands, syntax summaries, notation: not checked.
 //!
 //! A block with no info string, or another one, is a failure: every example is either
@@ -289,11 +291,7 @@ fn check_output(b: &Block, above: &[Block]) -> Result<(), String> {
         }
         args.push(w.to_string());
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
-        .args(&args)
-        .current_dir(dir.path())
-        .output()
-        .map_err(|e| format!("cannot run rulesi: {e}"))?;
+    let out = run_with_input(&args, dir.path(), &typed_moves(&b.code))?;
     let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     let printed: Vec<&str> = printed.lines().map(str::trim_end).collect();
     let sample: Vec<&str> = b.code.lines().map(str::trim_end).collect();
@@ -306,6 +304,42 @@ fn check_output(b: &Block, above: &[Block]) -> Result<(), String> {
             printed.join("\n")
         ))
     }
+}
+
+/// The moves typed in a `play` transcript (`white> a2` types `a2`), then `quit`; empty
+/// for a sample with no prompt.
+fn typed_moves(sample: &str) -> String {
+    let moves: Vec<&str> = sample
+        .lines()
+        .filter_map(|l| l.split_once("> "))
+        .filter(|(who, _)| !who.is_empty() && who.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .map(|(_, typed)| typed.trim())
+        .collect();
+    if moves.is_empty() { String::new() } else { format!("{}\nquit\n", moves.join("\n")) }
+}
+
+/// Runs the binary with `args` in `dir`, `input` on its standard input.
+fn run_with_input(args: &[String], dir: &std::path::Path, input: &str) -> Result<std::process::Output, String> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run rulesi: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no standard input")?;
+    stdin.write_all(input.as_bytes()).map_err(|e| format!("cannot write the moves: {e}"))?;
+    drop(stdin);
+    child.wait_with_output().map_err(|e| format!("cannot run rulesi: {e}"))
+}
+
+/// A `play` transcript's typed moves are found, and a sample without prompts types nothing.
+#[test]
+fn a_play_sample_types_its_moves() {
+    assert_eq!(typed_moves("white> a2\nblack> b2\nnot played: no\n"), "a2\nb2\nquit\n");
+    assert_eq!(typed_moves("perft 1: 4\n"), "");
 }
 
 #[test]
@@ -327,7 +361,7 @@ fn every_sample_output_in_the_reference_is_the_real_output() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n----------------------------------------\n\n"));
     // Guard against samples that stopped being recognised.
-    assert!(checked >= 2, "too few sample outputs checked: {checked}");
+    assert!(checked >= 5, "too few sample outputs checked: {checked}");
 }
 
 #[test]

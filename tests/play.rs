@@ -864,7 +864,7 @@ fn rhombus_board() {
 fn graph_and_holes_boards() {
     let dir = TempDir::new("graph");
     let game = root().join("tests").join("oracle").join("mill.game").to_string_lossy().to_string();
-    let mill = rulesi(dir.path(), &["play", &game], "a1\nb2\nd1\nf6\ng1,choose b2\nmoves\n");
+    let mill = rulesi(dir.path(), &["play", &game], "a1\nb2\nd1\nf6\ng1\ng1,xb2\nmoves\n");
     assert_eq!(mill.code, 0, "{}", mill.stderr);
     let out = &mill.stdout;
     assert_contains_all(
@@ -872,7 +872,8 @@ fn graph_and_holes_boards() {
         &[
             " . ------------ . ------------ .   a7 d7 g7",
             " . -- . -- .         . -- . -- .   a4 b4 c4 e4 f4 g4",
-            "last move: white g1,choose b2",
+            "not played: the move continues: g1,xb2, g1,xf6",
+            "last move: white g1,xb2",
         ],
     );
     let game = root().join("tests").join("oracle").join("holes.game").to_string_lossy().to_string();

@@ -672,6 +672,7 @@ impl<'a> Env<'a> {
             | Builtin::Without
             | Builtin::Height
             | Builtin::Owner
+            | Builtin::KindOf
             | Builtin::Attacked => {
                 let _ = ty;
                 return Err("depends on the position".to_string());

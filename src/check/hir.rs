@@ -228,6 +228,8 @@ pub enum Action {
     Pass,
     /// `choose`.
     Choose,
+    /// `take`: a piece chosen by its cell leaves the board, as a capture.
+    Take,
 }
 
 impl Action {
@@ -241,12 +243,21 @@ impl Action {
             Action::Relocate => "relocate",
             Action::Pass => "pass",
             Action::Choose => "choose",
+            Action::Take => "take",
         }
     }
 
     /// Every kind of move.
-    pub const ALL: [Action; 7] =
-        [Action::Place, Action::Step, Action::Slide, Action::Jump, Action::Relocate, Action::Pass, Action::Choose];
+    pub const ALL: [Action; 8] = [
+        Action::Place,
+        Action::Step,
+        Action::Slide,
+        Action::Jump,
+        Action::Relocate,
+        Action::Pass,
+        Action::Choose,
+        Action::Take,
+    ];
 }
 
 pub use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -301,6 +312,8 @@ pub enum Builtin {
     Height,
     /// `owner(cell)`.
     Owner,
+    /// `kind(cell)`: the kind of the (top) piece on the cell (no kind on an empty cell).
+    KindOf,
     /// `abs(n)`.
     Abs,
     /// `min(a, b)`.
@@ -338,6 +351,7 @@ impl Builtin {
                 | Builtin::Without
                 | Builtin::Height
                 | Builtin::Owner
+                | Builtin::KindOf
                 | Builtin::Attacked
         )
     }

@@ -84,6 +84,7 @@ const FUNCTIONS: &[(&str, Builtin, &str)] = &[
     ("without", Builtin::Without, "a cell and any expression"),
     ("height", Builtin::Height, "a cell"),
     ("owner", Builtin::Owner, "a cell"),
+    ("kind", Builtin::KindOf, "a cell"),
     ("abs", Builtin::Abs, "a number"),
     ("min", Builtin::Min, "two numbers"),
     ("max", Builtin::Max, "two numbers"),
@@ -279,13 +280,13 @@ impl Checker<'_> {
         let checked = self.expr_hint(e, &ctx, None);
         match checked.ty {
             Ty::Error => None,
-            Ty::List(Elem::Cells | Elem::Direction | Elem::Kind) => {
+            Ty::List(Elem::Cells | Elem::Direction) => {
                 let ty = checked.ty;
                 self.error(
                     Diagnostic::error(
                         Code::TypeMismatch,
                         format!(
-                            "a counter index is a list of players, colours, symmetries, numbers or cells, not {ty}"
+                            "a counter index is a list of players, colours, symmetries, numbers, cells or piece kinds, not {ty}"
                         ),
                     )
                     .with_label(e.span, format!("this is {ty}"))
@@ -1006,15 +1007,6 @@ impl Checker<'_> {
                         .with_label(callee.span, "cannot be called")
                         .with_help(format!("use `{name}` without parentheses")),
                 );
-            } else if name == "kind" {
-                self.error(
-                    Diagnostic::error(
-                        Code::NotSupported,
-                        "`kind(c)`, the kind of the piece on a cell, is not in the language yet",
-                    )
-                    .with_label(callee.span, "not a built-in function (yet)")
-                    .with_help("test the cell against each kind by name: `c in NAME`"),
-                );
             } else {
                 let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _, _)| *n).chain(self.defs_with_params()).collect();
                 let suggestion = did_you_mean(name, names.iter().copied()).map(str::to_string);
@@ -1117,6 +1109,10 @@ impl Checker<'_> {
             (Builtin::Owner, 1, _) => {
                 let a = one(self, Ty::Cell);
                 mk(self, vec![a], Ty::Player)
+            }
+            (Builtin::KindOf, 1, _) => {
+                let a = one(self, Ty::Cell);
+                mk(self, vec![a], Ty::Kind)
             }
             (Builtin::CellAt, 2, _) => {
                 let a = self.expect(&items[0], Ty::Number, ctx, &nth(0));

@@ -527,6 +527,7 @@ impl Checker<'_> {
             MoveVerb::Jump => Action::Jump,
             MoveVerb::Relocate => Action::Relocate,
             MoveVerb::Choose => Action::Choose,
+            MoveVerb::Take => Action::Take,
         };
         let mut rule = MoveRule {
             action,
@@ -546,11 +547,13 @@ impl Checker<'_> {
             MoveVerb::Step | MoveVerb::Slide => (&[K::Along, K::To, K::Where, K::By], &[K::Along, K::To]),
             MoveVerb::Jump => (&[K::Along, K::Over, K::To, K::Where, K::By], &[K::Along, K::Over, K::To]),
             MoveVerb::Relocate => (&[K::To, K::Where, K::By], &[K::To]),
-            MoveVerb::Choose => (&[K::Where, K::By], &[]),
+            MoveVerb::Choose | MoveVerb::Take => (&[K::Where, K::By], &[]),
         };
         let Some(arg) = arg else {
             let wants = if verb == MoveVerb::Choose {
                 "a list of values to choose from"
+            } else if verb == MoveVerb::Take {
+                "the cells whose pieces may be taken, e.g. `enemy`"
             } else {
                 "the pieces that move, e.g. `own`"
             };
@@ -559,6 +562,8 @@ impl Checker<'_> {
                     .with_label(verb_span, format!("`{word}` what?"))
                     .with_help(if verb == MoveVerb::Choose {
                         "write e.g. `choose [black, white]`".to_string()
+                    } else if verb == MoveVerb::Take {
+                        "write e.g. `take enemy`".to_string()
                     } else {
                         format!("write e.g. `{word} own ...`")
                     }),
@@ -581,6 +586,10 @@ impl Checker<'_> {
                 }
             }
             rule.subject = Some(e);
+        } else if verb == MoveVerb::Take {
+            // The cells taken from are the rule's destinations (`to`), as a placement's.
+            let base = Ctx { def: ctx.def, statics: false, ..Ctx::default() };
+            rule.to = Some(self.expect(arg, Ty::Cells, &base, "the cells `take` takes from"));
         } else {
             let base = Ctx { def: ctx.def, statics: false, ..Ctx::default() };
             rule.subject = Some(self.expect(arg, Ty::Cells, &base, &format!("what `{word}` moves")));
@@ -589,7 +598,7 @@ impl Checker<'_> {
         rule.then = then.as_ref().map(|b| {
             let c = Ctx {
                 def: ctx.def,
-                from: verb != MoveVerb::Choose,
+                from: !matches!(verb, MoveVerb::Choose | MoveVerb::Take),
                 to: verb != MoveVerb::Choose,
                 middle: verb == MoveVerb::Jump,
                 chosen,
@@ -617,7 +626,7 @@ impl Checker<'_> {
         use ClauseKeyword as K;
         let mut seen: Vec<(K, Span)> = Vec::new();
         let jump = rule.action == Action::Jump;
-        let moving = !matches!(rule.action, Action::Place | Action::Choose | Action::Pass);
+        let moving = !matches!(rule.action, Action::Place | Action::Choose | Action::Pass | Action::Take);
         for c in clauses {
             if !allowed.contains(&c.keyword) {
                 let words: Vec<&str> = allowed.iter().map(|k| k.word()).collect();

@@ -52,10 +52,15 @@ fn held_as_set(inner: &Expr) -> Option<Diagnostic> {
         (Ty::Flag, _) => "flag",
         _ => return None,
     };
+    let held = if matches!(inner.kind, H::Call(super::hir::Builtin::KindOf, _)) {
+        "read from a cell with `kind(c)`"
+    } else {
+        "held in a parameter or variable"
+    };
     Some(
         Diagnostic::error(
             Code::NotSupported,
-            format!("a {what} held in a parameter or variable cannot stand for the cells its pieces are on (yet)"),
+            format!("a {what} {held} cannot stand for the cells its pieces are on (yet)"),
         )
         .with_label(inner.span, format!("a {what} value, used as a set of cells"))
         .with_help(format!(

@@ -334,6 +334,8 @@ pub enum MoveVerb {
     Relocate,
     /// A choice among values.
     Choose,
+    /// The removal of a piece chosen by its cell.
+    Take,
 }
 
 impl MoveVerb {
@@ -345,6 +347,7 @@ impl MoveVerb {
             MoveVerb::Jump => "jump",
             MoveVerb::Relocate => "relocate",
             MoveVerb::Choose => "choose",
+            MoveVerb::Take => "take",
         }
     }
 }

@@ -209,6 +209,7 @@ const STATEMENT_WORDS: &[&str] = &[
     "jump",
     "relocate",
     "choose",
+    "take",
     "along",
     "over",
     "to",

@@ -469,6 +469,7 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
                 "slide" => MoveVerb::Slide,
                 "jump" => MoveVerb::Jump,
                 "relocate" => MoveVerb::Relocate,
+                "take" => MoveVerb::Take,
                 _ => MoveVerb::Choose,
             };
             let mut arg = None;

@@ -421,6 +421,7 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
             | Builtin::Line => Shape::Set,
             Builtin::Groups => Shape::List,
             Builtin::OpponentOf | Builtin::Owner => Shape::Side,
+            Builtin::KindOf => Shape::Kind,
             Builtin::CellAt | Builtin::The | Builtin::Next | Builtin::Offset => Shape::Cell,
             Builtin::Rotate => Shape::Dir,
             Builtin::Image | Builtin::AtTurnStart => args.first().map_or(Shape::Unknown, |a| shape(a, slots)),

@@ -414,6 +414,8 @@ pub enum IdN {
     Const(u16),
     /// `taken`: the kind of the piece the part took.
     Taken,
+    /// `kind(c)`: the kind of the (top) piece on a cell.
+    KindOf(CellN),
     /// A form every node type shares.
     W(Box<Wrap<IdN>>),
 }

@@ -537,6 +537,16 @@ impl<const W: usize> Game<W> {
                     emit(self, cx, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
                 }
             }
+            Action::Take => {
+                let dest = match &cr.to {
+                    Some(t) => (t.0)(self, s, cx) & s.occupied,
+                    None => Bits::EMPTY,
+                };
+                for to in dest.iter() {
+                    cx.mv.to = to;
+                    emit(self, cx, Part::new(rid, NONE, to, NONE, 0), prefix, out);
+                }
+            }
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
                 let pieces = match (only_from, &cr.subject) {
                     (Some(c), _) => Bits::single(c),

@@ -607,6 +607,10 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                         out.push_str(&label(p.to))
                     }
                     Action::Pass => out.push_str("pass"),
+                    Action::Take => {
+                        out.push('x');
+                        out.push_str(&label(p.to));
+                    }
                     Action::Choose => {
                         out.push_str("choose ");
                         out.push_str(&chosen_names(p));

@@ -223,7 +223,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn id(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> Option<u16> {
         match n {
             IdN::Const(k) => Some(*k),
-            IdN::Taken | IdN::W(_) => Some(self.eid(s, cx, n)).filter(|k| *k != u16::MAX),
+            IdN::Taken | IdN::KindOf(_) | IdN::W(_) => Some(self.eid(s, cx, n)).filter(|k| *k != u16::MAX),
         }
     }
 

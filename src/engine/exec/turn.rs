@@ -98,6 +98,12 @@ impl<const W: usize> Game<W> {
                 let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
                 self.put(s, p.to, piece(p.extra as u8, kind, 0))
             }
+            Action::Take => {
+                // The whole stack leaves the board; its top piece is what was taken.
+                let top = self.top(s, p.to);
+                self.clear(s, p.to);
+                top
+            }
             Action::Pass | Action::Choose => None,
         };
         if let Some(q) = taken {

@@ -55,6 +55,8 @@ pub enum ValN {
     Previous(Field),
     /// `taken`: the kind of the piece the part took by moving onto it.
     Taken,
+    /// `kind(c)`: the kind of the (top) piece on a cell.
+    KindOf(CellN),
     /// A form every node type shares.
     W(Box<Wrap<ValN>>),
 }
@@ -257,6 +259,7 @@ impl<const W: usize> Game<W> {
             ValN::Previous(Field::Phase) => Val::Phase(s.previous.phase),
             ValN::Previous(_) => s.previous.action.map_or(Val::Bool(false), Val::Action),
             ValN::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
+            ValN::KindOf(c) => Val::Kind(self.kind_on(s, cx, c)),
             ValN::W(w) => self.wrap(s, cx, w),
         }
     }
@@ -327,7 +330,17 @@ impl<const W: usize> Game<W> {
         match n {
             IdN::Const(k) => *k,
             IdN::Taken => cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of),
+            IdN::KindOf(c) => self.kind_on(s, cx, c),
             IdN::W(w) => self.wrap(s, cx, w),
+        }
+    }
+
+    /// The kind of the (top) piece on a cell (`u16::MAX` for none).
+    fn kind_on(&self, s: &State<W>, cx: &mut Ctx<W>, c: &CellN) -> u16 {
+        let c = self.ec(s, cx, c);
+        match (c != NONE).then(|| self.top(s, c)).flatten() {
+            Some(p) => crate::engine::exec::state::kind_of(p),
+            None => u16::MAX,
         }
     }
 
@@ -402,6 +415,7 @@ impl<const W: usize> Lower<'_, W> {
                 E::Ctx(ContextVar::Phase) => ValN::Phase,
                 E::Previous(f) => ValN::Previous(*f),
                 E::Ctx(ContextVar::Taken) => ValN::Taken,
+                E::Call(Builtin::KindOf, args) if args.len() == 1 => ValN::KindOf(self.cell(&args[0])),
                 _ => self.wrap(e, Self::value, ValN::W).unwrap_or_else(|| {
                     self.unlowered(e);
                     ValN::Bool(BoolN::Const(false))
@@ -504,6 +518,7 @@ impl<const W: usize> Lower<'_, W> {
         match e {
             E::Flag(k) | E::Kind(k) => IdN::Const(*k),
             E::Ctx(ContextVar::Taken) => IdN::Taken,
+            E::Call(Builtin::KindOf, args) if args.len() == 1 => IdN::KindOf(self.cell(&args[0])),
             _ => self.wrap(e, Self::id, IdN::W).unwrap_or_else(|| {
                 self.unlowered(e);
                 IdN::Const(u16::MAX)

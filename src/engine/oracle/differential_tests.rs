@@ -266,3 +266,32 @@ fn perft_of_drops_from_a_reserve_is_the_reference_players() {
         }
     });
 }
+
+/// A game whose lines let the mover take a stone (`tests/oracle/removals.game`): from a
+/// position where one placement makes a line, the reference player counts the same
+/// turn sequences as the engine's perft, and the counts of `tests/perft/removals.txt`,
+/// whether the take is a plain further part, `required` or `optional`.
+#[test]
+fn perft_of_takes_is_the_reference_players() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/oracle/removals.game");
+    let text = std::fs::read_to_string(root.join("tests/perft/positions/removals-line.position")).expect("readable");
+    for (label, any, raw) in configurations(&path) {
+        let expected: [u64; 3] = if label.contains("removal=required") {
+            [13, 165, 2017]
+        } else if label.contains("removal=optional") {
+            [14, 186, 2447]
+        } else {
+            [13, 165, 2034]
+        };
+        with_game!(&any, g => {
+            let oracle = Oracle::new(g, &raw);
+            let start = crate::engine::text::position::read(g, &text).expect("the position reads");
+            for (depth, expected) in (1..=3).zip(expected) {
+                let engine = crate::engine::search::perft(g, &start, depth).expect("perft");
+                assert_eq!(engine, expected, "{label}: engine perft({depth})");
+                assert_eq!(oracle_perft(&oracle, &start, depth), expected, "{label}: reference perft({depth})");
+            }
+        });
+    }
+}

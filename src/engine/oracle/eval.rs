@@ -749,6 +749,13 @@ impl<const W: usize> Game<W> {
                     None => Val::Side(u8::MAX),
                 }
             }
+            Builtin::KindOf => {
+                let c = next().cell();
+                match (c != NONE).then(|| self.top(s, c)).flatten() {
+                    Some(p) => Val::Kind(crate::engine::exec::state::kind_of(p)),
+                    None => Val::Kind(u16::MAX),
+                }
+            }
             Builtin::Offset => {
                 // Straight from the board's geometry: `k` steps, back for a negative `k`.
                 let (c, d, k) = (next().cell(), next(), next().num());

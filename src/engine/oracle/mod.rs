@@ -370,6 +370,12 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     candidates.push((Part::new(rid, NONE, to, NONE, owner as u16), None));
                 }
             }
+            Action::Take => {
+                let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                for to in dest.iter().filter(|&c| s.height[c as usize] > 0) {
+                    candidates.push((Part::new(rid, NONE, to, NONE, 0), None));
+                }
+            }
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
                 let pieces = match (only_from, &rule.subject) {
                     (Some(c), _) => Bits::single(c),
@@ -585,7 +591,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         cx.mv.captures = 0;
         cx.mv.taken = None;
         // Without stacks, a piece that moves (or is placed) onto another takes it.
-        let moves_onto = !matches!(rule.action, Action::Choose | Action::Pass) && part.to != part.from;
+        let moves_onto = !matches!(rule.action, Action::Choose | Action::Pass | Action::Take) && part.to != part.from;
         if !g.prog.stacks && moves_onto && part.to != NONE && s.height[part.to as usize] > 0 {
             cx.mv.taken = g.top(s, part.to);
             cx.mv.captures += 1;
@@ -609,6 +615,15 @@ impl<'g, const W: usize> Oracle<'g, W> {
             }
             Action::Place => {
                 g.put(s, part.to, piece(part.extra as u8, rule.kind, 0));
+            }
+            Action::Take => {
+                // The piece on the cell (the whole stack) leaves the board, as a capture.
+                if part.to != NONE && s.height[part.to as usize] > 0 {
+                    cx.mv.taken = g.top(s, part.to);
+                    cx.mv.captures += 1;
+                    s.turn_captures += 1;
+                }
+                while g.take(s, part.to).is_some() {}
             }
             Action::Pass => {}
         }

@@ -198,6 +198,10 @@ impl Printer<'_> {
                 Some(to) => self.expr_line(INDENT, &format!("{head} at "), to, ""),
                 None => self.line(INDENT, &head),
             },
+            (Action::Take, _) => match &rule.to {
+                Some(to) => self.expr_line(INDENT, &format!("{head} "), to, ""),
+                None => self.line(INDENT, &head),
+            },
             (_, Some(subject)) => self.expr_line(INDENT, &format!("{head} "), subject, ""),
             _ => self.line(INDENT, &head),
         }
@@ -207,7 +211,7 @@ impl Printer<'_> {
         if let Some(over) = &rule.over {
             self.expr_line(extra, "over ", over, "");
         }
-        if rule.action != Action::Place
+        if !matches!(rule.action, Action::Place | Action::Take)
             && let Some(to) = &rule.to
         {
             self.expr_line(extra, "to ", to, "");
@@ -243,6 +247,7 @@ impl Printer<'_> {
         let head = self.rule_head(rule);
         let what = match (&rule.action, &rule.subject, &rule.to) {
             (Action::Place, _, Some(to)) => format!("{head} at {}", self.flat(to, 0)),
+            (Action::Take, _, Some(to)) => format!("{head} {}", self.flat(to, 0)),
             (_, Some(subject), _) => format!("{head} {}", self.flat(subject, 0)),
             _ => head,
         };

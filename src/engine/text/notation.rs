@@ -80,6 +80,10 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
         } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
             toks.push(Tok::Sep('x'));
             i += 1;
+        } else if c == 'x' && matches!(toks.last(), None | Some(Tok::Sep(','))) && takes_cell(prog, &chars[i..]) {
+            // `xe4`: a piece taken (a `take` rule's move).
+            toks.push(Tok::Sep('x'));
+            i += 1;
         } else if c.is_ascii_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_alphabetic() {
@@ -126,6 +130,12 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
     Ok(toks)
 }
 
+/// Whether `text` (from an `x`) is `x` and a cell, and not itself a cell's label.
+fn takes_cell(prog: &Program, text: &[char]) -> bool {
+    let word: String = text.iter().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    prog.geometry.parse_label(&word).is_none() && word.len() > 1 && prog.geometry.parse_label(&word[1..]).is_some()
+}
+
 /// The cells of a move of cells, or `None` for a move of words.
 fn cells_of(toks: &[Tok]) -> Option<Vec<u16>> {
     let cells: Vec<u16> = toks.iter().filter_map(|t| if let Tok::Cell(c) = t { Some(*c) } else { None }).collect();
@@ -160,6 +170,7 @@ pub(crate) fn action_noun(a: Action) -> &'static str {
         Action::Relocate => "relocation",
         Action::Pass => "pass",
         Action::Choose => "choice",
+        Action::Take => "capture",
     }
 }
 
@@ -358,6 +369,18 @@ fn find_move_in<const W: usize>(
         }
     };
     if cells.len() == 1 {
+        // A whole first part of a turn that goes on (`g1` of `g1,xb2`).
+        let goes_on: Vec<&String> = (0..list.len())
+            .filter(|&i| {
+                legal[i].len() > typed.len()
+                    && prefix_match(&typed, &legal[i], true)
+                    && legal[i][typed.len()] == Tok::Sep(',')
+            })
+            .map(|i| &notes[i])
+            .collect();
+        if !goes_on.is_empty() {
+            return Err(format!("the move continues: {}", some_moves(&goes_on, 6)));
+        }
         if !here.is_empty() {
             return Err(format!(
                 "{} alone is not a move; from {} you can play {}",

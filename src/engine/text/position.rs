@@ -102,8 +102,7 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-const ACTIONS: [Action; 7] =
-    [Action::Place, Action::Step, Action::Slide, Action::Jump, Action::Relocate, Action::Pass, Action::Choose];
+const ACTIONS: [Action; 8] = Action::ALL;
 
 /// Writes a position in the position format (see the module documentation).
 pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
