@@ -541,15 +541,13 @@ pub fn kind_word(prog: &Program, kind: u16) -> String {
     }
 }
 
-/// The file (the letters) or the rank (the digits) of a cell's label, or the whole
-/// label when it has no such part: how a placement is written with `moves named by`.
-pub fn label_part(label: &str, by_file: bool) -> String {
-    let part: String = if by_file {
-        label.chars().take_while(|c| c.is_ascii_alphabetic()).collect()
-    } else {
-        label.chars().skip_while(|c| !c.is_ascii_digit()).collect()
-    };
-    if part.is_empty() || part.len() == label.len() { label.to_string() } else { part }
+/// The file or the rank of a cell's label (its file's or its rank's label), or the
+/// whole label on a board without files and ranks: how a placement is written with
+/// `moves named by`.
+pub fn label_part(g: &crate::board::Geometry, cell: crate::board::CellId, by_file: bool) -> String {
+    let (x, y) = g.coords(cell);
+    let part = if by_file { g.file_label(x) } else { g.rank_label(y) };
+    if part.is_empty() { g.label(cell).to_string() } else { part.to_string() }
 }
 
 /// Writes a turn in the game's notation: a placement `e5` (`S*e5`, naming the kind,
@@ -566,7 +564,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
         && prog.rules[p.rule as usize].action == Action::Place
         && !named
     {
-        return label_part(&label(p.to), by_file);
+        return if p.to == NONE { label(p.to) } else { label_part(g, crate::board::CellId(p.to), by_file) };
     }
     for p in parts {
         let action = prog.rules[p.rule as usize].action;

@@ -77,9 +77,22 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
             // `S*e5`: a placement naming its kind.
             toks.push(Tok::Sep('*'));
             i += 1;
-        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
+        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| starts_cell(prog, *n)) {
             toks.push(Tok::Sep('x'));
             i += 1;
+        } else if let Some((cell, end)) = declared_cell(prog, &chars, i) {
+            if after_cell {
+                return Err(TokError::Syntax);
+            }
+            toks.push(Tok::Cell(cell));
+            i = end;
+        } else if c.is_ascii_digit()
+            && prog.geometry.has_declared_labels()
+            && !matches!(toks.last(), Some(Tok::Word(_)))
+        {
+            // `6e` on a board whose files are numbered 1 to 5.
+            let word: String = chars[i..].iter().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            return Err(TokError::NotOnBoard(word));
         } else if c.is_ascii_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_alphabetic() {
@@ -124,6 +137,29 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
         return Err(TokError::Syntax);
     }
     Ok(toks)
+}
+
+/// Whether a character can start a cell's label: a letter, or a digit on a board whose
+/// labels are declared (a file numbered `7`).
+fn starts_cell(prog: &Program, c: char) -> bool {
+    c.is_ascii_alphabetic() || (c.is_ascii_digit() && prog.geometry.has_declared_labels())
+}
+
+/// On a board whose labels are declared (`files a b c d e f g h j`), the cell whose
+/// label starts at `i`, and where it ends: the longest label that ends the text, a
+/// run of letters and digits, or is followed by an `x` and another cell (`7gx7f`).
+/// `None` on other boards, whose labels are letters then digits (read below).
+fn declared_cell(prog: &Program, chars: &[char], i: usize) -> Option<(u16, usize)> {
+    let geo = &prog.geometry;
+    if !geo.has_declared_labels() {
+        return None;
+    }
+    let run = chars[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(chars.len(), |n| i + n);
+    (i + 1..=run).rev().find_map(|end| {
+        let boundary = end == run || (chars[end] == 'x' && chars.get(end + 1).is_some_and(|c| starts_cell(prog, *c)));
+        let text: String = chars[i..end].iter().collect();
+        boundary.then(|| geo.parse_label(&text)).flatten().map(|c| (c.0, end))
+    })
 }
 
 /// The cells of a move of cells, or `None` for a move of words.
