@@ -554,7 +554,24 @@ pub fn label_part(g: &crate::board::Geometry, cell: crate::board::CellId, by_fil
 /// in a game that places more than one kind: see [`names_placed_kinds`]), a step `f1-g2`, a jump
 /// chain `c3xe5xg3`, `pass`, `choose black`, a kind chosen right after a move `=Q`
 /// (`e7-e8=Q`); other parts that do not continue one another are joined with `,`.
+///
+/// Without the position, a step, slide or relocation is written with `-` whether it
+/// takes a piece or not; [`notation_marked`] (through `text::notation::move_text`,
+/// which plays the parts to find out) writes one that takes a piece with `x`.
 pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> String) -> String {
+    notation_marked(prog, parts, chosen_names, &[])
+}
+
+/// [`notation`], with `took[i]` saying whether part `i` takes a piece (moves onto one,
+/// or captures in its `then` block): such a step, slide or relocation is written with
+/// `x` (`e4xd5`) rather than `-`, whatever moves the piece. A jump is written with `x`
+/// either way; a placement, which names one cell, is written alike whether it takes or not.
+pub fn notation_marked(
+    prog: &Program,
+    parts: &[Part],
+    chosen_names: &dyn Fn(&Part) -> String,
+    took: &[bool],
+) -> String {
     let g = &prog.geometry;
     let label = |c: u16| if c == NONE { "?".to_string() } else { g.label(crate::board::CellId(c)).to_string() };
     let mut out = String::new();
@@ -566,9 +583,10 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
     {
         return if p.to == NONE { label(p.to) } else { label_part(g, crate::board::CellId(p.to), by_file) };
     }
-    for p in parts {
+    for (i, p) in parts.iter().enumerate() {
         let action = prog.rules[p.rule as usize].action;
         let continues = matches!(prev, Some((a, q)) if a == action && q.to == p.from && p.from != NONE);
+        let sep = if took.get(i).copied().unwrap_or(false) { 'x' } else { '-' };
         // A kind chosen right after a piece moved (a promotion): `e7-e8=Q`.
         let moved = matches!(prev, Some((a, _)) if !matches!(a, Action::Choose | Action::Pass));
         let promotion = if action == Action::Choose && moved {
@@ -589,7 +607,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                 out.push_str(&label(p.to));
             }
             Action::Step | Action::Slide | Action::Relocate if continues => {
-                out.push('-');
+                out.push(sep);
                 out.push_str(&label(p.to));
             }
             _ => {
@@ -616,7 +634,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                     }
                     _ => {
                         out.push_str(&label(p.from));
-                        out.push('-');
+                        out.push(sep);
                         out.push_str(&label(p.to));
                     }
                 }
