@@ -120,7 +120,7 @@ fn describe_rule(rule: Rule) -> Option<String> {
         Rule::neighbours_option => "`neighbours`",
         Rule::files_option => "`files`",
         Rule::ranks_option => "`ranks`",
-        Rule::axis_label => "a label (letters and digits)",
+        Rule::axis_label => "a label (up to 8 letters and digits)",
         Rule::file_side => "`left` or `right`",
         Rule::rank_side => "`bottom` or `top`",
         Rule::option_value => "an option value",
