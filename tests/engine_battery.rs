@@ -34,6 +34,7 @@ mod common;
 use rulesi::engine::exec::moves::notation;
 use rulesi::engine::exec::state::{flags_of, kind_of, side_of};
 use rulesi::engine::search::Rng;
+use rulesi::engine::text::notation::{find_move as text_move, move_text};
 use rulesi::engine::text::position;
 use rulesi::engine::{AnyGame, Bits, Game, MoveList, Outcome, Part, State, build, compile::options};
 use rulesi::with_game;
@@ -337,7 +338,12 @@ fn transcript<const W: usize>(g: &Game<W>, seed: u64) -> String {
             out.push_str(&format!("{ply:>3} {mover} 0 (no legal move: {:?})\n", s.outcome));
             break;
         }
-        let (text, parts) = &moves[rng.below(moves.len())];
+        // Drawn from the moves sorted by their notation without the position (so the
+        // games do not change with how captures are marked), written as `play` writes it.
+        let (_, parts) = &moves[rng.below(moves.len())];
+        let text = move_text(g, &s, parts);
+        let read = text_move(g, &s, &list, &text);
+        assert_eq!(read.ok().map(|i| list.get(i).to_vec()).as_ref(), Some(parts), "{text} reads back as itself");
         out.push_str(&format!("{ply:>3} {mover} {} {text}\n", moves.len()));
         g.play(&mut s, parts).expect("play");
     }

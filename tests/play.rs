@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use rulesi::board::CellId;
-use rulesi::engine::{AnyGame, MoveList, build, compile::options, exec::moves::notation};
+use rulesi::engine::{AnyGame, MoveList, build, compile::options, text::notation::move_text};
 use rulesi::with_game;
 
 mod common;
@@ -89,7 +89,7 @@ fn script(path: &Path) -> (Vec<String>, String) {
             }
             let i = (ply * 7 + list.len() / 2) % list.len();
             let parts = list.get(i).to_vec();
-            moves.push(notation(&g.prog, &parts, &|p| g.chosen_name(&s, p)));
+            moves.push(move_text(g, &s, &parts));
             g.play(&mut s, &parts).expect("play");
         }
         let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height[c as usize] == 0).collect();
@@ -924,7 +924,7 @@ fn the_position_command_and_play_from_a_position() {
                 }
                 let i = (ply * 5 + list.len() / 3) % list.len();
                 let parts = list.get(i).to_vec();
-                moves.push(notation(&g.prog, &parts, &|p| g.chosen_name(&s, p)));
+                moves.push(move_text(g, &s, &parts));
                 g.play(&mut s, &parts).expect("play");
             }
             let counts: Vec<u64> =

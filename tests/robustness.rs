@@ -265,6 +265,20 @@ fn label_far_along_a_long_line() {
     check(format!("define d = {}a +\n", "a + ".repeat(20_000)).as_bytes(), Expect::Error);
 }
 
+/// Labels of files and ranks are short: a long one is not a label, so a board cannot
+/// be made of cells with enormous names.
+#[test]
+fn long_labels() {
+    let long = "a".repeat(100_000);
+    let game = format!(
+        "game \"L\"\nplayers a, b\nboard square 3 by 3, files {long} b c\npiece p \"p\"\nphase play {{\n  place p at empty\n}}\n"
+    );
+    check(game.as_bytes(), Expect::Code(&[Code::Syntax]));
+    let fine = game.replace(&long, "abcdefgh");
+    check(fine.as_bytes(), Expect::Any);
+    assert!(rulesi::check_bytes(fine.as_bytes()).model.is_some(), "eight characters make a label");
+}
+
 #[test]
 fn unclosed_strings() {
     check(b"game \"Agon", Expect::Code(&[Code::UnclosedString]));

@@ -43,9 +43,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rulesi::engine::exec::moves::notation;
 use rulesi::engine::search::perft;
-use rulesi::engine::text::notation::find_move;
+use rulesi::engine::text::notation::{find_move, move_text};
 use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options, text::position};
 use rulesi::with_game;
 
@@ -163,7 +162,7 @@ fn load(sc: &Scenario) -> Result<AnyGame, String> {
 fn legal_notes<const W: usize>(g: &Game<W>, s: &State<W>) -> Vec<String> {
     let mut list = MoveList::new();
     g.legal_moves(s, &mut list).expect("legal moves");
-    list.iter().map(|m| notation(&g.prog, m, &|p| g.chosen_name(s, p))).collect()
+    list.iter().map(|m| move_text(g, s, m)).collect()
 }
 
 fn norm(line: &str) -> String {
@@ -205,7 +204,7 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
             let (mv, reason) = rest.split_once(" : ").map_or((rest, None), |(a, b)| (a.trim(), Some(b.trim())));
             match find_move(g, s, &list, mv) {
                 Ok(i) => {
-                    let m = notation(&g.prog, list.get(i), &|p| g.chosen_name(s, p));
+                    let m = move_text(g, s, list.get(i));
                     return Err(format!("`{mv}` is legal (as `{m}`)"));
                 }
                 Err(e) => {

@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 
 pub use cellset::{CellSet, CellSetIter};
 pub use graph::{GraphSpec, LineSpec, MAX_GRAPH_DIRS, MAX_POSITION};
+pub use labels::{AxisLabels, GridLabels, duplicate as duplicate_label};
 
 /// The largest number of cells of any board (the capacity of [`CellSet`]).
 pub const MAX_CELLS: usize = CellSet::CAPACITY;
@@ -167,6 +168,12 @@ pub enum GeometryError {
     TooManyLeaps(usize),
     #[error("({0}, {1}) is not a leap: it is no move or a step of the board's own directions")]
     LeapIsAStep(i32, i32),
+    #[error("the board has {needed} {axis}s but only {given} {axis} labels are declared")]
+    TooFewLabels { axis: &'static str, given: usize, needed: u32 },
+    #[error("{axis} label `{label}` is declared twice")]
+    LabelTwice { axis: &'static str, label: String },
+    #[error("two cells would both be called `{label}`: file {file_a} rank {rank_a} and file {file_b} rank {rank_b}")]
+    SameName { label: String, file_a: String, rank_a: String, file_b: String, rank_b: String },
 }
 
 /// A grid direction: its name and step.
@@ -213,6 +220,53 @@ pub fn leap_family(shape: &Shape, (dx, dy): (i32, i32)) -> Vec<(i32, i32)> {
     };
     family.sort_by(|a, b| angle(a).total_cmp(&angle(b)));
     family
+}
+
+/// The labels of a grid's files and ranks (see [`GridLabels`]): the defaults are
+/// letters (in capitals when `upper`) and numbers from 1.
+fn axis_labels(
+    names: &GridLabels,
+    width: u32,
+    height: u32,
+    upper: bool,
+) -> Result<(Vec<String>, Vec<String>), GeometryError> {
+    let files = labels::axis(&names.files, width, |x| labels::column_letters(x, upper))
+        .map_err(|given| GeometryError::TooFewLabels { axis: "file", given, needed: width })?;
+    let ranks = labels::axis(&names.ranks, height, |y| (y + 1).to_string())
+        .map_err(|given| GeometryError::TooFewLabels { axis: "rank", given, needed: height })?;
+    for (axis, list) in [("file", &files), ("rank", &ranks)] {
+        if let Some(l) = labels::duplicate(list) {
+            return Err(GeometryError::LabelTwice { axis, label: l.to_string() });
+        }
+    }
+    Ok((files, ranks))
+}
+
+/// A label in lower case and the place (x, y) it names.
+type Named = (String, (i32, i32));
+
+/// The label of every place of the bounding box in lower case, with its (x, y),
+/// sorted; an error when two places would have the same label (`1` + `11` and
+/// `11` + `1`), so that every label names one cell.
+fn box_names(files: &[String], ranks: &[String]) -> Result<Vec<Named>, GeometryError> {
+    let mut out: Vec<Named> = Vec::with_capacity(files.len() * ranks.len());
+    for (y, r) in ranks.iter().enumerate() {
+        for (x, f) in files.iter().enumerate() {
+            out.push((format!("{f}{r}").to_ascii_lowercase(), (x as i32, y as i32)));
+        }
+    }
+    out.sort();
+    if let Some(w) = out.windows(2).find(|w| w[0].0 == w[1].0) {
+        let ((xa, ya), (xb, yb)) = (w[0].1, w[1].1);
+        return Err(GeometryError::SameName {
+            label: w[0].0.clone(),
+            file_a: files[xa as usize].clone(),
+            rank_a: ranks[ya as usize].clone(),
+            file_b: files[xb as usize].clone(),
+            rank_b: ranks[yb as usize].clone(),
+        });
+    }
+    Ok(out)
 }
 
 /// The name of the leap direction `(dx, dy)`, as `explain` prints it.
@@ -266,8 +320,13 @@ pub struct Geometry {
     height: i32,
     coords: Vec<(i32, i32)>,
     labels: Vec<String>,
-    /// A graph board's labels in lower case with their points, sorted (empty on a
-    /// grid, whose labels are read from their coordinates).
+    /// A grid's file labels, x from 0 (empty on a graph board).
+    files: Vec<String>,
+    /// A grid's rank labels, y from 0 (empty on a graph board).
+    ranks: Vec<String>,
+    /// The labels in lower case with their cells, sorted, of a graph board or of a
+    /// grid whose labels are declared (empty on a grid with the default labels,
+    /// which are read from their coordinates).
     names: Vec<(String, CellId)>,
     /// The cells of the shape left out of a grid, sorted.
     holes: Vec<(i32, i32)>,
@@ -328,6 +387,23 @@ impl Geometry {
     /// As [`Geometry::with_holes`], and when a leap is a step of the board's own
     /// directions or the directions would be more than [`MAX_DIRECTIONS`].
     pub fn with_leaps(shape: Shape, holes: &[String], leaps: &[(i32, i32)]) -> Result<Geometry, GeometryError> {
+        Geometry::grid(shape, holes, leaps, &GridLabels::default())
+    }
+
+    /// Compiles a grid as [`Geometry::with_leaps`] with its files and ranks labelled
+    /// as `names` declares (holes are named with these labels).
+    ///
+    /// # Errors
+    ///
+    /// As [`Geometry::with_leaps`], and when fewer labels are declared than the grid
+    /// has files or ranks, a label is declared twice on one axis, or two cells would
+    /// have the same label.
+    pub fn grid(
+        shape: Shape,
+        holes: &[String],
+        leaps: &[(i32, i32)],
+        names: &GridLabels,
+    ) -> Result<Geometry, GeometryError> {
         let (width, height, grid_dirs): (u32, u32, &'static [GridDir]) = match shape {
             Shape::Hexagon { side, .. } => {
                 if side == 0 || side > MAX_HEX_SIDE {
@@ -391,9 +467,22 @@ impl Geometry {
                     },
                 }
         };
+        // Hexagons are labelled in capitals (`F6`), rhombi and square boards in small
+        // letters (`a1`), as their players write them, unless the game declares labels.
+        let upper = matches!(shape, Shape::Hexagon { .. });
+        let (file_labels, rank_labels) = axis_labels(names, width as u32, height as u32, upper)?;
+        let boxed = if names.is_default() { Vec::new() } else { box_names(&file_labels, &rank_labels)? };
+        let parse = |s: &str| {
+            if names.is_default() {
+                labels::parse_label(s)
+            } else {
+                let key = s.to_ascii_lowercase();
+                boxed.binary_search_by(|(n, _)| n.as_str().cmp(&key)).ok().map(|i| boxed[i].1)
+            }
+        };
         let mut hole_coords: Vec<(i32, i32)> = Vec::with_capacity(holes.len());
         for h in holes {
-            match labels::parse_label(h) {
+            match parse(h) {
                 Some((x, y)) if in_shape(x, y) => {
                     if hole_coords.contains(&(x, y)) {
                         return Err(GeometryError::HoleTwice(h.clone()));
@@ -416,11 +505,14 @@ impl Geometry {
         if coords.is_empty() && !hole_coords.is_empty() {
             return Err(GeometryError::AllLeftOut);
         }
-        // Hexagons are labelled in capitals (`F6`), rhombi and square boards in small
-        // letters (`a1`), as their players write them.
-        let upper = matches!(shape, Shape::Hexagon { .. });
-        let labels = coords.iter().map(|&(x, y)| labels::format_label(x as u32, y as u32, upper)).collect();
+        let labels =
+            coords.iter().map(|&(x, y)| format!("{}{}", file_labels[x as usize], rank_labels[y as usize])).collect();
         let mut g = Geometry::blank(shape, (width, height), coords, labels, dirs)?;
+        if !names.is_default() {
+            g.names = boxed.iter().filter_map(|(n, (x, y))| Some((n.clone(), g.cell_at(*x, *y)?))).collect();
+        }
+        g.files = file_labels;
+        g.ranks = rank_labels;
         g.holes = hole_coords;
         g.rings = rings;
         g.steps = Vec::with_capacity(g.len() * g.dirs.len());
@@ -530,6 +622,8 @@ impl Geometry {
             height,
             coords,
             labels,
+            files: Vec::new(),
+            ranks: Vec::new(),
             names: Vec::new(),
             holes: Vec::new(),
             grid,
@@ -606,12 +700,30 @@ impl Geometry {
     /// The cell a label names, case-insensitively. Labels with a leading zero in
     /// the number, or naming no cell of this board, give `None`.
     pub fn parse_label(&self, s: &str) -> Option<CellId> {
-        if self.shape == Shape::Graph {
+        if self.shape == Shape::Graph || !self.names.is_empty() {
             let key = s.to_ascii_lowercase();
             return self.names.binary_search_by(|(n, _)| n.as_str().cmp(&key)).ok().map(|i| self.names[i].1);
         }
         let (x, y) = labels::parse_label(s)?;
         self.cell_at(x, y)
+    }
+
+    /// The label of file `x` of a grid (`a`, or as the game declares), empty past the
+    /// grid and on a graph board.
+    pub fn file_label(&self, x: i32) -> &str {
+        usize::try_from(x).ok().and_then(|x| self.files.get(x)).map_or("", String::as_str)
+    }
+
+    /// The label of rank `y` of a grid (`1`, or as the game declares), empty past the
+    /// grid and on a graph board.
+    pub fn rank_label(&self, y: i32) -> &str {
+        usize::try_from(y).ok().and_then(|y| self.ranks.get(y)).map_or("", String::as_str)
+    }
+
+    /// Whether the grid's files or ranks have labels the game declares (then a label
+    /// need not be letters then digits: `7g`).
+    pub fn has_declared_labels(&self) -> bool {
+        self.shape != Shape::Graph && !self.names.is_empty()
     }
 
     /// Whether (x, y) is a cell of the grid's shape left out of the board.

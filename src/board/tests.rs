@@ -851,3 +851,73 @@ fn leaps_that_are_steps_or_too_many_are_refused() {
     // The same leap twice, or two of one family, add its directions once.
     assert_eq!(Geometry::with_leaps(sq(), &[], &[(1, 2), (2, 1)]).unwrap().directions().len(), 16);
 }
+
+/// Labels from words: `axis("a b c", false)`.
+fn axis(words: &str, from_far_side: bool) -> AxisLabels {
+    AxisLabels { labels: words.split_whitespace().map(str::to_string).collect(), from_far_side }
+}
+
+fn labelled(files: u32, ranks: u32, names: &GridLabels, holes: &[&str]) -> Result<Geometry, GeometryError> {
+    let holes: Vec<String> = holes.iter().map(|h| h.to_string()).collect();
+    Geometry::grid(Shape::Square { files, ranks, squares: SquareColour::All }, &holes, &[], names)
+}
+
+#[test]
+fn declared_file_labels_are_cut_to_the_board_and_read_back() {
+    let names = GridLabels { files: axis("a b c d e f g h j k l m n o p q r s t", false), ..GridLabels::default() };
+    let g = labelled(9, 9, &names, &[]).unwrap();
+    assert_eq!(g.label(g.cell_at(8, 8).unwrap()), "j9");
+    assert_eq!(g.label(g.cell_at(7, 0).unwrap()), "h1");
+    assert_eq!(g.parse_label("J9"), g.cell_at(8, 8));
+    assert_eq!(g.parse_label("i5"), None, "no file is labelled i");
+    assert_eq!(g.parse_label("k1"), None, "the list is cut to nine files");
+    assert_eq!((g.file_label(8), g.rank_label(8)), ("j", "9"));
+    assert!(g.has_declared_labels());
+    let g19 = labelled(19, 19, &names, &[]).unwrap();
+    assert_eq!(g19.parse_label("t19"), g19.cell_at(18, 18));
+}
+
+#[test]
+fn labels_from_the_far_side_number_files_and_letter_ranks() {
+    let names = GridLabels { files: axis("1 2 3 4 5", true), ranks: axis("a b c d e", true) };
+    let g = labelled(5, 5, &names, &["1a"]).unwrap();
+    // (0, 0) is the bottom left: the fifth file from the right, the fifth rank from the top.
+    assert_eq!(g.label(g.cell_at(0, 0).unwrap()), "5e");
+    assert_eq!(g.label(g.cell_at(3, 3).unwrap()), "2b");
+    assert_eq!(g.cell_at(4, 4), None, "1a, the top right, is a hole");
+    assert_eq!(g.parse_label("5E"), g.cell_at(0, 0));
+    // Default labels turned round: `a` is the right-hand file.
+    let turned = GridLabels { files: axis("", true), ..GridLabels::default() };
+    let t = labelled(3, 2, &turned, &[]).unwrap();
+    assert_eq!(t.label(t.cell_at(0, 0).unwrap()), "c1");
+    assert_eq!(t.parse_label("a2"), t.cell_at(2, 1));
+}
+
+#[test]
+fn default_labels_are_unchanged_by_an_empty_declaration() {
+    let g = labelled(8, 8, &GridLabels::default(), &["a1"]).unwrap();
+    assert!(!g.has_declared_labels());
+    assert_eq!(g.label(g.cell_at(7, 7).unwrap()), "h8");
+    assert_eq!((g.file_label(7), g.rank_label(7)), ("h", "8"));
+    assert_eq!(g.file_label(8), "");
+}
+
+#[test]
+fn bad_label_declarations_are_errors() {
+    let few = GridLabels { files: axis("a b c", false), ..GridLabels::default() };
+    assert_eq!(
+        labelled(4, 4, &few, &[]).unwrap_err(),
+        GeometryError::TooFewLabels { axis: "file", given: 3, needed: 4 }
+    );
+    let twice = GridLabels { ranks: axis("1 2 x X", false), ..GridLabels::default() };
+    assert!(matches!(labelled(4, 4, &twice, &[]), Err(GeometryError::LabelTwice { axis: "rank", .. })));
+    let numbers: String = (1..=12).map(|n| format!("{n} ")).collect();
+    let both = GridLabels { files: axis(&numbers, false), ranks: axis(&numbers, false) };
+    match labelled(12, 12, &both, &[]) {
+        Err(GeometryError::SameName { label, .. }) => assert_eq!(label, "111"),
+        other => panic!("expected two cells called 111, got {other:?}"),
+    }
+    // With eleven, `1` + `11` and `11` + `1` meet already; with nine no label has two digits.
+    assert!(labelled(11, 11, &both, &[]).is_err());
+    assert!(labelled(9, 9, &both, &[]).is_ok());
+}

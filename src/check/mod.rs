@@ -13,6 +13,7 @@
 pub mod bounds;
 pub mod eval;
 pub mod hir;
+mod labels;
 mod lints;
 pub mod model;
 mod names;
@@ -618,6 +619,7 @@ impl<'a> Checker<'a> {
         }
         board.holes = b.without.iter().flat_map(|(names, _)| names.iter().map(|n| n.text.clone())).collect();
         board.leaps = self.declared_leaps();
+        board.labels = self.grid_labels(b);
         self.model.board = board;
         // Build the board for the default options; its directions are needed below.
         let (sizes, literal) = match &b.shape {
@@ -647,7 +649,11 @@ impl<'a> Checker<'a> {
         };
         match eval::board_shape(&self.model, &self.defaults) {
             Ok(Some(shape)) => match self.model.board.geometry(shape) {
-                Ok(g) => self.geometry = Some(g),
+                Ok(g) => {
+                    self.geometry = Some(g);
+                    self.check_labels_for_sizes(b, &sizes);
+                }
+                Err(e) if self.label_error(&e, b, with_defaults) => {}
                 Err(e) if self.hole_error(&e, b, with_defaults) => {}
                 Err(e) if self.leap_error(&e) => {}
                 Err(e) => {
@@ -785,6 +791,13 @@ impl<'a> Checker<'a> {
                 Diagnostic::error(Code::BadBoard, "a graph board has no holes")
                     .with_label(*sp, "only a grid can leave cells out")
                     .with_help("leave the point out of `points` and its lines instead"),
+            );
+        }
+        for c in [&b.files, &b.ranks].into_iter().flatten() {
+            self.error(
+                Diagnostic::error(Code::BadBoard, "a graph board has no files or ranks to label")
+                    .with_label(c.span, "only a grid has files and ranks")
+                    .with_help("a graph board's points are called by the names given in `points`"),
             );
         }
         if let Some(&(_, _, sp)) = self.leap_offsets().first() {

@@ -5,7 +5,7 @@
 
 use super::hir::{Block, Expr, LocalId};
 use super::types::Ty;
-use crate::board::{Geometry, GeometryError, GraphSpec, Shape};
+use crate::board::{Geometry, GeometryError, GraphSpec, GridLabels, Shape};
 
 /// A checked game.
 #[derive(Clone, Debug, Default)]
@@ -96,6 +96,8 @@ pub struct Board {
     /// The offsets of the leaps declared by `directions NAME = leaps ...` (each
     /// adds a direction for every orientation; see [`Geometry::with_leaps`]).
     pub leaps: Vec<(i32, i32)>,
+    /// The labels declared for the grid's files and ranks (`files a b c`).
+    pub labels: GridLabels,
     /// A graph board's points and lines (then the fields above but `neighbours` are unused).
     pub graph: Option<GraphSpec>,
 }
@@ -110,7 +112,7 @@ impl Board {
     pub fn geometry(&self, shape: Shape) -> Result<Geometry, GeometryError> {
         match &self.graph {
             Some(spec) => Geometry::graph(spec),
-            None => Geometry::with_leaps(shape, &self.holes, &self.leaps),
+            None => Geometry::grid(shape, &self.holes, &self.leaps, &self.labels),
         }
     }
 }

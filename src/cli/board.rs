@@ -284,8 +284,8 @@ impl View {
     fn square<const W: usize>(&self, g: &Game<W>, widest: usize, draw: &dyn Fn(u16, usize) -> String) -> String {
         let geo = &g.prog.geometry;
         let (files, ranks) = geo.bounds();
-        let cw = widest;
-        let rw = ranks.to_string().len();
+        let cw = (0..files).map(|x| geo.file_label(x).len()).max().unwrap_or(1).max(widest);
+        let rw = (0..ranks).map(|y| geo.rank_label(y).len()).max().unwrap_or(1);
         let mut out = String::new();
         let mut letters = " ".repeat(rw + 1);
         for x in 0..files {
@@ -295,14 +295,14 @@ impl View {
         out.push_str(&letters);
         out.push('\n');
         for y in (0..ranks).rev() {
-            let mut line = format!("{:>rw$} ", y + 1);
+            let mut line = format!("{:>rw$} ", geo.rank_label(y));
             for x in 0..files {
                 match geo.cell_at(x, y) {
                     Some(c) => line.push_str(&draw(c.0, cw)),
                     None => line.push_str(&" ".repeat(cw)),
                 }
             }
-            line.push_str(&format!(" {}", y + 1));
+            line.push_str(&format!(" {}", geo.rank_label(y)));
             out.push_str(&line);
             out.push('\n');
         }
@@ -585,16 +585,9 @@ fn file_letters<const W: usize>(g: &Game<W>, x: i32) -> String {
     column_letters(g, x)
 }
 
-/// The letters of column `x`, taken from a cell label of that column.
+/// The label of column `x` (the file's label on a grid).
 fn column_letters<const W: usize>(g: &Game<W>, x: i32) -> String {
-    let geo = &g.prog.geometry;
-    let (_, height) = geo.bounds();
-    for y in 0..height {
-        if let Some(c) = geo.cell_at(x, y) {
-            return geo.label(c).trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string();
-        }
-    }
-    String::new()
+    g.prog.geometry.file_label(x).to_string()
 }
 
 fn centre(text: &str, width: usize) -> String {

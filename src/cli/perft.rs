@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args as ClapArgs;
 
 use rulesi::engine::search::perft;
-use rulesi::engine::{EngineError, MoveList, exec::moves::notation};
+use rulesi::engine::{EngineError, MoveList, text::notation::move_text};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load, start_position};
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> ExitCode {
                     let mut next = start.clone();
                     g.play(&mut next, m)?;
                     let n = perft(g, &next, args.depth - 1)?;
-                    let _ = writeln!(out, "{} {n}", notation(&g.prog, m, &|p| g.chosen_name(&start, p)));
+                    let _ = writeln!(out, "{} {n}", move_text(g, &start, m));
                 }
             }
             Ok::<(), EngineError>(())

@@ -102,13 +102,9 @@ impl Layout {
     }
 }
 
-/// The letters of column `x`, read from a cell label of that column.
+/// The label of column `x` (the file's label on a grid).
 fn column_letters(geo: &Geometry, x: i32) -> String {
-    let (_, height) = geo.bounds();
-    (0..height)
-        .find_map(|y| geo.cell_at(x, y))
-        .map(|c| geo.label(c).trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string())
-        .unwrap_or_default()
+    geo.file_label(x).to_string()
 }
 
 fn square(geo: &Geometry, files: i32, ranks: i32, squares: SquareColour) -> Layout {
@@ -152,7 +148,7 @@ fn square(geo: &Geometry, files: i32, ranks: i32, squares: SquareColour) -> Layo
     }
     for y in 0..ranks {
         let cy = centre(0, y).y;
-        let text = (y + 1).to_string();
+        let text = geo.rank_label(y).to_string();
         labels.push(EdgeLabel { at: Point { x: MARGIN / 2.0, y: cy }, text: text.clone() });
         labels.push(EdgeLabel { at: Point { x: MARGIN + f64::from(files) * UNIT + MARGIN / 2.0, y: cy }, text });
     }
@@ -182,8 +178,8 @@ fn hexagon(geo: &Geometry, unit: HexUnit, lean: i32) -> Layout {
     for y in 0..height {
         let xs: Vec<i32> = places.iter().filter(|p| p.1 == y).map(|p| p.0).collect();
         if let (Some(lo), Some(hi)) = (xs.iter().min(), xs.iter().max()) {
-            spots.push((lo - 1, y, (y + 1).to_string()));
-            spots.push((hi + 1, y, (y + 1).to_string()));
+            spots.push((lo - 1, y, geo.rank_label(y).to_string()));
+            spots.push((hi + 1, y, geo.rank_label(y).to_string()));
         }
     }
     let (width, _) = geo.bounds();

@@ -103,6 +103,21 @@ pub struct BoardDecl {
     pub neighbours: Option<Expr>,
     /// `without { a1, a2 }`: the cells left out, and the clause's span.
     pub without: Option<(Vec<Name>, Span)>,
+    /// `files a b c ...`: the labels of the files, if declared.
+    pub files: Option<AxisLabelsDecl>,
+    /// `ranks 1 2 3 ...`: the labels of the ranks, if declared.
+    pub ranks: Option<AxisLabelsDecl>,
+}
+
+/// `files a b c from the right` or `ranks 1 2 3`: the labels of one axis of a grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AxisLabelsDecl {
+    /// The labels, in order from the side they start at.
+    pub labels: Vec<Name>,
+    /// Whether they start at the far side (`from the right`, `from the top`).
+    pub from_far_side: bool,
+    /// The clause's span.
+    pub span: Span,
 }
 
 /// The shape of a board.

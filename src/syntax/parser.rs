@@ -197,7 +197,8 @@ fn item(p: Pair<Rule>) -> R<Item> {
                     BoardShape::Square { files, ranks }
                 }
             };
-            let mut decl = BoardDecl { shape, squares: None, neighbours: None, without: None };
+            let mut decl =
+                BoardDecl { shape, squares: None, neighbours: None, without: None, files: None, ranks: None };
             while let Some(opt) = next() {
                 match opt.as_rule() {
                     Rule::squares_option => {
@@ -211,6 +212,23 @@ fn item(p: Pair<Rule>) -> R<Item> {
                         let (names, at) = decl.without.get_or_insert_with(|| (Vec::new(), sp));
                         names.extend(content(opt).map(name));
                         *at = at.to(sp);
+                    }
+                    Rule::files_option | Rule::ranks_option => {
+                        let files = opt.as_rule() == Rule::files_option;
+                        let sp = span(&opt);
+                        let mut labels = Vec::new();
+                        let mut from_far_side = false;
+                        for q in content(opt) {
+                            match q.as_rule() {
+                                Rule::axis_label => labels.push(name(q)),
+                                Rule::file_side | Rule::rank_side => {
+                                    from_far_side = matches!(q.as_str(), "right" | "top");
+                                }
+                                _ => {}
+                            }
+                        }
+                        let axis = Some(AxisLabelsDecl { labels, from_far_side, span: sp });
+                        if files { decl.files = axis } else { decl.ranks = axis }
                     }
                     _ => decl.neighbours = Some(expr(content(opt).next().unwrap())?),
                 }

@@ -541,22 +541,37 @@ pub fn kind_word(prog: &Program, kind: u16) -> String {
     }
 }
 
-/// The file (the letters) or the rank (the digits) of a cell's label, or the whole
-/// label when it has no such part: how a placement is written with `moves named by`.
-pub fn label_part(label: &str, by_file: bool) -> String {
-    let part: String = if by_file {
-        label.chars().take_while(|c| c.is_ascii_alphabetic()).collect()
-    } else {
-        label.chars().skip_while(|c| !c.is_ascii_digit()).collect()
-    };
-    if part.is_empty() || part.len() == label.len() { label.to_string() } else { part }
+/// The file or the rank of a cell's label (its file's or its rank's label), or the
+/// whole label on a board without files and ranks: how a placement is written with
+/// `moves named by`.
+pub fn label_part(g: &crate::board::Geometry, cell: crate::board::CellId, by_file: bool) -> String {
+    let (x, y) = g.coords(cell);
+    let part = if by_file { g.file_label(x) } else { g.rank_label(y) };
+    if part.is_empty() { g.label(cell).to_string() } else { part.to_string() }
 }
 
 /// Writes a turn in the game's notation: a placement `e5` (`S*e5`, naming the kind,
 /// in a game that places more than one kind: see [`names_placed_kinds`]), a step `f1-g2`, a jump
 /// chain `c3xe5xg3`, `pass`, `choose black`, a kind chosen right after a move `=Q`
 /// (`e7-e8=Q`); other parts that do not continue one another are joined with `,`.
+///
+/// Without the position, a step, slide or relocation is written with `-` whether it
+/// takes a piece or not; [`notation_marked`] (through `text::notation::move_text`,
+/// which plays the parts to find out) writes one that takes a piece with `x`.
 pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> String) -> String {
+    notation_marked(prog, parts, chosen_names, &[])
+}
+
+/// [`notation`], with `took[i]` saying whether part `i` takes a piece (moves onto one,
+/// or captures in its `then` block): such a step, slide or relocation is written with
+/// `x` (`e4xd5`) rather than `-`, whatever moves the piece. A jump is written with `x`
+/// either way; a placement, which names one cell, is written alike whether it takes or not.
+pub fn notation_marked(
+    prog: &Program,
+    parts: &[Part],
+    chosen_names: &dyn Fn(&Part) -> String,
+    took: &[bool],
+) -> String {
     let g = &prog.geometry;
     let label = |c: u16| if c == NONE { "?".to_string() } else { g.label(crate::board::CellId(c)).to_string() };
     let mut out = String::new();
@@ -566,11 +581,12 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
         && prog.rules[p.rule as usize].action == Action::Place
         && !named
     {
-        return label_part(&label(p.to), by_file);
+        return if p.to == NONE { label(p.to) } else { label_part(g, crate::board::CellId(p.to), by_file) };
     }
-    for p in parts {
+    for (i, p) in parts.iter().enumerate() {
         let action = prog.rules[p.rule as usize].action;
         let continues = matches!(prev, Some((a, q)) if a == action && q.to == p.from && p.from != NONE);
+        let sep = if took.get(i).copied().unwrap_or(false) { 'x' } else { '-' };
         // A kind chosen right after a piece moved (a promotion): `e7-e8=Q`.
         let moved = matches!(prev, Some((a, _)) if !matches!(a, Action::Choose | Action::Pass));
         let promotion = if action == Action::Choose && moved {
@@ -591,7 +607,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                 out.push_str(&label(p.to));
             }
             Action::Step | Action::Slide | Action::Relocate if continues => {
-                out.push('-');
+                out.push(sep);
                 out.push_str(&label(p.to));
             }
             _ => {
@@ -622,7 +638,7 @@ pub fn notation(prog: &Program, parts: &[Part], chosen_names: &dyn Fn(&Part) -> 
                     }
                     _ => {
                         out.push_str(&label(p.from));
-                        out.push('-');
+                        out.push(sep);
                         out.push_str(&label(p.to));
                     }
                 }

@@ -15,13 +15,40 @@ use crate::check::hir::Action;
 
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::moves::{MoveList, Part, kind_word, names_placed_kinds, notation};
+use crate::engine::exec::context::{Ctx, MoveVars, finish};
+use crate::engine::exec::moves::{MoveList, Part, kind_word, names_placed_kinds, notation, notation_marked};
 use crate::engine::exec::state::{Game, Outcome, State, side_of};
 use crate::engine::text::refusal::why_not;
 
-/// A move in the game's notation.
+/// A move in the game's notation, as played in position `s`: a part that takes a piece
+/// (moves onto one, or captures in its `then` block) is written with `x` whatever
+/// moves the piece (`e4xd5`), as [`notation_marked`] says.
 pub fn move_text<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> String {
-    notation(&g.prog, parts, &|p| g.chosen_name(s, p))
+    let took = parts_taking(g, s, parts);
+    notation_marked(&g.prog, parts, &|p| g.chosen_name(s, p), &took)
+}
+
+/// Which parts of a turn take a piece: the parts are played one by one on a copy of
+/// `s`, each counting the captures it makes as `play` counts them. Notation is only
+/// written for people, so the copy costs nothing in play.
+fn parts_taking<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> Vec<bool> {
+    let mut t = s.clone();
+    let start = if g.prog.uses.turn_start { Some(s.clone()) } else { None };
+    let mut cx = Ctx::new(start.as_ref());
+    let mut took = Vec::with_capacity(parts.len());
+    for (i, p) in parts.iter().enumerate() {
+        if g.prog.rules.get(p.rule as usize).is_none() || t.outcome != Outcome::Ongoing {
+            break;
+        }
+        if i > 0 {
+            cx.mv = MoveVars::default();
+        }
+        let before = t.turn_captures;
+        g.apply_part(&mut t, &mut cx, *p, None, false);
+        took.push(t.turn_captures > before);
+    }
+    finish!(cx);
+    took
 }
 
 // ---------------------------------------------------------------------------
@@ -77,13 +104,26 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
             // `S*e5`: a placement naming its kind.
             toks.push(Tok::Sep('*'));
             i += 1;
-        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) {
+        } else if c == 'x' && after_cell && chars.get(i + 1).is_some_and(|n| starts_cell(prog, *n)) {
             toks.push(Tok::Sep('x'));
             i += 1;
         } else if c == 'x' && matches!(toks.last(), None | Some(Tok::Sep(','))) && takes_cell(prog, &chars[i..]) {
             // `xe4`: a piece taken (a `take` rule's move).
             toks.push(Tok::Sep('x'));
             i += 1;
+        } else if let Some((cell, end)) = declared_cell(prog, &chars, i) {
+            if after_cell {
+                return Err(TokError::Syntax);
+            }
+            toks.push(Tok::Cell(cell));
+            i = end;
+        } else if c.is_ascii_digit()
+            && prog.geometry.has_declared_labels()
+            && !matches!(toks.last(), Some(Tok::Word(_)))
+        {
+            // `6e` on a board whose files are numbered 1 to 5.
+            let word: String = chars[i..].iter().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            return Err(TokError::NotOnBoard(word));
         } else if c.is_ascii_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_alphabetic() {
@@ -134,6 +174,29 @@ fn tokenize(prog: &Program, text: &str) -> Result<Vec<Tok>, TokError> {
 fn takes_cell(prog: &Program, text: &[char]) -> bool {
     let word: String = text.iter().take_while(|c| c.is_ascii_alphanumeric()).collect();
     prog.geometry.parse_label(&word).is_none() && word.len() > 1 && prog.geometry.parse_label(&word[1..]).is_some()
+}
+
+/// Whether a character can start a cell's label: a letter, or a digit on a board whose
+/// labels are declared (a file numbered `7`).
+fn starts_cell(prog: &Program, c: char) -> bool {
+    c.is_ascii_alphabetic() || (c.is_ascii_digit() && prog.geometry.has_declared_labels())
+}
+
+/// On a board whose labels are declared (`files a b c d e f g h j`), the cell whose
+/// label starts at `i`, and where it ends: the longest label that ends the text, a
+/// run of letters and digits, or is followed by an `x` and another cell (`7gx7f`).
+/// `None` on other boards, whose labels are letters then digits (read below).
+fn declared_cell(prog: &Program, chars: &[char], i: usize) -> Option<(u16, usize)> {
+    let geo = &prog.geometry;
+    if !geo.has_declared_labels() {
+        return None;
+    }
+    let run = chars[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(chars.len(), |n| i + n);
+    (i + 1..=run).rev().find_map(|end| {
+        let boundary = end == run || (chars[end] == 'x' && chars.get(end + 1).is_some_and(|c| starts_cell(prog, *c)));
+        let text: String = chars[i..end].iter().collect();
+        boundary.then(|| geo.parse_label(&text)).flatten().map(|c| (c.0, end))
+    })
 }
 
 /// The cells of a move of cells, or `None` for a move of words.
@@ -287,6 +350,18 @@ fn find_move_in<const W: usize>(
     let legal: Vec<Vec<Tok>> = notes.iter().map(|n| tokenize(prog, n).unwrap_or_default()).collect();
     let all_of = |a: Action| (0..list.len()).all(|i| first_action(i) == a);
     let one_kind = (0..list.len()).all(|i| first_action(i) == first_action(0));
+    // A move of cells and words typed with `-` where a part takes a piece (`b7-a8=Q` for
+    // `b7xa8=Q`), or the other way round, when only one move has them.
+    let marks = |a: &[Tok], b: &[Tok]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| x == y || matches!((x, y), (Tok::Sep('-' | 'x'), Tok::Sep('-' | 'x'))))
+    };
+    if typed.iter().any(|t| matches!(t, Tok::Word(_))) {
+        let same: Vec<usize> = (0..list.len()).filter(|&i| marks(&typed, &legal[i])).collect();
+        if let [i] = same[..] {
+            return Ok(i);
+        }
+    }
     let Some(cells) = cells_of(&typed) else {
         // A move of words.
         let words: Vec<&str> = norm.split(' ').collect();
@@ -594,6 +669,40 @@ mod tests {
         assert_eq!(toks("a1b2"), Err("syntax".into()));
         assert_eq!(toks("a1!"), Err("syntax".into()));
         assert_eq!(toks("é"), Err("syntax".into()));
+    }
+
+    /// A game where a man steps or slides onto an enemy man and takes it.
+    fn takes() -> crate::engine::AnyGame {
+        let text = "game \"T\"\nplayers white, black\nboard square 5 by 5\npiece man \"m\"\n\
+            setup {\n  place white man at { a1, c1 }\n  place black man at { a2, e1 }\n}\n\
+            phase play {\n  step own along n to not own\n  slide own along e to not own\n}\n";
+        let model = crate::check_source(text).model.expect("the game checks");
+        let values = crate::engine::compile::options::resolve(&model, None, &[]).expect("options");
+        crate::engine::build(&model, &values).expect("compiles")
+    }
+
+    #[test]
+    fn a_part_that_takes_is_written_with_x_and_typed_either_way() {
+        let any = takes();
+        crate::with_game!(&any, g => {
+            let s = g.start();
+            let mut list = MoveList::new();
+            g.legal_moves(&s, &mut list).expect("legal moves");
+            let mut notes: Vec<String> = list.iter().map(|m| move_text(g, &s, m)).collect();
+            notes.sort();
+            // a1 steps onto black's a2 and takes it, or slides to b1 (its own man on c1
+            // stops it); c1 steps to c2, or slides to d1 or onto black's e1.
+            assert_eq!(notes, ["a1-b1", "a1xa2", "c1-c2", "c1-d1", "c1xe1"]);
+            // Without the position a capture cannot be told.
+            let plain: Vec<String> = list.iter().map(|m| notation(&g.prog, m, &|_| String::new())).collect();
+            assert!(plain.contains(&"a1-a2".to_string()), "{plain:?}");
+            let take = notes.iter().position(|n| n == "a1xa2").expect("the capture");
+            let take = list.iter().position(|m| move_text(g, &s, m) == notes[take]).expect("listed");
+            assert_eq!(find_move(g, &s, &list, "a1xa2"), Ok(take));
+            assert_eq!(find_move(g, &s, &list, "A1-A2"), Ok(take));
+            let step = list.iter().position(|m| move_text(g, &s, m) == "c1-c2").expect("listed");
+            assert_eq!(find_move(g, &s, &list, "c1xc2"), Ok(step));
+        });
     }
 
     #[test]
