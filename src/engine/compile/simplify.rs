@@ -233,6 +233,18 @@ impl Simplifier<'_> {
                     }
                     return out.unwrap_or(E::Bool(*kind == Comprehension::All));
                 }
+                // A union over a few constant items: one `or` of sets per item.
+                if *kind == Comprehension::Union
+                    && let Some(items) = unrollable(&source, self.players, self.sides).filter(|i| !i.is_empty())
+                {
+                    let mut parts = items.into_iter().map(|item| {
+                        let mut m = map.clone();
+                        m.insert(*slot, item);
+                        self.expr(body, &m)
+                    });
+                    let first = parts.next().unwrap_or(E::Bool(false));
+                    return parts.fold(first, |acc, x| E::Bin(Op::SetOr, b(acc), b(x)));
+                }
                 let mut m = map.clone();
                 m.remove(slot);
                 E::Comp {

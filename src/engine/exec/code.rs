@@ -1069,6 +1069,20 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
+            // `any(a or b)` is `any(a) or any(b)`, `any(if c then a else b)` is
+            // `if c then any(a) else any(b)`: each stops as soon as it knows.
+            E::Call(Builtin::Any, args) if let [E::Bin(Op::SetOr, a, b)] = &args[..] => {
+                let any = |x: &E| E::Call(Builtin::Any, vec![x.clone()]);
+                self.bool(&E::Bin(Op::Or, Box::new(any(a)), Box::new(any(b))))
+            }
+            E::Call(Builtin::Any, args) if let [E::If(c, a, b)] = &args[..] => {
+                let any = |x: &E| E::Call(Builtin::Any, vec![(*x).clone()]);
+                let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
+                match b {
+                    BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
+                    b => BoolN::If(Box::new(c), Box::new(a), Box::new(b)),
+                }
+            }
             // `any(union(x in xs: s))` is `any(x in xs: any(s))`: it stops at the first
             // `x` whose set is not empty.
             E::Call(Builtin::Any, args)
