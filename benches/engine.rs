@@ -1,5 +1,5 @@
-//! Engine benchmarks, for every game in `games/` (found by reading the folder), with its
-//! default options:
+//! Engine benchmarks, for every game in `games/` and `games/classic/` (found by reading
+//! the folders), with its default options:
 //!
 //! - `<game>/legal_moves/start`: generating the legal moves of the start position;
 //! - `<game>/legal_moves/ply20`: the same from the position 20 seeded random plies in;
@@ -28,10 +28,14 @@ const PLAYOUT_PLIES: u32 = 80;
 const PLAYOUT_SEED: u64 = 1;
 
 fn games() -> Vec<(String, AnyGame)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = [root.join("games"), root.join("games/classic")]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(dir)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+                .filter_map(|e| e.ok().map(|e| e.path()))
+        })
         .filter(|p| p.extension().is_some_and(|x| x == "game"))
         .collect();
     files.sort();

@@ -189,6 +189,8 @@ fn numbers_out_of_range_are_usage_errors() {
         (&["bench", g, "--max-plies", "-5"], "1..=1000000"),
         (&["perft", g, "0"], "1..=1000"),
         (&["perft", g, "1001"], "1..=1000"),
+        (&["perft", g, "1", "--threads", "257"], "0..=256"),
+        (&["bench", g, "--threads", "-1"], "0..=256"),
         (&["match", g, "--games", "0"], "1..=1000000"),
         (&["match", g, "--max-plies", "0"], "1..=1000000"),
         (&["match", g, "--playout-plies", "0"], "1..=1000000"),

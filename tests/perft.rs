@@ -230,7 +230,7 @@ fn perft_all_counts() {
 
 /// `--no-fast-paths` reaches the engine from the command line: the same counts.
 #[test]
-fn the_command_counts_the_same_without_fast_paths() {
+fn the_command_counts_the_same_without_fast_paths_and_on_threads() {
     let game = root().join("games").join("stax.game");
     let count = |extra: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
@@ -246,6 +246,9 @@ fn the_command_counts_the_same_without_fast_paths() {
     let fast = count(&[]);
     assert!(fast.contains("perft(3) = "), "{fast}");
     assert_eq!(fast, count(&["--no-fast-paths"]));
+    // The first moves shared among threads: the same counts, `--divide` included.
+    assert_eq!(fast, count(&["--threads", "2"]));
+    assert_eq!(count(&["--divide"]), count(&["--divide", "--threads", "0"]));
 }
 
 /// A placement game on a rhombus that never ends: from the start, the count at depth
@@ -371,4 +374,30 @@ fn perft_of_steps_on_a_graph_without_directions() {
             });
         }
     }
+}
+
+/// `bench --threads N --playouts P` plays exactly P games in all, the same ones on
+/// every run (thread `i` plays its share with seed `seed + i`).
+#[test]
+fn bench_on_threads_plays_the_games_asked() {
+    let game = root().join("games").join("classic").join("tic-tac-toe.game");
+    let bench = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesi"))
+            .args(["bench", &game.display().to_string(), "--playouts", "101", "--threads", "3"])
+            .output()
+            .expect("rulesi runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = bench();
+    assert!(text.contains("threads: 3\n") && text.contains("playouts: 101 in "), "{text}");
+    let ended: u64 = text
+        .lines()
+        .filter(|l| l.starts_with("wins ") || l.starts_with("draws:") || l.starts_with("unfinished"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(ended, 101, "{text}");
+    let outcomes =
+        |t: &str| t.lines().filter(|l| l.starts_with("wins ") || l.starts_with("draws")).collect::<Vec<_>>().join("\n");
+    assert_eq!(outcomes(&text), outcomes(&bench()), "the same games on every run");
 }

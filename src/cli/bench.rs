@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args as ClapArgs;
 
 use rulesi::engine::search::{Ending, Rng, random_game};
-use rulesi::engine::{MoveList, Outcome};
+use rulesi::engine::{Game, MoveList, Outcome, State};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load, start_position};
@@ -36,6 +36,11 @@ pub struct Args {
     /// format).
     #[arg(long, value_name = "FILE")]
     position: Option<PathBuf>,
+    /// Play on this many threads at once (0: one per core), thread `i` with seed
+    /// `seed + i`; `playouts/s` stays per CPU-second, and `playouts/s, all threads`
+    /// counts by the clock.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256), allow_negative_numbers = true)]
+    threads: u32,
 }
 
 /// CPU time used by this thread, in seconds.
@@ -49,60 +54,127 @@ pub fn thread_cpu_seconds() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// What a batch of random games came to.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    plies: u64,
+    wins: Vec<u64>,
+    draws: u64,
+    unfinished: u64,
+    /// CPU time of the thread that played them, in seconds.
+    cpu: f64,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.games += other.games;
+        self.plies += other.plies;
+        for (w, o) in self.wins.iter_mut().zip(other.wins) {
+            *w += o;
+        }
+        self.draws += other.draws;
+        self.unfinished += other.unfinished;
+        self.cpu += other.cpu;
+    }
+}
+
+/// Plays random games from `start` on this thread: `playouts` of them, or for
+/// `seconds` of its CPU time. The error names the game it happened in.
+fn play_batch<const W: usize>(
+    g: &Game<W>,
+    start: &State<W>,
+    seed: u64,
+    max_plies: u32,
+    playouts: Option<u64>,
+    seconds: f64,
+) -> Result<Tally, String> {
+    let mut rng = Rng::new(seed);
+    let mut list = MoveList::new();
+    let mut state = start.clone();
+    let mut t = Tally { wins: vec![0; g.prog.players], ..Tally::default() };
+    if playouts == Some(0) {
+        return Ok(t);
+    }
+    let cpu0 = thread_cpu_seconds();
+    loop {
+        state.clone_from(start);
+        let (ending, n) = random_game(g, &mut state, &mut rng, max_plies, &mut list)
+            .map_err(|e| format!("in random game {}: {e}", t.games + 1))?;
+        t.games += 1;
+        t.plies += n as u64;
+        match ending {
+            Ending::Finished(Outcome::Win(p)) => t.wins[p as usize] += 1,
+            Ending::Finished(_) => t.draws += 1,
+            Ending::Unfinished => t.unfinished += 1,
+        }
+        let done = match playouts {
+            Some(n) => t.games >= n,
+            None => thread_cpu_seconds() - cpu0 >= seconds,
+        };
+        if done {
+            break;
+        }
+    }
+    t.cpu = thread_cpu_seconds() - cpu0;
+    Ok(t)
+}
+
 /// Runs `bench`.
 pub fn run(args: Args) -> ExitCode {
     let loaded = match load(&args.game) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let seconds = args.seconds;
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
+        n => u64::from(n),
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
         let Ok(start) = start_position(g, args.position.as_deref()) else { return ExitCode::FAILURE };
-        let mut rng = Rng::new(args.seed);
-        let mut list = MoveList::new();
-        let mut state = start.clone();
-        let (mut games, mut plies) = (0u64, 0u64);
-        let mut wins = vec![0u64; g.prog.players];
-        let (mut draws, mut unfinished) = (0u64, 0u64);
         let wall = Instant::now();
-        let cpu0 = thread_cpu_seconds();
-        loop {
-            state.clone_from(&start);
-            let (ending, n) = match random_game(g, &mut state, &mut rng, args.max_plies, &mut list) {
-                Ok(r) => r,
+        // Thread `i` plays with seed `seed + i`, and its share of `--playouts`.
+        let results: Vec<Result<Tally, String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|i| {
+                    let share = args.playouts.map(|n| n / threads + u64::from(i < n % threads));
+                    let (start, seconds, max_plies) = (&start, args.seconds, args.max_plies);
+                    scope.spawn(move || play_batch(g, start, args.seed.wrapping_add(i), max_plies, share, seconds))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread stopped".into()))).collect()
+        });
+        let mut t = Tally { wins: vec![0; g.prog.players], ..Tally::default() };
+        for r in results {
+            match r {
+                Ok(x) => t.add(x),
                 Err(e) => {
-                    eprintln!("error: in random game {}: {e}", games + 1);
+                    eprintln!("error: {e}");
                     return ExitCode::FAILURE;
                 }
-            };
-            games += 1;
-            plies += n as u64;
-            match ending {
-                Ending::Finished(Outcome::Win(p)) => wins[p as usize] += 1,
-                Ending::Finished(_) => draws += 1,
-                Ending::Unfinished => unfinished += 1,
-            }
-            let done = match args.playouts {
-                Some(n) => games >= n,
-                None => thread_cpu_seconds() - cpu0 >= seconds,
-            };
-            if done {
-                break;
             }
         }
-        let cpu = (thread_cpu_seconds() - cpu0).max(1e-9);
+        let wall = wall.elapsed().as_secs_f64();
+        let cpu = t.cpu.max(1e-9);
+        let games = t.games.max(1);
         let _ = writeln!(out, "game: {}", g.prog.title);
-        let _ = writeln!(out, "playouts: {games} in {cpu:.2} s of CPU time ({:.2} s wall)", wall.elapsed().as_secs_f64());
-        let _ = writeln!(out, "playouts/s: {:.1}", games as f64 / cpu);
-        let _ = writeln!(out, "plies/playout: {:.1}", plies as f64 / games as f64);
-        let _ = writeln!(out, "plies/s: {:.0}", plies as f64 / cpu);
-        for (p, w) in wins.iter().enumerate() {
+        if threads > 1 {
+            let _ = writeln!(out, "threads: {threads}");
+        }
+        let _ = writeln!(out, "playouts: {} in {cpu:.2} s of CPU time ({wall:.2} s wall)", t.games);
+        let _ = writeln!(out, "playouts/s: {:.1}", t.games as f64 / cpu);
+        if threads > 1 {
+            let _ = writeln!(out, "playouts/s, all threads: {:.1}", t.games as f64 / wall.max(1e-9));
+        }
+        let _ = writeln!(out, "plies/playout: {:.1}", t.plies as f64 / games as f64);
+        let _ = writeln!(out, "plies/s: {:.0}", t.plies as f64 / cpu);
+        for (p, w) in t.wins.iter().enumerate() {
             let _ = writeln!(out, "wins {}: {w}", g.prog.sides[p]);
         }
-        let _ = writeln!(out, "draws: {draws}");
-        let _ = writeln!(out, "unfinished (reached {} plies): {unfinished}", args.max_plies);
+        let _ = writeln!(out, "draws: {}", t.draws);
+        let _ = writeln!(out, "unfinished (reached {} plies): {}", args.max_plies, t.unfinished);
     });
     ExitCode::SUCCESS
 }

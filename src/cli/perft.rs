@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
-use rulesi::engine::search::perft;
+use rulesi::engine::search::{perft, perft_parallel};
 use rulesi::engine::{EngineError, MoveList, text::notation::move_text};
 use rulesi::with_game;
 
@@ -28,6 +28,10 @@ pub struct Args {
     /// Also print the count below each first move (at the full depth).
     #[arg(long)]
     divide: bool,
+    /// Count on this many threads, the first moves shared among them (0: one per
+    /// core); the counts are the same.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256), allow_negative_numbers = true)]
+    threads: u32,
 }
 
 /// Runs `perft`.
@@ -36,13 +40,21 @@ pub fn run(args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start the threads that count: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     with_game!(&loaded.game, g => {
         let Ok(start) = start_position(g, args.position.as_deref()) else { return ExitCode::FAILURE };
         let counted = (|| {
             for d in 1..=args.depth {
-                let _ = writeln!(out, "perft({d}) = {}", perft(g, &start, d)?);
+                let n = if args.threads == 1 { perft(g, &start, d)? } else { perft_parallel(g, &start, d, &pool)? };
+                let _ = writeln!(out, "perft({d}) = {n}");
             }
             if args.divide && args.depth >= 1 {
                 let mut list = MoveList::new();

@@ -53,6 +53,35 @@ pub fn perft<const W: usize>(g: &Game<W>, s: &State<W>, depth: u32) -> Result<u6
     }
 }
 
+/// [`perft`] with the first moves shared among the threads of `pool`: the same
+/// count, each first move's subtree counted on one thread (the first error met in
+/// move order, if any).
+pub fn perft_parallel<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+) -> Result<u64, EngineError> {
+    use rayon::prelude::*;
+    if depth <= 1 {
+        return perft(g, s, depth);
+    }
+    let mut list = MoveList::new();
+    g.legal_moves(s, &mut list)?;
+    let firsts: Vec<Vec<Part>> = list.iter().map(|m| m.to_vec()).collect();
+    let counts: Vec<Result<u64, EngineError>> = pool.install(|| {
+        firsts
+            .par_iter()
+            .map(|m| {
+                let mut next = s.clone();
+                g.play(&mut next, m)?;
+                perft(g, &next, depth - 1)
+            })
+            .collect()
+    });
+    counts.into_iter().sum()
+}
+
 /// A small, fast, seedable random number generator (xorshift64*).
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
