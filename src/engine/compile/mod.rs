@@ -22,7 +22,7 @@ use crate::check::types::Ty;
 use crate::engine::error::BuildError;
 use crate::syntax::Span;
 
-use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, Written, children};
+use crate::engine::compile::program::{E, NONE, Op, Phase, Rule, S, Shape, Written, any_node, children};
 
 /// What the compiled program uses, so the engine keeps only the history it needs.
 #[derive(Clone, Debug, Default)]
@@ -1152,16 +1152,4 @@ fn is_constant(e: &E) -> bool {
 /// Whether an expression asks `attacked`.
 fn asks_attack(e: &E) -> bool {
     any_node(e, &|x| matches!(x, E::Call(Builtin::Attacked, _)))
-}
-
-/// Whether any node of an expression (itself included) passes `f`.
-fn any_node(e: &E, f: &dyn Fn(&E) -> bool) -> bool {
-    let mut found = false;
-    visit(e, &mut |x| found |= f(x));
-    found
-}
-
-fn visit(e: &E, f: &mut dyn FnMut(&E)) {
-    f(e);
-    children(e, &mut |c| visit(c, f));
 }

@@ -247,6 +247,19 @@ pub struct Phase {
     pub body: Vec<S>,
 }
 
+/// Whether `f` holds for an expression or any expression inside it.
+pub fn any_node(e: &E, f: &dyn Fn(&E) -> bool) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| found |= f(x));
+    found
+}
+
+/// Calls `f` with an expression and every expression inside it.
+pub fn visit(e: &E, f: &mut dyn FnMut(&E)) {
+    f(e);
+    children(e, &mut |c| visit(c, f));
+}
+
 /// Calls `f` with each direct operand of an expression.
 pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
     match e {

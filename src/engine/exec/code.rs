@@ -22,7 +22,7 @@
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::{E, NONE, Op, S, Shape, children};
+use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children};
 use crate::engine::exec::closure::{self, FB, FS, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
@@ -3017,17 +3017,7 @@ fn spans<'e>(slot: u32, source: &'e E, body: &'e E) -> Option<(&'e E, &'e E, &'e
             (E::Local(i), o) | (o, E::Local(i)) if *i == slot => o,
             _ => return None,
         };
-        (!reads_local(other, slot)).then_some(other)
+        (!any_node(other, &|x| matches!(x, E::Local(i) if *i == slot))).then_some(other)
     };
     Some((within, meets(x)?, meets(y)?))
-}
-
-/// Whether an expression reads local `slot`.
-fn reads_local(e: &E, slot: u32) -> bool {
-    if let E::Local(i) = e {
-        return *i == slot;
-    }
-    let mut found = false;
-    children(e, &mut |c| found |= reads_local(c, slot));
-    found
 }

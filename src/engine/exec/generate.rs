@@ -7,10 +7,12 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
+use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::{CRule, CS, Mask};
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::statement::Pending;
 
 /// What generating a masked rule computes once, before its pieces (see
 /// `Game::gen_masked`).
@@ -691,20 +693,41 @@ impl<const W: usize> Game<W> {
     #[cold]
     #[inline(never)]
     pub(crate) fn plays_legally(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
-        let mut next = cx.scratch_copy(s);
         let mut pending = Vec::new();
-        let mut inner = Ctx::new(cx.turn_start);
-        inner.mv.chosen = cx.mv.chosen.clone();
-        inner.extra = cx.extra.take();
-        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
+        let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         let legal = if next.full != NONE {
             Err(self.stack_full(next.full))
         } else {
             Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
         };
+        Self::end_copy(cx, inner, next);
+        legal
+    }
+
+    /// Plays `part` (its `then` block and `end`) on a scratch copy of `s`, in a context
+    /// of its own that takes `cx`'s locals, chosen value and scratch space; further
+    /// parts are collected into `pending`. Hand both back with [`Game::end_copy`].
+    fn play_on_copy<'g, 's>(
+        &'g self,
+        s: &State<W>,
+        cx: &mut Ctx<'s, W>,
+        part: Part,
+        pending: &mut Vec<Pending<'g, W>>,
+    ) -> (State<W>, Ctx<'s, W>, Flow) {
+        let mut next = cx.scratch_copy(s);
+        let mut inner = Ctx::new(cx.turn_start);
+        inner.slots = cx.slots.clone();
+        inner.mv.chosen = cx.mv.chosen.clone();
+        inner.extra = cx.extra.take();
+        let r = self.apply_part(&mut next, &mut inner, part, Some(pending), true);
+        (next, inner, r)
+    }
+
+    /// Gives back what [`Game::play_on_copy`] took from `cx`: its scratch space and
+    /// the copy of the position.
+    fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: State<W>) {
         cx.extra = inner.extra.take();
         cx.give_back(next);
-        legal
     }
 
     /// Checks the conditions a rule's mask leaves (see [`Mask`]) on one candidate of a
@@ -748,23 +771,19 @@ impl<const W: usize> Game<W> {
             out.push(prefix, part);
             return;
         }
-        if cx.lazy && prefix.is_empty() && !rule.goes_on && cx.slots.is_empty() {
-            // Random play: a one-part turn that may be refused (or leave a royal piece
-            // attacked) is played out only if it is drawn (`Game::check_part`). Its
-            // conditions read no local (none is bound), so they read the same then.
+        // Random play: a one-part turn that may be refused (or leave a royal piece
+        // attacked) is played out only if it is drawn (`Game::check_part`). Its
+        // conditions read no local (none is bound), so they read the same then.
+        let defer = cx.lazy && prefix.is_empty() && cx.slots.is_empty();
+        if defer && !rule.goes_on {
             out.push_unchecked(part);
             return;
         }
         if out.failed() {
             return;
         }
-        let mut next = cx.scratch_copy(s);
         let mut pending = Vec::new();
-        let mut inner = Ctx::new(cx.turn_start);
-        inner.slots = cx.slots.clone();
-        inner.mv.chosen = cx.mv.chosen.clone();
-        inner.extra = cx.extra.take();
-        let r = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
+        let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         if next.full != NONE {
             out.fail(self.stack_full(next.full));
         } else if r.refused || (!prefix.is_empty() && self.revisits(s, &next, &inner)) {
@@ -774,7 +793,7 @@ impl<const W: usize> Game<W> {
             let cell = self.label(if part.to == NONE { part.from } else { part.to });
             out.fail(EngineErrorKind::TurnTooLong { cell }.into());
         } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
-            if cx.lazy && prefix.is_empty() && cx.slots.is_empty() {
+            if defer {
                 // Random play: whether it leaves a royal piece attacked is asked only
                 // if it is drawn (see above).
                 out.push_unchecked(part);
@@ -801,8 +820,7 @@ impl<const W: usize> Game<W> {
                 out.push(prefix, part);
             }
         }
-        cx.extra = inner.extra.take();
-        cx.give_back(next);
+        Self::end_copy(cx, inner, next);
     }
 
     /// Whether a further part of a turn, which went from `before` to `after`, returns to
