@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, EffN, IdN, NumN, SetN, SideN, Target};
+use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, EffN, IdN, NumN, SetN, SideN, Target};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::exec::value::Val;
@@ -286,6 +286,11 @@ enum NumC<const W: usize> {
     Table(u32, PathC),
     Passes,
     Captures,
+    /// `count(run(c, d, S))` along a constant direction through a set of literals:
+    /// the cells are walked and counted, no set is built.
+    RunLen(PathC, u8, Vec<Lit>),
+    /// A sum (`a + b + c`, at least two terms), each term evaluated inline.
+    Sum(Vec<NumC<W>>),
     Fn(FN<W>),
 }
 
@@ -301,6 +306,20 @@ impl<const W: usize> NumC<W> {
             }
             NumC::Passes => s.passes as i64,
             NumC::Captures => cx.mv.captures as i64,
+            NumC::RunLen(p, d, l) => {
+                let (mut c, d) = (p.eval(g, s, cx), *d as usize);
+                let mut n = 0;
+                // At most every cell once, as `walk`.
+                while c != NONE && n < g.n as i64 {
+                    c = g.step[c as usize * g.ndirs + d];
+                    if c == NONE || !g.conj_has(s, l, c) {
+                        break;
+                    }
+                    n += 1;
+                }
+                n
+            }
+            NumC::Sum(xs) => xs.iter().map(|x| x.eval(g, s, cx)).reduce(i64::saturating_add).unwrap_or(0),
             NumC::Fn(f) => (f.0)(g, s, cx),
         }
     }
@@ -1412,6 +1431,10 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let f = set_f::<W>(x);
             fs(move |g, s, cx| g.dilate((f.0)(g, s, cx)))
         }
+        SetN::StepsInto(x, d) => {
+            let (f, d) = (set_f::<W>(x), *d);
+            fs(move |g, s, cx| g.steps_into((f.0)(g, s, cx), d))
+        }
         SetN::NbCount(x, op, k) => {
             let (f, k, op) = (set_f::<W>(x), num_c::<W>(k), *op);
             fs(move |g, s, cx| {
@@ -1493,6 +1516,26 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
         NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
         NumN::Passes => NumC::Passes,
         NumN::Captures => NumC::Captures,
+        NumN::Count(SetN::Run(c, DirN::Const(d), set)) if PathC::of(c).is_some() && lits_of(set).is_some() => {
+            NumC::RunLen(PathC::of(c).expect("checked"), *d, lits_of(set).expect("checked"))
+        }
+        NumN::Add(..) => {
+            // `(a + b) + c` as [a, b, c], summed from the left as `en` does.
+            let (mut terms, mut t) = (Vec::new(), n);
+            while let NumN::Add(a, b) = t {
+                terms.push(num_c::<W>(b));
+                t = a;
+            }
+            terms.push(num_c::<W>(t));
+            terms.reverse();
+            if terms.iter().any(|t| !matches!(t, NumC::Fn(_) | NumC::Const(_))) {
+                NumC::Sum(terms)
+            } else {
+                // Nothing is gained inline: one closure for the whole sum.
+                let n = n.clone();
+                NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
+            }
+        }
         _ => {
             let n = n.clone();
             NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))

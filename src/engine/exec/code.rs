@@ -169,6 +169,9 @@ pub enum SetN {
     /// The cells with at least one neighbour in the set: `any(neighbours(to) and S)`
     /// as a set of `to`.
     Dilate(Box<SetN>),
+    /// The cells whose step along the direction is in the set: `to + d in S` as a set
+    /// of `to`.
+    StepsInto(Box<SetN>, u8),
     /// The cells whose number of neighbours in the set compares so with the number:
     /// `count(neighbours(to) and S) == k` as a set of `to`.
     NbCount(Box<SetN>, Cmp, Box<NumN>),
@@ -1812,6 +1815,25 @@ impl<const W: usize> Lower<'_, W> {
                 let ds = deps(s);
                 if ds.to || ds.middle { None } else { Some(self.set(s)) }
             }
+            // `var + d1 + d2 in S`: the cells whose steps lead into `S`, the last step
+            // taken back first. This walks the cells of `S`, once per generation; it
+            // pays where the destinations are anywhere on the board (a placement or a
+            // relocation), not for a step or a jump, whose few destinations per piece
+            // are cheaper to test one by one.
+            E::Bin(Op::CellIn, a, s)
+                if matches!(action, Action::Place | Action::Relocate)
+                    && let Some(dirs) = self.steps_from(a, var) =>
+            {
+                let ds = deps(s);
+                if ds.to || ds.middle {
+                    return None;
+                }
+                let mut set = self.set(s);
+                for d in dirs.into_iter().rev() {
+                    set = SetN::StepsInto(Box::new(set), d);
+                }
+                Some(set)
+            }
             E::Not(x) => {
                 let s = self.cell_set(x, var, action)?;
                 Some(self.complement(s))
@@ -1866,6 +1888,21 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             _ if is_to => self.the_set(c, action),
+            _ => None,
+        }
+    }
+
+    /// The constant directions of the steps that lead from `var` to `e`
+    /// (`var + d1 + d2`, a step back as the opposite direction), when `e` is one.
+    fn steps_from(&self, e: &E, var: &E) -> Option<Vec<u8>> {
+        match e {
+            E::Bin(op @ (Op::Step | Op::StepBack), a, b) => {
+                let E::Dir(d) = &**b else { return None };
+                let d = if *op == Op::StepBack { *self.g.opposite.get(*d as usize)? } else { *d };
+                let mut dirs = if **a == *var { Vec::new() } else { self.steps_from(a, var)? };
+                dirs.push(d);
+                Some(dirs)
+            }
             _ => None,
         }
     }
@@ -2168,6 +2205,7 @@ fn map_sets(n: SetN, f: &mut dyn FnMut(SetN) -> SetN) -> SetN {
         SetN::IfThen(c, x) => SetN::IfThen(c, b(x)),
         SetN::If(c, x, y) => SetN::If(c, b(x), b(y)),
         SetN::Dilate(x) => SetN::Dilate(b(x)),
+        SetN::StepsInto(x, d) => SetN::StepsInto(b(x), d),
         SetN::NbCount(x, op, k) => SetN::NbCount(b(x), op, k),
         SetN::Neighbours(x) => SetN::Neighbours(b(x)),
         SetN::AtStart(x) => SetN::AtStart(b(x)),
@@ -2189,6 +2227,7 @@ fn set_children(n: &SetN, f: &mut dyn FnMut(&SetN)) {
         | SetN::IfAll(_, x)
         | SetN::IfThen(_, x)
         | SetN::Dilate(x)
+        | SetN::StepsInto(x, _)
         | SetN::NbCount(x, ..)
         | SetN::Neighbours(x)
         | SetN::AtStart(x)
@@ -2219,6 +2258,7 @@ fn costly_parts(n: &SetN, seen: &mut Vec<(SetN, usize)>) {
         n,
         SetN::Group(_)
             | SetN::Dilate(_)
+            | SetN::StepsInto(..)
             | SetN::NbCount(..)
             | SetN::Neighbours(_)
             | SetN::AtStart(_)
@@ -2508,6 +2548,10 @@ impl<const W: usize> Game<W> {
                 let b = self.es(s, cx, x);
                 self.dilate(b)
             }
+            SetN::StepsInto(x, d) => {
+                let b = self.es(s, cx, x);
+                self.steps_into(b, *d)
+            }
             SetN::NbCount(x, op, k) => {
                 let k = self.en(s, cx, k);
                 let b = self.es(s, cx, x);
@@ -2652,6 +2696,32 @@ impl<const W: usize> Game<W> {
         let mut out = Bits::EMPTY;
         for x in set.iter() {
             out |= self.rev_neighbours[x as usize];
+        }
+        out
+    }
+
+    /// The cells whose step along `d` is in `set`: by the steps taken back from each
+    /// cell of the set, or, on a board where two cells step to one, every cell tried.
+    pub fn steps_into(&self, set: Bits<W>, d: u8) -> Bits<W> {
+        let (nd, d) = (self.ndirs, d as usize);
+        let mut out = Bits::EMPTY;
+        if d >= nd {
+            return out;
+        }
+        if self.back.is_empty() {
+            for c in 0..self.n {
+                let t = self.step[c * nd + d];
+                if t != NONE && set.has(t) {
+                    out.insert(c as u16);
+                }
+            }
+        } else {
+            for x in set.iter() {
+                let c = self.back.get(x as usize * nd + d).copied().unwrap_or(NONE);
+                if c != NONE {
+                    out.insert(c);
+                }
+            }
         }
         out
     }
