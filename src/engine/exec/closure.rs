@@ -448,6 +448,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         }
         BoolN::Comp(..)
         | BoolN::Eq(..)
+        | BoolN::SideEq(..)
         | BoolN::DirIn(..)
         | BoolN::ListIn(..)
         | BoolN::AnyOf(_)

@@ -333,6 +333,8 @@ pub enum BoolN {
     Spans(Box<[SetN; 3]>),
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(Box<ValN>, Box<ValN>, bool),
+    /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
+    SideEq(SideN, SideN, bool),
     /// A direction in a set of directions.
     DirIn(DirN, DirsN),
     /// A value in a list.
@@ -1067,6 +1069,8 @@ impl<const W: usize> Lower<'_, W> {
                     self.cmp(if eq { Cmp::Eq } else { Cmp::Ne }, a, b)
                 } else if x == Shape::Cell && y == Shape::Cell {
                     BoolN::CellEq(self.cell(a), self.cell(b), eq)
+                } else if x == Shape::Side && y == Shape::Side {
+                    BoolN::SideEq(self.side(a), self.side(b), eq)
                 } else {
                     BoolN::Eq(Box::new(self.value(a)), Box::new(self.value(b)), eq)
                 }
@@ -1082,6 +1086,10 @@ impl<const W: usize> Lower<'_, W> {
                 let any = |x: &E| E::Call(Builtin::Any, vec![(*x).clone()]);
                 let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
                 match b {
+                    // Conditions have no effects: the one test of a cell goes first.
+                    BoolN::Const(false) if one_cell_test(&a) && !one_cell_test(&c) => {
+                        BoolN::And(Box::new(a), Box::new(c))
+                    }
                     BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
                     b => BoolN::If(Box::new(c), Box::new(a), Box::new(b)),
                 }
@@ -1135,6 +1143,18 @@ impl<const W: usize> Lower<'_, W> {
     /// `any(set)`: a cell test when the set is one constant cell and more; two sets
     /// meeting for an intersection.
     fn any(&mut self, s: SetN) -> BoolN {
+        // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
+        // is in `S`.
+        if let SetN::Run(c, d, inner) = s {
+            let first = match (c, d) {
+                (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
+                    dirs[len as usize] = d;
+                    CellN::Path(b, dirs, len + 1)
+                }
+                (c, d) => CellN::StepDyn(Box::new(c), Box::new(d), false),
+            };
+            return BoolN::In(first, *inner);
+        }
         if let Some((id, rest)) = self.split_const(&s) {
             let r = self.const_bits(id);
             match r.count() {
@@ -2287,6 +2307,18 @@ fn replace_part(n: SetN, part: &SetN, k: u32) -> SetN {
     }
 }
 
+/// Whether a condition is one test of a cell reached by constant steps against a set
+/// of the position (`to + d in enemy`): a few instructions.
+fn one_cell_test(b: &BoolN) -> bool {
+    matches!(
+        b,
+        BoolN::In(
+            CellN::Path(..),
+            SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
+        )
+    )
+}
+
 /// The operands of a chain of `and`, left to right.
 fn flatten_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
     match e {
@@ -2921,6 +2953,10 @@ impl<const W: usize> Game<W> {
             BoolN::Eq(a, b, eq) => {
                 let (x, y) = (self.ev(s, cx, a), self.ev(s, cx, b));
                 self.same(s, &x, &y) == *eq
+            }
+            BoolN::SideEq(a, b, eq) => {
+                let (p, q) = (self.eside(s, cx, a), self.eside(s, cx, b));
+                self.same_side(s, p, q) == *eq
             }
             BoolN::DirIn(d, dirs) => {
                 let d = self.ed(s, cx, d);

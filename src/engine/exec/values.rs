@@ -303,7 +303,15 @@ impl<const W: usize> Game<W> {
     }
 
     /// Evaluates a direction (`u8::MAX` for none).
+    #[inline]
     pub fn ed(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirN) -> u8 {
+        match n {
+            DirN::Const(d) => *d,
+            n => self.ed_slow(s, cx, n),
+        }
+    }
+
+    fn ed_slow(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirN) -> u8 {
         match n {
             DirN::Const(d) => *d,
             DirN::Local(i) => match cx.slots.get(*i as usize) {
