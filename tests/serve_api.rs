@@ -475,3 +475,28 @@ fn the_position_carries_the_hands_of_a_game_with_reserves() {
     assert_eq!(p["reserves"], json!([]), "a game without reserves");
     assert!(!p["svg"].as_str().expect("a picture").contains("class=\"hand\""));
 }
+
+/// Boards of other shapes are served as `draw` draws them, every cell clickable: a
+/// graph board (`tests/oracle/mill.game`: only its 24 points, each a clickable
+/// circle, and its links as lines), a square with holes (`tests/oracle/holes.game`:
+/// no clickable shape where a cell is left out) and a rhombus.
+#[test]
+fn graph_holed_and_rhombus_boards_are_served_with_every_cell_clickable() {
+    for (game, cells) in [("mill", 24), ("holes", 33), ("rhombus", 16)] {
+        let server = Served::start(&format!("../tests/oracle/{game}"), &[]);
+        let p = server.new_game();
+        let svg = p["svg"].as_str().expect("a picture");
+        let (status, drawn) = rulesi(&["draw", &format!("tests/oracle/{game}.game")], "");
+        assert_eq!(status, 0, "{game}: rulesi draw");
+        assert_eq!(without_clicks(svg), drawn, "{game}: the served picture is draw's plus the clickable cells");
+        assert_eq!(svg.matches("data-cell=").count(), cells, "{game}");
+        for t in p["legal"].as_array().expect("legal") {
+            for cell in t["cells"].as_array().expect("cells") {
+                let attr = format!("data-cell=\"{}\"", cell.as_str().expect("a label"));
+                assert!(svg.contains(&attr), "{game}: no clickable {attr}");
+            }
+        }
+    }
+    let holes = Served::start("../tests/oracle/holes", &[]).new_game();
+    assert!(!holes["svg"].as_str().expect("a picture").contains("data-cell=\"a1\""), "a hole is not clickable");
+}
