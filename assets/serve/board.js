@@ -86,8 +86,8 @@ function show(pos) {
   autoplay();
 }
 
-// The pieces each side holds off the board, as `play` shows them: `in hand: white 3
-// man, 1 king · black none` (hidden in a game without reserves).
+// The pieces each side holds off the board, as `play` shows them: `in hand: red 3
+// tile, 1 cube · blue none` (hidden in a game without reserves).
 function hands(reserves) {
   const p = $("hands");
   p.hidden = reserves.length === 0;
