@@ -191,3 +191,41 @@ fn rhombus_of_hexagons() {
     }
     snapshot("draw-rhombus", &out);
 }
+
+/// A game with reserves (`tests/oracle/drops.game`) is drawn with each side's hand
+/// to the right of the board: its name, then a piece and the number held of each kind
+/// it holds (`none` for an empty hand), from the start or from a position.
+#[test]
+fn hands_are_drawn_beside_the_board() {
+    let (code, out, err) = rulesi(&["draw", "tests/oracle/drops.game"]);
+    assert_eq!(code, 0, "{err}");
+    snapshot("draw-drops", &out);
+    let doc = roxmltree::Document::parse(&out).expect("well-formed");
+    let hands: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("hand"))
+        .filter_map(|n| n.attribute("data-side"))
+        .collect();
+    assert_eq!(hands, ["white", "black"]);
+    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
+    assert_eq!(texts.iter().filter(|t| **t == "2 soldier").count(), 2, "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| **t == "1 guard").count(), 2, "{texts:?}");
+    // The panel stands to the right of the board: the picture is wider than without it.
+    let (_, plain, _) = rulesi(&["draw", "tests/oracle/rhombus.game"]);
+    assert!(!plain.contains("in hand"), "a game without reserves has no panel");
+
+    let dir = common::TempDir::new("draw-hands");
+    let position = dir.write(
+        "hands.position",
+        b"turn black\ncell a1 white king\ncell d4 black king\nreserve white soldier 0\nreserve white guard 0\n\
+          reserve black soldier 3\nreserve black guard 1\n",
+    );
+    let (code, out, err) = rulesi(&["draw", "tests/oracle/drops.game", "--position", &position.to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    let doc = roxmltree::Document::parse(&out).expect("well-formed");
+    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
+    for want in ["in hand", "white", "none", "black", "3 soldier", "1 guard"] {
+        assert!(texts.contains(&want), "no `{want}` in {texts:?}");
+    }
+    assert!(!texts.contains(&"2 soldier"), "{texts:?}");
+}

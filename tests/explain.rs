@@ -179,3 +179,83 @@ fn rotations_of_constant_directions_are_folded() {
     assert!(out.contains("rule "), "{out}");
     assert!(!out.contains("rotate("), "a rotation was left unfolded:\n{out}");
 }
+
+/// A graph board whose lines name no direction (a wheel: a rim and four spokes), and
+/// one whose lines name some: what the simplifier unrolled over `lines` is folded back
+/// into the loop the game wrote (`any(d in lines: ...)`, `for d in lines { ... }`), a
+/// lone direction of a line without a name is written from a named one (`rotate(e,
+/// 1)`), or, when the board names none, by its line as the game lists it
+/// (`(a1 - e1 - e5 - a5 - a1)`, and `-(...)` the other way); never by a made-up name
+/// such as `line 1` that no rule can write.
+#[test]
+fn directions_of_lines_without_a_name_are_written_as_the_game_wrote_them() {
+    let dir = TempDir::new("explain-unnamed");
+    let wheel = dir.write(
+        "wheel.game",
+        br#"game "Wheel"
+players white, black
+board graph {
+  points h1 at (2, 2), a1 at (0, 0), e1 at (4, 0), e5 at (4, 4), a5 at (0, 4)
+  lines a1 - e1 - e5 - a5 - a1
+  lines h1 - a1, h1 - e1, h1 - e5, h1 - a5
+}
+piece man "o"
+flag hot
+setup {
+  place white man at a1
+  place black man at e5
+}
+phase play {
+  step own along lines to empty then {
+    for d in lines {
+      if to + d in enemy { flag(hot, to + d) }
+    }
+  }
+}
+end {
+  if any(c in own: any(d in lines: c + d in own)) { win(mover) }
+  if any(c in own: any(d in lines: c + d in own and c - d in own)) { win(mover) }
+}
+no moves { lose(mover) }
+"#,
+    );
+    let mixed = dir.write(
+        "mixed.game",
+        br#"game "Mixed"
+players white, black
+board graph {
+  points a1 at (0, 0), b1 at (1, 0), c1 at (2, 0), a2 at (0, 1), b2 at (1, 1)
+  lines along e and w: a1 - b1 - c1
+  lines a1 - a2 - b2
+}
+piece man "o"
+phase play {
+  place man at empty
+}
+end {
+  if any(c in own: c + rotate(e, 1) in own and c - rotate(e, 1) in own) { win(mover) }
+}
+"#,
+    );
+    let mut text = String::new();
+    for file in [&wheel, &mixed] {
+        let file = file.to_string_lossy().to_string();
+        let (code, out, err) = rulesi(&["explain", &file]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("line 1") && !out.contains(" back"), "a made-up direction name shows:\n{out}");
+        text.push_str(&out);
+        text.push('\n');
+    }
+    for folded in [
+        "for d in lines {",
+        "if to + d in enemy {",
+        "flag(hot, { to + d })",
+        "if any(c in own: any(d in lines: c + d in own)) {",
+        "c + (a1 - e1 - e5 - a5 - a1) in own and c + -(a1 - e1 - e5 - a5 - a1) in own",
+        "c + (h1 - a1) in own",
+        "if any(c in own: c + rotate(e, 1) in own and c + rotate(e, 3) in own) {",
+    ] {
+        assert!(text.contains(folded), "no `{folded}` in:\n{text}");
+    }
+    snapshot("explain-graph-without-direction-names", &text);
+}

@@ -401,3 +401,46 @@ fn bench_on_threads_plays_the_games_asked() {
         |t: &str| t.lines().filter(|l| l.starts_with("wins ") || l.starts_with("draws")).collect::<Vec<_>>().join("\n");
     assert_eq!(outcomes(&text), outcomes(&bench()), "the same games on every run");
 }
+
+/// What a user sees of a position file that leaves things out or names what the game
+/// does not have, as `perft --position` prints it: a counter and the hands left out
+/// take the setup's values (the count is every drop, not nothing); a hand of a kind
+/// without a reserve, a counter the game does not have, the reserves' counter written
+/// as a counter, and a hand given twice are errors naming the line.
+#[test]
+fn position_files_left_out_or_wrong_as_a_user_sees_them() {
+    let dir = common::TempDir::new("position-files");
+    let game = dir.write(
+        "saved.game",
+        b"game \"Saved\"\nplayers white, black\nboard square 3 by 3\npiece man \"M\"\npiece king \"K\"\n\
+          reserve man, king\ncounter placed\nsetup {\n  give(white, man, 2)\n  give(black, man, 2)\n  \
+          give(black, king, 1)\n  set placed = 3\n}\nphase play {\n  place man from reserve at empty then { add 1 to placed }\n  \
+          place king from reserve at empty then { add 1 to placed }\n  pass\n}\n\
+          end {\n  if placed == 8 or passes == 2 { draw }\n}\n",
+    );
+    let game = game.to_string_lossy().to_string();
+    let cases: [(&str, &[u8]); 6] = [
+        ("left-out.position", b"turn black\ncell a1 white man\n"),
+        ("spent.position", b"turn black\ncell a1 white man\nreserve black man 0\nreserve black king 0\n"),
+        ("kind.position", b"turn black\nreserve black kingg 1\n"),
+        ("counter.position", b"turn black\ncounter place 1\n"),
+        ("reserve-counter.position", b"turn black\ncounter reserve[black,man] 5\n"),
+        ("twice.position", b"turn black\nreserve black man 1\nreserve black man 2\n"),
+    ];
+    let mut text = String::new();
+    for (name, bytes) in cases {
+        let file = dir.write(name, bytes).to_string_lossy().to_string();
+        let (code, out, err) = common::rulesi(&["perft", &game, "1", "--position", &file]);
+        let shown = String::from_utf8_lossy(bytes);
+        text.push_str(&format!("$ cat {name}\n{shown}$ rulesi perft saved.game 1 --position {name}\n"));
+        text.push_str(&out);
+        text.push_str(&err.replace(&file, name));
+        text.push_str(&format!("(exit status {code})\n\n"));
+    }
+    // Left out, black's hand has the setup's two men and a king: 8 empty squares for
+    // each kind, and the pass; given as spent, only the pass.
+    assert!(text.contains("--position left-out.position\nperft(1) = 17\n"), "{text}");
+    assert!(text.contains("--position spent.position\nperft(1) = 1\n"), "{text}");
+    assert_eq!(text.matches("(exit status 1)").count(), 4, "{text}");
+    common::snapshot("position-files", &text);
+}

@@ -986,3 +986,40 @@ fn assert_contains_all(out: &str, wants: &[&str]) {
         assert!(out.contains(want), "missing `{want}` in:\n{out}");
     }
 }
+
+/// The letters of the columns of a board of hexagons, as `play` draws it: the lines
+/// above and below the board that hold only letters.
+fn column_letter_lines(board: &str) -> Vec<Vec<String>> {
+    board
+        .lines()
+        .filter(|l| !l.trim().is_empty() && l.chars().all(|c| c.is_ascii_alphabetic() || c == ' '))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// A column whose end cell is a hole keeps its letter: on a hexagon (each column
+/// lettered beyond its end on the bottom or the top row) without `A1` (the bottom end
+/// of column A, which does not reach the top row) and `E5` (the top end of column E),
+/// and on a rhombus (each column lettered at both ends) without `a1` and `c3`.
+#[test]
+fn a_hole_at_the_end_of_a_column_keeps_its_letter() {
+    let dir = TempDir::new("hole-letters");
+    let hexagon = dir.write(
+        "hexagon.game",
+        b"game \"H\"\nplayers white, black\nboard hexagon of cells, side 3, without { A1, E5 }\npiece stone \"o\"\nphase play {\n  place stone at empty\n}\n",
+    );
+    let rhombus = dir.write(
+        "rhombus.game",
+        b"game \"R\"\nplayers white, black\nboard rhombus of cells, 3 by 3, without { a1, c3 }\npiece stone \"o\"\nphase play {\n  place stone at empty\n}\n",
+    );
+    let run = rulesi(dir.path(), &["play", &hexagon.to_string_lossy()], "quit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = column_letter_lines(&run.stdout);
+    assert_eq!(lines, [vec!["C", "D", "E"], vec!["A", "B", "C"]], "{}", run.stdout);
+    // The holes are blanks, the cells beside them still labelled.
+    assert!(run.stdout.contains("A2") && run.stdout.contains("D5") && !run.stdout.contains("A1"), "{}", run.stdout);
+    let run = rulesi(dir.path(), &["play", &rhombus.to_string_lossy()], "quit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = column_letter_lines(&run.stdout);
+    assert_eq!(lines, [vec!["a", "b", "c"], vec!["a", "b", "c"]], "{}", run.stdout);
+}

@@ -439,3 +439,64 @@ fn a_signal_stops_the_server_while_the_computer_thinks() {
         assert_eq!(status, 0, "a search cut short by the end of the server answers nothing");
     }
 }
+
+/// A game with reserves (`tests/oracle/drops.game`: two soldiers and a guard in each
+/// hand): the position carries each side's hand, every kind with its letter and count;
+/// a drop takes a piece from the mover's hand, in the JSON and in the picture beside
+/// the board. A game without reserves sends none.
+#[test]
+fn the_position_carries_the_hands_of_a_game_with_reserves() {
+    let server = Served::start("../tests/oracle/drops", &[]);
+    let p = server.new_game();
+    let hand =
+        |n: i64| json!([{"kind": "soldier", "letter": "S", "count": n}, {"kind": "guard", "letter": "G", "count": 1}]);
+    assert_eq!(
+        p["reserves"],
+        json!([{"side": "white", "pieces": hand(2)}, {"side": "black", "pieces": hand(2)}]),
+        "{}",
+        p["reserves"]
+    );
+    let svg = p["svg"].as_str().expect("a picture");
+    assert!(svg.contains(r#"<g class="hand" data-side="white">"#), "{svg}");
+    assert_eq!(svg.matches(r#"data-kind="soldier" data-count="2""#).count(), 2, "{svg}");
+    let id = p["id"].clone();
+    let after = server.ok("POST", &path(&id, "/play"), Some(json!({"ply": 0, "turn": "S*b2"})));
+    assert_eq!(
+        after["reserves"],
+        json!([{"side": "white", "pieces": hand(1)}, {"side": "black", "pieces": hand(2)}]),
+        "{}",
+        after["reserves"]
+    );
+    let svg = after["svg"].as_str().expect("a picture");
+    assert_eq!(svg.matches(r#"data-kind="soldier" data-count="1""#).count(), 1, "{svg}");
+
+    let plain = Served::start("stax", &[]);
+    let p = plain.new_game();
+    assert_eq!(p["reserves"], json!([]), "a game without reserves");
+    assert!(!p["svg"].as_str().expect("a picture").contains("class=\"hand\""));
+}
+
+/// Boards of other shapes are served as `draw` draws them, every cell clickable: a
+/// graph board (`tests/oracle/mill.game`: only its 24 points, each a clickable
+/// circle, and its links as lines), a square with holes (`tests/oracle/holes.game`:
+/// no clickable shape where a cell is left out) and a rhombus.
+#[test]
+fn graph_holed_and_rhombus_boards_are_served_with_every_cell_clickable() {
+    for (game, cells) in [("mill", 24), ("holes", 33), ("rhombus", 16)] {
+        let server = Served::start(&format!("../tests/oracle/{game}"), &[]);
+        let p = server.new_game();
+        let svg = p["svg"].as_str().expect("a picture");
+        let (status, drawn) = rulesi(&["draw", &format!("tests/oracle/{game}.game")], "");
+        assert_eq!(status, 0, "{game}: rulesi draw");
+        assert_eq!(without_clicks(svg), drawn, "{game}: the served picture is draw's plus the clickable cells");
+        assert_eq!(svg.matches("data-cell=").count(), cells, "{game}");
+        for t in p["legal"].as_array().expect("legal") {
+            for cell in t["cells"].as_array().expect("cells") {
+                let attr = format!("data-cell=\"{}\"", cell.as_str().expect("a label"));
+                assert!(svg.contains(&attr), "{game}: no clickable {attr}");
+            }
+        }
+    }
+    let holes = Served::start("../tests/oracle/holes", &[]).new_game();
+    assert!(!holes["svg"].as_str().expect("a picture").contains("data-cell=\"a1\""), "a hole is not clickable");
+}

@@ -67,6 +67,7 @@ function show(pos) {
   state.selected = [];
   if (location.hash.slice(1) !== pos.id) history.replaceState(null, "", "#" + pos.id);
   $("board").innerHTML = pos.svg;
+  hands(pos.reserves || []);
   $("status").textContent = pos.outcome ? `${pos.status}` : pos.status + (pos.chooser ? ` · ${pos.chooser} chooses` : "");
   const moves = $("moves");
   moves.replaceChildren(
@@ -83,6 +84,24 @@ function show(pos) {
   if (pos.outcome) say("Game over: " + pos.outcome.result + ".", true);
   mark();
   autoplay();
+}
+
+// The pieces each side holds off the board, as `play` shows them: `in hand: red 3
+// tile, 1 cube · blue none` (hidden in a game without reserves).
+function hands(reserves) {
+  const p = $("hands");
+  p.hidden = reserves.length === 0;
+  p.replaceChildren(
+    "in hand: ",
+    ...reserves.flatMap((r, i) => {
+      const span = document.createElement("span");
+      span.className = "hand";
+      span.dataset.side = r.side;
+      const held = r.pieces.filter((h) => h.count !== 0).map((h) => `${h.count} ${h.kind}`);
+      span.textContent = `${r.side} ${held.length ? held.join(", ") : "none"}`;
+      return i === 0 ? [span] : [" · ", span];
+    }),
+  );
 }
 
 // Marks the cells: those clicked, where the turn can go next, or (nothing clicked)

@@ -349,12 +349,14 @@ impl View {
         // board for the columns that begin on the bottom row, above it for those that
         // end on the top row (in a hexagon, every column does one or the other), each
         // where its line of cells would continue, a `\` (or `/`) between them showing
-        // the way. `step` is -1 below the board, +1 above it.
+        // the way. `step` is -1 below the board, +1 above it. A column whose end on
+        // that row is a hole is lettered there all the same, beyond the hole.
         let way = if lean < 0 { "\\" } else { "/" };
+        let has_cells = |x: i32| (0..height).any(|y| geo.cell_at(x, y).is_some());
         let letters_at = |edge_y: i32, step: i32| {
             let (mut letters, mut slashes) = (String::new(), String::new());
             for x in 0..width {
-                if geo.cell_at(x, edge_y).is_some() {
+                if (geo.cell_at(x, edge_y).is_some() || geo.is_hole(x, edge_y)) && has_cells(x) {
                     let centre = col(pos(x, edge_y)) + h as usize - 1;
                     let half = (h as usize).div_ceil(2);
                     // The column goes on to the right of its end cell or to the left.

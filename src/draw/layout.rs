@@ -187,10 +187,12 @@ fn hexagon(geo: &Geometry, unit: HexUnit, lean: i32) -> Layout {
         let ys: Vec<i32> = places.iter().filter(|p| p.0 == x).map(|p| p.1).collect();
         let (Some(&lo), Some(&hi)) = (ys.iter().min(), ys.iter().max()) else { continue };
         let letters = column_letters(geo, x);
-        if lo == 0 {
+        // A column whose end on the bottom (or top) row is a hole is lettered there
+        // all the same, beyond the hole.
+        if lo == 0 || geo.is_hole(x, 0) {
             spots.push((x, -1, letters.clone()));
         }
-        if hi == height - 1 {
+        if hi == height - 1 || geo.is_hole(x, height - 1) {
             spots.push((x, height, letters));
         }
     }
@@ -397,6 +399,32 @@ mod tests {
         assert_eq!(geo.len(), 6);
         assert_eq!(l.off_board.len(), 8);
         assert_eq!(l.centres.len(), 6);
+    }
+
+    /// A column whose end cell is a hole keeps its letter, beyond the hole: a hexagon
+    /// of side 3 without `A1` (the bottom end of column A, which does not reach the
+    /// top row) and `E5` (the top end of column E) letters its columns where the whole
+    /// hexagon does (the middle one at both ends).
+    #[test]
+    fn a_hole_at_the_end_of_a_column_keeps_its_letter() {
+        let shape = Shape::Hexagon { side: 3, unit: HexUnit::Cells };
+        let whole = Layout::new(&Geometry::new(shape).expect("a board"));
+        let geo = Geometry::with_holes(shape, &["A1".to_string(), "E5".to_string()]).expect("a board");
+        let l = Layout::new(&geo);
+        let columns = |l: &Layout| {
+            let mut letters: Vec<(String, i64, i64)> = l
+                .labels
+                .iter()
+                .filter(|e| e.text.chars().all(|c| c.is_ascii_alphabetic()))
+                .map(|e| (e.text.clone(), e.at.x.round() as i64, e.at.y.round() as i64))
+                .collect();
+            letters.sort();
+            letters
+        };
+        assert_eq!(columns(&l), columns(&whole));
+        let mut texts: Vec<String> = columns(&l).into_iter().map(|c| c.0).collect();
+        texts.dedup();
+        assert_eq!(texts, ["A", "B", "C", "D", "E"]);
     }
 
     /// A graph board: its points at their positions, a unit apart a step of one, its

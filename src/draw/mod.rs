@@ -11,8 +11,11 @@
 //! - A flagged piece wears a ring (a layer a border) in the flag's colour.
 //! - A legend below the board names the owners, the kinds, the flags and the shaded
 //!   regions; a caption above it gives the game's title and the options chosen.
+//! - In a game with reserves, a panel to the right of the board shows each side's
+//!   hand: the side's name, then a disc for each kind it holds with the number held.
 
 pub mod colour;
+pub mod hand;
 pub mod layout;
 
 use std::fmt::Write;
@@ -23,6 +26,7 @@ use crate::engine::exec::state::{flags_of, kind_of, side_of};
 use crate::engine::{Game, State};
 
 use colour::{FLAG_COLOURS, HIGHLIGHT, Paint};
+use hand::{Hand, hands};
 use layout::{Layout, Look, Point, UNIT};
 
 /// One piece as a picture shows it.
@@ -56,6 +60,8 @@ pub struct Scene {
     pub marked: Vec<CellId>,
     /// Regions shaded.
     pub shades: Vec<Shade>,
+    /// The pieces each side holds off the board (none in a game without reserves).
+    pub hands: Vec<Hand>,
 }
 
 impl Scene {
@@ -70,7 +76,7 @@ impl Scene {
                     .collect()
             })
             .collect();
-        Scene { stacks, marked: Vec::new(), shades: Vec::new() }
+        Scene { stacks, marked: Vec::new(), shades: Vec::new(), hands: hands(g, s) }
     }
 }
 
@@ -128,6 +134,12 @@ const CAPTION: f64 = 56.0;
 const OPTION_LINE: f64 = 17.0;
 /// The height of one line of the legend.
 const LEGEND_LINE: f64 = 30.0;
+/// The room to the right of the board for the hands, in a game with reserves.
+const HAND_PANEL: f64 = 180.0;
+/// The height of one line of the hands' panel.
+const HAND_LINE: f64 = 30.0;
+/// The radius of a piece in the hands' panel.
+const HAND_PIECE: f64 = 11.0;
 
 /// Draws a scene of a game as an SVG document.
 pub fn svg(prog: &Program, scene: &Scene) -> String {
@@ -161,8 +173,10 @@ fn draw(prog: &Program, scene: &Scene, clickable: bool) -> String {
     };
 
     let legend = legend_lines(prog, scene, &paint_of, &shade_fill);
-    let width = layout.width.max(360.0);
-    let dx = (width - layout.width) / 2.0;
+    let panel = if scene.hands.is_empty() { 0.0 } else { HAND_PANEL };
+    let width = (layout.width + panel).max(360.0);
+    let dx = (width - layout.width - panel) / 2.0;
+    let board_height = layout.height.max(hands_height(&scene.hands));
     // The options, as many to a line as fit the width (about 7 units a character).
     let mut caption_lines: Vec<String> = Vec::new();
     for (k, v) in &prog.option_text {
@@ -176,7 +190,7 @@ fn draw(prog: &Program, scene: &Scene, clickable: bool) -> String {
         }
     }
     let caption = CAPTION + OPTION_LINE * caption_lines.len().saturating_sub(1) as f64;
-    let height = caption + layout.height + 12.0 + LEGEND_LINE * legend.len() as f64 + 8.0;
+    let height = caption + board_height + 12.0 + LEGEND_LINE * legend.len() as f64 + 8.0;
 
     let mut o = String::new();
     let _ = writeln!(
@@ -244,9 +258,14 @@ fn draw(prog: &Program, scene: &Scene, clickable: bool) -> String {
         }
     }
     let _ = writeln!(o, "</g>");
+    if !scene.hands.is_empty() {
+        let _ = writeln!(o, r#"<g transform="translate({},{})">"#, num(dx + layout.width + 16.0), num(caption));
+        hands_panel(&mut o, prog, &scene.hands, &paint_of);
+        let _ = writeln!(o, "</g>");
+    }
 
     // The legend, one line each, below the board.
-    let top = caption + layout.height + 12.0;
+    let top = caption + board_height + 12.0;
     for (i, line) in legend.iter().enumerate() {
         let y = top + LEGEND_LINE * i as f64 + LEGEND_LINE / 2.0;
         let _ = writeln!(o, r#"<g transform="translate(16,{})">{}</g>"#, num(y), line);
@@ -417,6 +436,65 @@ fn pieces(
                 stack.len()
             );
         }
+    }
+}
+
+/// The height of the hands' panel: its heading, a line per side and a line per kind
+/// it holds (one for `none`).
+fn hands_height(hands: &[Hand]) -> f64 {
+    let lines: usize = hands.iter().map(|h| 1 + h.held.iter().filter(|(_, n)| *n != 0).count().max(1)).sum();
+    if hands.is_empty() { 0.0 } else { HAND_LINE * (lines as f64 + 1.0) }
+}
+
+/// The hands, beside the board: for each side, its name on a disc of its colour, then
+/// a piece of each kind it holds with the number held (`none` for an empty hand).
+fn hands_panel(o: &mut String, prog: &Program, hands: &[Hand], paint_of: &dyn Fn(u8) -> Paint) {
+    let _ = writeln!(
+        o,
+        r#"<text x="0" y="{}" font-size="14" font-weight="bold" dy="0.35em" fill="{LABEL}">in hand</text>"#,
+        num(HAND_LINE / 2.0)
+    );
+    let mut y = HAND_LINE * 1.5;
+    for h in hands {
+        let paint = paint_of(h.side);
+        let name = prog.sides.get(h.side as usize).map_or("?", String::as_str);
+        let _ = writeln!(
+            o,
+            r##"<g class="hand" data-side="{}"><circle cx="9" cy="{}" r="7" fill="{}" stroke="#444444" stroke-width="1.2"/><text x="24" y="{}" font-size="14" dy="0.35em" fill="{LABEL}">{}</text>"##,
+            escape(name),
+            num(y),
+            paint.fill,
+            num(y),
+            escape(name)
+        );
+        y += HAND_LINE;
+        let held: Vec<&(u16, i64)> = h.held.iter().filter(|(_, n)| *n != 0).collect();
+        if held.is_empty() {
+            let _ = writeln!(o, r#"<text x="24" y="{}" font-size="13" dy="0.35em" fill="{LABEL}">none</text>"#, num(y));
+            y += HAND_LINE;
+        }
+        for &&(kind, n) in &held {
+            let kind_name = prog.kinds.get(kind as usize).map_or("?", String::as_str);
+            let _ = writeln!(
+                o,
+                r##"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="#444444" stroke-width="1.2"/><text x="{}" y="{}" font-size="{}" font-weight="bold" class="mid" dy="0.35em" fill="{}">{}</text><text x="{}" y="{}" font-size="14" dy="0.35em" fill="{LABEL}" data-kind="{}" data-count="{n}">{n} {}</text>"##,
+                num(24.0 + HAND_PIECE),
+                num(y),
+                num(HAND_PIECE),
+                paint.fill,
+                num(24.0 + HAND_PIECE),
+                num(y),
+                num(HAND_PIECE),
+                paint.ink,
+                escape(&letter(prog, h.side, kind).to_string()),
+                num(24.0 + 2.0 * HAND_PIECE + 8.0),
+                num(y),
+                escape(kind_name),
+                escape(kind_name)
+            );
+            y += HAND_LINE;
+        }
+        let _ = writeln!(o, "</g>");
     }
 }
 

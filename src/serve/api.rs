@@ -131,8 +131,12 @@ pub struct Position {
     pub outcome: Option<Outcome>,
     /// A status line: the move number, who is to play, the phase, the scores.
     pub status: String,
-    /// The board as an SVG document, each cell clickable (`data-cell`).
+    /// The board as an SVG document, each cell clickable (`data-cell`); in a game
+    /// with reserves, the hands are drawn beside it.
     pub svg: String,
+    /// The pieces each side holds off the board, side by side (empty in a game
+    /// without reserves).
+    pub reserves: Vec<Reserve>,
     /// The turns played, in notation.
     pub moves: Vec<String>,
     /// The cells of the last turn.
@@ -145,6 +149,26 @@ pub struct Position {
     pub options: BTreeMap<String, String>,
     /// The ruleset, if one was chosen.
     pub ruleset: Option<String>,
+}
+
+/// The pieces one side holds off the board.
+#[derive(Debug, Serialize)]
+pub struct Reserve {
+    /// The side (a player, or a colour in a game with colours).
+    pub side: String,
+    /// Each kind with a reserve, in the order the game declares them, zeros too.
+    pub pieces: Vec<Held>,
+}
+
+/// How many pieces of one kind a side holds off the board.
+#[derive(Debug, Serialize)]
+pub struct Held {
+    /// The kind's name.
+    pub kind: String,
+    /// The kind's letter for this side.
+    pub letter: String,
+    /// How many.
+    pub count: i64,
 }
 
 /// How a game ended.

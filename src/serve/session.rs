@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use rulesi::board::CellId;
 use rulesi::check::model::{Model, OptionValue, Value};
+use rulesi::draw::hand::Hand;
 use rulesi::draw::{Scene, svg_clickable};
+use rulesi::engine::compile::Program;
 use rulesi::engine::compile::program::NONE;
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
@@ -389,6 +391,7 @@ impl InPlay {
             outcome,
             status: view.status(g, s),
             svg: svg_clickable(prog, &scene),
+            reserves: scene.hands.iter().map(|h| reserve(prog, h)).collect(),
             last: last.into_iter().map(label).collect(),
             legal,
             record: record::write(game_file, self.ruleset.as_deref(), &prog.option_text, &texts),
@@ -397,6 +400,20 @@ impl InPlay {
             ruleset: self.ruleset.clone(),
         })
     }
+}
+
+/// One side's hand as the page sees it.
+fn reserve(prog: &Program, hand: &Hand) -> api::Reserve {
+    let pieces = hand
+        .held
+        .iter()
+        .map(|&(kind, count)| api::Held {
+            kind: prog.kinds.get(kind as usize).cloned().unwrap_or_default(),
+            letter: prog.letter(hand.side, kind as usize).to_string(),
+            count,
+        })
+        .collect();
+    api::Reserve { side: prog.sides.get(hand.side as usize).cloned().unwrap_or_default(), pieces }
 }
 
 /// A legal turn as the page sees it.

@@ -1,6 +1,7 @@
 // The browser test of `rulesi serve`: headless Chromium plays a game by clicking
 // cells, checks that the move list and the board change, that undo and the computer
-// work, and saves a screenshot of each game's start page to target/screens/.
+// work, that the hands of a game with reserves are shown and change with a drop, and
+// saves a screenshot of each game's start page to target/screens/.
 //
 // Run from anywhere after `cargo build --release`: `node tests/browser/play.mjs`
 // (`npm ci` in tests/browser first). RULESI_BIN overrides target/release/rulesi,
@@ -22,6 +23,8 @@ const screens = join(root, "target/screens");
 const played = "stax";
 // A game whose fourth turn is a choice without cells (a button): its pie rule.
 const chosen = "anchor";
+// A game with reserves (pieces in hand, dropped on the board): the page shows them.
+const held = join(root, "tests/oracle/drops.game");
 
 let passed = 0;
 let failed = 0;
@@ -35,10 +38,11 @@ function check(what, ok, detail) {
   }
 }
 
-// Starts `rulesi serve GAME --port 0`; resolves to the process and its address
-// (the first line it prints).
+// Starts `rulesi serve GAME --port 0` (a game of games/ by name, or a path); resolves
+// to the process and its address (the first line it prints).
 function serve(game) {
-  const child = spawn(bin, ["serve", join(root, "games", `${game}.game`), "--port", "0"], {
+  const file = game.endsWith(".game") ? game : join(root, "games", `${game}.game`);
+  const child = spawn(bin, ["serve", file, "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((ok, fail) => {
@@ -130,6 +134,7 @@ async function main() {
         if (game === played) await play(page, game);
         if (game === chosen) await choose(page, game);
         check(`${game}: no error in the page's script`, errors.length === 0, errors.join("; "));
+        check(`${game}: no hands shown in a game without reserves`, await page.locator("#hands").isHidden());
       } catch (e) {
         check(`${game}: the page works`, false, e.message);
       } finally {
@@ -137,6 +142,7 @@ async function main() {
         await stop(child);
       }
     }
+    await hands(context);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -189,6 +195,56 @@ async function choose(page, game) {
   const last = await page.locator("#moves li").last().textContent();
   check(`${game}: a button plays its turn`, last === choice, last);
   await page.screenshot({ path: join(screens, `${game}-chosen.png`), fullPage: true });
+}
+
+// The hands of a game with reserves: shown beside the board from the position's
+// `reserves`, both kinds offered as buttons where a click on a cell could drop
+// either, and one piece fewer in the mover's hand after a drop.
+async function hands(context) {
+  const game = "drops";
+  const { child, address } = await serve(held);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  try {
+    await page.goto(address);
+    await page.waitForSelector("#board svg [data-cell]", { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector("#board .cell.start"), null, { timeout: 20000 });
+    const shown = async () => (await page.textContent("#hands")).replace(/\s+/g, " ").trim();
+    const start = await shown();
+    check(
+      `${game}: the hands are shown beside the board`,
+      start === "in hand: white 2 soldier, 1 guard · black 2 soldier, 1 guard",
+      start,
+    );
+    const panel = await page.locator("#board svg .hand").count();
+    check(`${game}: the picture draws each side's hand`, panel === 2, panel);
+    await page.screenshot({ path: join(screens, `${game}.png`), fullPage: true });
+    await page.locator('#board .cell[data-cell="b2"]').click();
+    const buttons = await page.locator("#choices button").allTextContents();
+    check(`${game}: a drop of either kind is offered`, buttons.join(" ") === "S*b2 G*b2", buttons.join(", "));
+    await page.locator("#choices button", { hasText: "S*b2" }).click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1, null, { timeout: 10000 });
+    const after = await shown();
+    check(
+      `${game}: a drop takes a piece from the hand`,
+      after === "in hand: white 1 soldier, 1 guard · black 2 soldier, 1 guard",
+      after,
+    );
+    const reserves = await page.evaluate(() => state.pos.reserves);
+    check(
+      `${game}: the position's reserves are the API's`,
+      reserves.length === 2 && reserves[0].side === "white" && reserves[0].pieces[0].count === 1,
+      JSON.stringify(reserves),
+    );
+    await page.screenshot({ path: join(screens, `${game}-dropped.png`), fullPage: true });
+    check(`${game}: no error in the page's script`, errors.length === 0, errors.join("; "));
+  } catch (e) {
+    check(`${game}: the page works`, false, e.message);
+  } finally {
+    await page.close();
+    await stop(child);
+  }
 }
 
 main().catch((e) => {

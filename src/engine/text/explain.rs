@@ -9,10 +9,17 @@
 //! parentheses only where its precedences need them, and long expressions are broken
 //! at their top-level operators so that lines stay within [`WIDTH`] columns where they
 //! can.
+//!
+//! The directions of a graph board's lines that name none have no name a rule can
+//! write. Where the simplifier unrolled `any(d in lines: ...)` (or `all`, `union`, a
+//! `for` loop) over them, the unrolled copies are folded back into the form the game
+//! wrote; a lone such direction is written `rotate(e, 3)` from a named direction, and
+//! on a board with no named direction at all by its line as the game lists it, in
+//! parentheses: `(a1 - e1 - e5)` one way, `-(a1 - e1 - e5)` the other.
 
 use std::fmt::Write as _;
 
-use crate::board::{CellId, CellSet};
+use crate::board::{CellId, CellSet, Dir};
 use crate::check::hir::{Action, Builtin, Comprehension, Effect};
 
 use crate::engine::compile::program::{E, NONE, Op, Rule, S, rules_named};
@@ -30,7 +37,7 @@ const INDENT: usize = 2;
 /// The program as text: a header (title, options, sides, board, pieces), then the
 /// setup, each phase with its body, each move rule, `end`, `no moves` and `after turn`.
 pub fn explain(prog: &Program) -> String {
-    let mut p = Printer { prog, out: String::new() };
+    let mut p = Printer { prog, out: String::new(), var: None };
     p.header();
     p.section("setup", &prog.setup);
     for phase in &prog.phases {
@@ -66,7 +73,7 @@ pub fn explain(prog: &Program) -> String {
 /// An expression as the rules would write it, on one line (definitions kept in tables
 /// by their names): for telling a player which condition a move fails.
 pub fn expr_text(prog: &Program, e: &E) -> String {
-    Printer { prog, out: String::new() }.flat(e, 0)
+    Printer { prog, out: String::new(), var: None }.flat(e, 0)
 }
 
 /// Where each rule is used: the block or rule whose statements name it.
@@ -97,6 +104,24 @@ fn rule_places(prog: &Program) -> Vec<Option<String>> {
 struct Printer<'a> {
     prog: &'a Program,
     out: String,
+    /// While folding unrolled copies back into a loop: the direction that stands for
+    /// the loop's variable, its opposite, and the variable's name.
+    var: Option<(u8, u8, String)>,
+}
+
+/// Names a folded loop's variable may take, the first not already in its text.
+const LOOP_VARIABLES: [&str; 5] = ["d", "dir", "way", "d2", "d3"];
+
+/// A run of unrolled copies that fold back into a loop: where it starts, how many
+/// copies, the set of directions, the variable, the copies' common text and the
+/// direction the first copy stands for.
+struct Folded {
+    start: usize,
+    len: usize,
+    set: String,
+    var: String,
+    text: String,
+    first: u8,
 }
 
 impl Printer<'_> {
@@ -256,7 +281,26 @@ impl Printer<'_> {
     }
 
     fn block(&mut self, indent: usize, block: &[S]) {
-        for s in block {
+        // Statements unrolled from a loop over directions no rule can name are folded
+        // back into the loop.
+        let show = |pr: &Printer<'_>, s: &S| {
+            let mut scratch = Printer { prog: pr.prog, out: String::new(), var: pr.var.clone() };
+            scratch.stmt(0, s, "");
+            scratch.out
+        };
+        let mut rest = block;
+        while let Some(f) = self.fold_run(rest, &show) {
+            for s in &rest[..f.start] {
+                self.stmt(indent, s, "");
+            }
+            self.line(indent, &format!("for {} in {} {{", f.var, f.set));
+            let mut inner = self.with_var(f.first, &f.var);
+            inner.stmt(indent + INDENT, &rest[f.start], "");
+            self.out.push_str(&inner.out);
+            self.line(indent, "}");
+            rest = &rest[f.start + f.len..];
+        }
+        for s in rest {
             self.stmt(indent, s, "");
         }
     }
@@ -388,10 +432,143 @@ impl Printer<'_> {
     }
 
     fn dir(&self, d: u8) -> String {
-        match self.prog.geometry.directions().get(d as usize) {
+        if let Some((v, back, name)) = &self.var {
+            if d == *v {
+                return name.clone();
+            }
+            if d == *back {
+                return format!("-{name}");
+            }
+        }
+        let geo = &self.prog.geometry;
+        match geo.directions().get(d as usize) {
+            Some(info) if self.unnamed(d) => {
+                // From the first direction a rule can name, if the board has one.
+                let count = geo.directions().len();
+                let named = (0..count as u8).find(|&n| !self.unnamed(n));
+                let k =
+                    named.and_then(|n| (1..count as i32).find(|&k| geo.rotate(Dir(n), k) == Dir(d)).map(|k| (n, k)));
+                match k {
+                    Some((n, k)) => format!("rotate({}, {k})", geo.dir_name(Dir(n))),
+                    None => self.line_of(d).unwrap_or_else(|| info.name.to_string()),
+                }
+            }
             Some(info) => info.name.to_string(),
             None => format!("direction#{d}"),
         }
+    }
+
+    /// Whether direction `d` is one of a graph board's that no rule can name (its
+    /// made-up name has a space).
+    fn unnamed(&self, d: u8) -> bool {
+        self.prog.geometry.directions().get(d as usize).is_some_and(|info| info.name.contains(' '))
+    }
+
+    /// A direction of lines that name none, as the game lists its lines: `(a1 - e1 -
+    /// e5)` one way and `-(a1 - e1 - e5)` the other, the chains along it joined by `,`.
+    fn line_of(&self, d: u8) -> Option<String> {
+        let geo = &self.prog.geometry;
+        let n = geo.directions().len();
+        let (way, back) = if (d as usize) < n / 2 { (d, false) } else { ((d as usize - n / 2) as u8, true) };
+        let dir = Dir(way);
+        let mut chains = Vec::new();
+        let mut seen = vec![false; geo.len()];
+        // Chains from their first point; then rings (every point has one before it).
+        let starts: Vec<CellId> = geo.cells().filter(|&c| geo.step(c, geo.opposite(dir)).is_none()).collect();
+        for start in starts.into_iter().chain(geo.cells()) {
+            if seen[start.0 as usize] || geo.step(start, dir).is_none() {
+                continue;
+            }
+            let mut chain = vec![geo.label(start).to_string()];
+            seen[start.0 as usize] = true;
+            let mut at = start;
+            while let Some(next) = geo.step(at, dir) {
+                chain.push(geo.label(next).to_string());
+                if seen[next.0 as usize] {
+                    break;
+                }
+                seen[next.0 as usize] = true;
+                at = next;
+            }
+            chains.push(chain.join(" - "));
+        }
+        if chains.is_empty() {
+            return None;
+        }
+        Some(format!("{}({})", if back { "-" } else { "" }, chains.join(", ")))
+    }
+
+    /// The sets of directions an unrolled loop may have run over that hold directions
+    /// no rule can name, by name, largest first: the board's (`lines`) and the game's.
+    /// None while a fold is being printed (folds do not nest).
+    fn unnamed_sets(&self) -> Vec<(String, Vec<u8>)> {
+        if self.var.is_some() || !(0..32u8).any(|d| self.unnamed(d)) {
+            return Vec::new();
+        }
+        let geo = &self.prog.geometry;
+        let mut masks: Vec<u32> =
+            geo.named_dir_sets().iter().map(|(_, ds)| ds.iter().fold(0u32, |m, d| m | 1 << d.0)).collect();
+        masks.extend(self.names().directions.iter().map(|(_, m)| *m));
+        masks.retain(|m| (0..32u8).any(|d| m >> d & 1 == 1 && self.unnamed(d)));
+        masks.sort_by_key(|m| (std::cmp::Reverse(m.count_ones()), *m));
+        masks.dedup();
+        masks.into_iter().map(|m| (self.dirs(m), (0..32u8).filter(|d| m >> d & 1 == 1).collect())).collect()
+    }
+
+    /// A printer that writes `name` for direction `d` (and `-name` for its opposite).
+    fn with_var(&self, d: u8, name: &str) -> Printer<'_> {
+        let back = self.prog.geometry.opposite(Dir(d)).0;
+        Printer { prog: self.prog, out: String::new(), var: Some((d, back, name.to_string())) }
+    }
+
+    /// The first run of as many consecutive items as one of
+    /// [`Printer::unnamed_sets`] has directions that print alike when the `j`-th is
+    /// printed by `show` with the set's `j`-th direction as a variable (and differ
+    /// from how they print without it): copies the simplifier unrolled.
+    fn fold_run<T>(&self, items: &[T], show: &dyn Fn(&Printer<'_>, &T) -> String) -> Option<Folded> {
+        let sets = self.unnamed_sets();
+        if sets.is_empty() {
+            return None;
+        }
+        let plain: Vec<String> = items.iter().map(|i| show(self, i)).collect();
+        let taken = |v: &str| plain.iter().any(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == v));
+        let var = LOOP_VARIABLES.into_iter().find(|v| !taken(v))?;
+        for (set, dirs) in sets {
+            let n = dirs.len();
+            if n < 2 || n > items.len() {
+                continue;
+            }
+            for start in 0..=items.len() - n {
+                let text = show(&self.with_var(dirs[0], var), &items[start]);
+                if text == plain[start] {
+                    continue;
+                }
+                if (1..n).all(|j| show(&self.with_var(dirs[j], var), &items[start + j]) == text) {
+                    return Some(Folded { start, len: n, set, var: var.to_string(), text, first: dirs[0] });
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands of a chain of `or` or `and` whose unrolled copies are folded back
+    /// into `any(d in SET: ...)` (`all`, `union`), each as text at the precedence the
+    /// chain needs; `None` when no run folds.
+    fn folded_chain(&self, e: &E) -> Option<Vec<String>> {
+        let E::Bin(op @ (Op::Or | Op::And | Op::SetOr), _, _) = e else { return None };
+        let mut operands = Vec::new();
+        chain(e, *op, &mut operands);
+        let p = op_prec(*op);
+        let f = self.fold_run(&operands, &|pr, x| pr.flat(x, 0))?;
+        let word = match op {
+            Op::Or => "any",
+            Op::And => "all",
+            _ => "union",
+        };
+        let mut out: Vec<String> = operands[..f.start].iter().map(|x| self.flat(x, p)).collect();
+        out.push(format!("{word}({} in {}: {})", f.var, f.set, f.text));
+        out.extend(operands[f.start + f.len..].iter().map(|x| self.flat(x, p)));
+        Some(out)
     }
 
     /// A set of directions: the name a game or the board gives it, else its members.
@@ -564,6 +741,9 @@ impl Printer<'_> {
             },
             E::Complement(x) => format!("not {}", self.flat(x, 4)),
             E::Neg(x) | E::Opposite(x) => format!("-{}", self.flat(x, 9)),
+            E::Bin(op, _, _) if let Some(operands) = self.folded_chain(e) => {
+                operands.join(&format!(" {} ", op_word(*op)))
+            }
             E::Bin(op, a, b) => {
                 let p = op_prec(*op);
                 let right = if associative(*op) { p } else { p + 1 };
@@ -647,6 +827,11 @@ impl Printer<'_> {
         }
         let narrower = width.saturating_sub(INDENT * 2).max(20);
         match e {
+            E::Bin(op, _, _) if let Some(operands) = self.folded_chain(e) => operands
+                .into_iter()
+                .enumerate()
+                .map(|(i, x)| if i == 0 { x } else { format!("{} {x}", op_word(*op)) })
+                .collect(),
             E::Bin(op, _, _) => {
                 let mut operands = Vec::new();
                 chain(e, *op, &mut operands);
@@ -835,7 +1020,7 @@ mod tests {
     }
 
     fn show(prog: &Program, e: &E) -> String {
-        Printer { prog, out: String::new() }.flat(e, 0)
+        Printer { prog, out: String::new(), var: None }.flat(e, 0)
     }
 
     fn b(e: E) -> Box<E> {
@@ -871,7 +1056,7 @@ mod tests {
         let prog = program();
         let text = explain(&prog);
         assert!(text.contains("place stone at empty and not edge"), "{text}");
-        let p = Printer { prog: &prog, out: String::new() };
+        let p = Printer { prog: &prog, out: String::new(), var: None };
         let all = prog.geometry.all_cells();
         assert_eq!(p.cells(&all), "board");
         assert_eq!(p.cells(&CellSet::empty()), "{}");

@@ -577,8 +577,15 @@ fn counter_slot<const W: usize>(g: &Game<W>, reference: &str) -> Result<(usize, 
         }
         None => (reference.trim(), Vec::new()),
     };
-    let Some(c) = p.counter_names.iter().position(|n| n == name) else {
-        let names: Vec<&str> = p.counter_names.iter().map(String::as_str).collect();
+    // The reserves are kept as a counter, but written as `reserve` lines only: one
+    // way to give a hand, so that it cannot be given twice.
+    let is_reserve = |c: usize| p.reserve.is_some_and(|r| usize::from(r) == c);
+    let Some(c) = p.counter_names.iter().position(|n| n == name).filter(|&c| !is_reserve(c)) else {
+        if p.counter_names.iter().position(|n| n == name).is_some_and(is_reserve) {
+            return Err(format!("the hands are given as `reserve SIDE KIND COUNT` lines, not as counter `{name}`"));
+        }
+        let names: Vec<&str> =
+            p.counter_names.iter().enumerate().filter(|&(c, _)| !is_reserve(c)).map(|(_, n)| n.as_str()).collect();
         return Err(unknown("counter", name, &names));
     };
     let (Some(dims), Some(&base)) = (p.counters.get(c), g.counter_base.get(c)) else {
@@ -768,6 +775,11 @@ end { if passes == 2 { draw } }
         assert_eq!(e.line, 2, "{e}");
         let e = error(RESERVE, "reserve north disc 1\n");
         assert!(e.message.contains("this game has no reserves"), "{e}");
+        // The hands are `reserve` lines only: not the counter that keeps them.
+        let e = error(HANDS, "counter reserve[light,disc] 5\n");
+        assert!(e.message.contains("the hands are given as `reserve SIDE KIND COUNT` lines"), "{e}");
+        let e = error(HANDS, "counter hand 5\n");
+        assert!(!e.message.contains("reserve"), "the reserves' counter is not offered as a counter: {e}");
     }
 
     fn game(src: &str) -> AnyGame {
