@@ -266,7 +266,7 @@ impl Refs<'_, '_, '_> {
             StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => self.block(b),
             StmtKind::Capture(inner) => self.stmt(inner),
             StmtKind::Move(rule) => {
-                let exprs = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
+                let exprs = [&rule.owner, &rule.kind_value, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
                 exprs.into_iter().flatten().for_each(|e| self.expr(e));
                 rule.conditions.iter().for_each(|e| self.expr(e));
                 if let Some(t) = &rule.then {

@@ -446,8 +446,10 @@ pub struct MoveRule {
     pub action: Action,
     /// Whose piece is placed (for `place`; the mover's when `None`).
     pub owner: Option<Expr>,
-    /// The kind placed (for `place`).
+    /// The kind placed (for `place`), when named.
     pub kind: Option<u16>,
+    /// The kind placed, when a parameter or a loop variable holds it (`place k`).
+    pub kind_value: Option<Expr>,
     /// Which pieces move, or what is chosen from.
     pub subject: Option<Expr>,
     /// `along`: the directions.

@@ -12,7 +12,7 @@
 //! - `place k from reserve at ...`, a placement that is legal only while the placing
 //!   side holds a `k`, and takes one from its reserve.
 
-use super::hir::{BinaryOp, ContextVar, Expr, ExprKind as H, MoveRule, Stmt, StmtKind};
+use super::hir::{BinaryOp, Builtin, ContextVar, Expr, ExprKind as H, MoveRule, Stmt, StmtKind};
 use super::model;
 use super::names::Ctx;
 use super::types::{Elem, Ty};
@@ -195,20 +195,29 @@ impl Checker<'_> {
     /// of the kind, and the placement takes it from there (before its `then` block).
     pub(crate) fn place_from_reserve(&mut self, rule: &mut MoveRule, at: Span) {
         let Some(counter) = self.reserve_counter(at, "`from reserve` places from a reserve") else { return };
-        let Some(kind) = rule.kind else { return };
-        let k = expr(H::Kind(kind), Ty::Kind, at);
+        // A kind held in a parameter or a loop variable is read when the placements are
+        // listed; the `then` block reads the kind placed from the board (`kind(to)`).
+        let (k, placed) = match (rule.kind, &rule.kind_value) {
+            (Some(kind), _) => (expr(H::Kind(kind), Ty::Kind, at), expr(H::Kind(kind), Ty::Kind, at)),
+            (None, Some(held)) => {
+                let to = expr(H::Context(ContextVar::To), Ty::Cell, at);
+                (held.clone(), expr(H::Call(Builtin::KindOf, vec![to]), Ty::Kind, at))
+            }
+            (None, None) => return,
+        };
         if !self.check_reserve_kind(&k) {
             return;
         }
         let owner = rule.owner.clone().unwrap_or_else(|| expr(H::Context(ContextVar::Mover), Ty::Player, at));
-        let slot = self.reserve_slot(counter, owner, k, at);
+        let slot = self.reserve_slot(counter, owner.clone(), k, at);
+        let placed_slot = self.reserve_slot(counter, owner, placed, at);
         let held = expr(
             H::Binary(BinaryOp::Gt, Box::new(slot.clone()), Box::new(expr(H::Int(0), Ty::Number, at))),
             Ty::Bool,
             at,
         );
         rule.conditions.insert(0, held);
-        let take = Stmt { kind: StmtKind::Add(expr(H::Int(-1), Ty::Number, at), slot), span: at };
+        let take = Stmt { kind: StmtKind::Add(expr(H::Int(-1), Ty::Number, at), placed_slot), span: at };
         rule.then.get_or_insert_with(Vec::new).insert(0, take);
     }
 }

@@ -353,6 +353,7 @@ impl Checker<'_> {
                     action: Action::Pass,
                     owner: None,
                     kind: None,
+                    kind_value: None,
                     subject: None,
                     along: None,
                     over: None,
@@ -394,6 +395,7 @@ impl Checker<'_> {
         } else {
             summary.moves.get_or_insert(span);
         }
+        let mut kind_value = None;
         let kind_id = match self.names.get(&kind.text).copied() {
             Some((Decl::Kind(k), _)) => {
                 self.used.insert(Decl::Kind(k));
@@ -410,18 +412,10 @@ impl Checker<'_> {
                 );
                 None
             }
+            // A kind held in a parameter or a loop variable: the kind placed is its value.
             _ if self.lookup_local(&kind.text).is_some_and(|(_, ty, _)| ty == Ty::Kind) => {
-                self.error(
-                    Diagnostic::error(
-                        Code::NotSupported,
-                        format!(
-                            "`place` needs a piece kind's name: `{}` holds a kind, which cannot be placed (yet)",
-                            kind.text
-                        ),
-                    )
-                    .with_label(kind.span, "a piece kind held in a parameter or variable")
-                    .with_help("write one `place` rule per kind, each with the kind's name"),
-                );
+                let e = ast::Expr { kind: ast::ExprKind::Name(kind.text.clone()), span: kind.span };
+                kind_value = Some(self.expect(&e, Ty::Kind, ctx, "the kind of a placed piece"));
                 None
             }
             _ => {
@@ -448,7 +442,7 @@ impl Checker<'_> {
             self.expect(&e, Ty::Player, ctx, "the owner of a placed piece")
         });
         // (A name that is no piece kind is reported above: do not ask for its owner.)
-        if place == Place::Setup && owner.is_none() && kind_id.is_some() {
+        if place == Place::Setup && owner.is_none() && (kind_id.is_some() || kind_value.is_some()) {
             self.error(
                 Diagnostic::error(Code::BadClause, "a piece placed in the setup needs an owner")
                     .with_label(kind.span, "whose piece?")
@@ -464,6 +458,7 @@ impl Checker<'_> {
             action: Action::Place,
             owner: owner_expr,
             kind: kind_id,
+            kind_value,
             subject: None,
             along: None,
             over: None,
@@ -533,6 +528,7 @@ impl Checker<'_> {
             action,
             owner: None,
             kind: None,
+            kind_value: None,
             subject: None,
             along: None,
             over: None,

@@ -1,10 +1,10 @@
 //! Forms that type-check but that the engine cannot build yet, reported with their
 //! place instead of failing when the game is built.
 //!
-//! A piece kind or a flag stands for the cells its pieces are on only when it is named
-//! (`own and NAME`): a kind or flag held in a definition's parameter, a loop variable,
-//! `chosen` or a conditional expression is a value the engine compares and passes to
-//! effects, but cannot yet turn into a set of cells.
+//! A flag stands for the cells its pieces carry it on only when it is named
+//! (`own and NAME`): a flag held in a definition's parameter, a loop variable or a
+//! conditional expression is a value the engine compares and passes to effects, but
+//! cannot yet turn into a set of cells. (A piece kind can, however it is given.)
 //!
 //! The statements of a phase and of `no moves` run when the moves are listed, not when
 //! one is played: a local they bind (`let`, `for`, a block definition's parameter) is
@@ -44,23 +44,18 @@ pub(crate) fn run(c: &mut Checker) {
     }
 }
 
-/// A kind or flag that is not named, used as the cells its pieces are on.
+/// A flag that is not named, used as the cells its pieces are on.
 fn held_as_set(inner: &Expr) -> Option<Diagnostic> {
     let what = match (inner.ty, &inner.kind) {
-        (Ty::Kind, H::Kind(_)) | (Ty::Flag, H::Flag(_)) => return None,
-        (Ty::Kind, _) => "piece kind",
+        (Ty::Flag, H::Flag(_)) => return None,
         (Ty::Flag, _) => "flag",
         _ => return None,
     };
-    let held = if matches!(inner.kind, H::Call(super::hir::Builtin::KindOf, _)) {
-        "read from a cell with `kind(c)`"
-    } else {
-        "held in a parameter or variable"
-    };
+    let held = "held in a parameter or variable";
     Some(
         Diagnostic::error(
             Code::NotSupported,
-            format!("a {what} {held} cannot stand for the cells its pieces are on (yet)"),
+            format!("a {what} {held} cannot stand for the cells of the pieces that carry it (yet)"),
         )
         .with_label(inner.span, format!("a {what} value, used as a set of cells"))
         .with_help(format!(
@@ -148,7 +143,7 @@ fn stmt(s: &Stmt, found: &mut Vec<Diagnostic>) {
         StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => block(b, found),
         StmtKind::Capture(inner) => stmt(inner, found),
         StmtKind::Move(rule) => {
-            let exprs = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
+            let exprs = [&rule.owner, &rule.kind_value, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
             exprs.into_iter().flatten().for_each(|e| expr(e, found));
             rule.conditions.iter().for_each(|e| expr(e, found));
             if let Some(t) = &rule.then {
@@ -305,7 +300,8 @@ fn statement_exprs<'a>(b: &'a [Stmt], out: &mut Vec<&'a Expr>) {
             StmtKind::Optional(b) | StmtKind::Required(b) | StmtKind::Longest(b) => statement_exprs(b, out),
             StmtKind::Capture(inner) => statement_exprs(std::slice::from_ref(inner.as_ref()), out),
             StmtKind::Move(rule) => {
-                let clauses = [&rule.owner, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
+                let clauses =
+                    [&rule.owner, &rule.kind_value, &rule.subject, &rule.along, &rule.over, &rule.to, &rule.by];
                 out.extend(clauses.into_iter().flatten());
                 out.extend(rule.conditions.iter());
                 if let Some(t) = &rule.then {

@@ -32,7 +32,7 @@
 use rulesi::board::{CellId, HexUnit, Shape};
 use rulesi::check::hir::Action;
 use rulesi::engine::compile::{Key, Program};
-use rulesi::engine::exec::moves::Part;
+use rulesi::engine::exec::moves::{Part, placed_kind};
 use rulesi::engine::exec::state::{Piece, flags_of, kind_of, side_of};
 use rulesi::engine::{Game, Outcome, State};
 
@@ -150,7 +150,7 @@ impl View {
             .filter(|p| prog.rules.get(p.rule as usize).is_some_and(|r| r.action == Action::Place))
             .filter(|p| p.extra as u8 != own)
             .map(|p| {
-                let kind = prog.rules[p.rule as usize].kind as usize;
+                let kind = placed_kind(prog, p) as usize;
                 format!(
                     "a {} {}",
                     self.side_name(prog, p.extra as u8),

@@ -798,7 +798,7 @@ impl Compiler<'_> {
             H::Convert(inner) => match (inner.ty, e.ty) {
                 (Ty::Kind, Ty::Cells) => match self.expr(inner)? {
                     E::Kind(k) => E::KindCells(k),
-                    _ => return Err(BuildError::Unchecked("a piece kind variable used as a set")),
+                    held => E::KindSetOf(b(held)),
                 },
                 (Ty::Flag, Ty::Cells) => match self.expr(inner)? {
                     E::Flag(f) => E::FlagCells(f),
@@ -1002,6 +1002,12 @@ impl Compiler<'_> {
 
     fn rule(&mut self, r: &hir::MoveRule, extra: &[S]) -> R<u32> {
         let owner = r.owner.as_ref().map(|e| self.expr(e)).transpose()?;
+        // A placed kind held in a parameter given a kind's name is that kind.
+        let (kind, kind_of) = match r.kind_value.as_ref().map(|e| self.expr(e)).transpose()? {
+            Some(E::Kind(k)) => (k, None),
+            Some(held) => (0, Some(held)),
+            None => (r.kind.unwrap_or(0), None),
+        };
         let subject = r.subject.as_ref().map(|e| self.expr(e)).transpose()?;
         let along = r.along.as_ref().map(|e| self.expr(e)).transpose()?;
         let over = r.over.as_ref().map(|e| self.expr(e)).transpose()?;
@@ -1038,7 +1044,8 @@ impl Compiler<'_> {
         let rule = Rule {
             action: r.action,
             owner,
-            kind: r.kind.unwrap_or(0),
+            kind,
+            kind_of,
             subject,
             along,
             over,

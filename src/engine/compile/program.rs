@@ -45,6 +45,9 @@ pub enum E {
     Chosen(Shape),
     /// The cells whose top piece has this kind.
     KindCells(u16),
+    /// The cells whose top piece has the kind a value holds (a kind known only at play
+    /// time: a parameter, a loop variable, `kind(c)`, ...; none for no kind).
+    KindSetOf(Box<E>),
     /// The cells whose top piece has this flag.
     FlagCells(u16),
     /// A counter with its indexes.
@@ -180,8 +183,12 @@ pub struct Rule {
     pub action: Action,
     /// Whose piece a placement is (the mover's colour when `None`).
     pub owner: Option<E>,
-    /// The kind placed.
+    /// The kind placed (when [`Rule::kind_of`] is `None`).
     pub kind: u16,
+    /// The kind placed, when it is known only at play time (a parameter or a loop
+    /// variable): evaluated when the placements are listed, and kept in each part's
+    /// `extra` (see `exec::moves::placed_kind`).
+    pub kind_of: Option<E>,
     /// The pieces that move, or the list chosen from.
     pub subject: Option<E>,
     /// Directions.
@@ -274,7 +281,8 @@ pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
         | E::Neg(x)
         | E::Opposite(x)
         | E::CellToSet(x)
-        | E::DirToDirs(x) => f(x),
+        | E::DirToDirs(x)
+        | E::KindSetOf(x) => f(x),
         E::Bin(_, a, b) => {
             f(a);
             f(b);
@@ -345,9 +353,13 @@ pub fn shape(e: &E, slots: &[Shape]) -> Shape {
         E::Bool(_) | E::BoolTable(..) | E::Not(_) => Shape::Bool,
         E::Num(_) | E::NumTable(..) | E::Counter(..) | E::Score(_) | E::Neg(_) => Shape::Num,
         E::Cell(_) | E::CellTable(..) => Shape::Cell,
-        E::Set(_) | E::KindCells(_) | E::FlagCells(_) | E::Complement(_) | E::SetTable(..) | E::CellToSet(_) => {
-            Shape::Set
-        }
+        E::Set(_)
+        | E::KindCells(_)
+        | E::KindSetOf(_)
+        | E::FlagCells(_)
+        | E::Complement(_)
+        | E::SetTable(..)
+        | E::CellToSet(_) => Shape::Set,
         E::Dir(_) | E::Opposite(_) => Shape::Dir,
         E::Dirs(_) | E::DirToDirs(_) => Shape::Dirs,
         E::Side(_) => Shape::Side,

@@ -97,8 +97,9 @@ impl Simplifier<'_> {
     pub fn program(&self, rules: &mut [Rule], blocks: &mut [&mut Vec<S>]) {
         let map = HashMap::new();
         for r in rules.iter_mut() {
-            for e in
-                [&mut r.owner, &mut r.subject, &mut r.along, &mut r.over, &mut r.to, &mut r.by].into_iter().flatten()
+            for e in [&mut r.owner, &mut r.kind_of, &mut r.subject, &mut r.along, &mut r.over, &mut r.to, &mut r.by]
+                .into_iter()
+                .flatten()
             {
                 *e = self.expr(e, &map);
             }
@@ -280,6 +281,10 @@ impl Simplifier<'_> {
                 x => E::Opposite(b(x)),
             },
             E::CellToSet(x) => E::CellToSet(b(self.expr(x, map))),
+            E::KindSetOf(x) => match self.expr(x, map) {
+                E::Kind(k) => E::KindCells(k),
+                x => E::KindSetOf(b(x)),
+            },
             E::DirToDirs(x) => E::DirToDirs(b(self.expr(x, map))),
             E::Bin(op, x, y) => self.fold(E::Bin(*op, b(self.expr(x, map)), b(self.expr(y, map)))),
             E::If(c, x, y) => match self.expr(c, map) {

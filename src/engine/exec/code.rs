@@ -141,6 +141,8 @@ pub enum SetN {
     Jumped,
     /// Cells whose top piece is of a kind.
     Kind(u16),
+    /// Cells whose top piece is of the kind a value holds (none: no cell).
+    KindOf(IdN),
     /// Cells whose top piece carries a flag.
     Flag(u16),
     /// `owned_by(side)`.
@@ -537,6 +539,8 @@ pub struct CRule<const W: usize> {
     pub by: Option<SideN>,
     /// The owner of a placed piece, when not the mover's side.
     pub owner: Option<SideN>,
+    /// The kind of a placed piece, when it is known only at play time.
+    pub kind: Option<IdN>,
     /// Directions.
     pub along: Option<DirsN>,
     /// Cells that may be jumped.
@@ -730,6 +734,7 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             _ => state,
         },
         E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Chosen(_) => state,
+        E::KindSetOf(k) => state.or(deps_in(k, bound)),
         E::Bind(binds, body) => {
             let mut d = none;
             let n = bound.len();
@@ -903,6 +908,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Board) => self.board(),
             E::Ctx(ContextVar::Jumped) => SetN::Jumped,
             E::KindCells(k) => SetN::Kind(*k),
+            E::KindSetOf(k) => SetN::KindOf(self.id(k)),
             E::FlagCells(f) => SetN::Flag(*f),
             E::Call(Builtin::OwnedBy, args) if args.len() == 1 => SetN::Side(self.side(&args[0])),
             E::Bin(Op::SetAnd, a, b) => {
@@ -1625,6 +1631,7 @@ impl<const W: usize> Lower<'_, W> {
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
         let by = r.by.as_ref().map(|e| self.side(e));
         let owner = r.owner.as_ref().map(|e| self.side(e));
+        let kind = r.kind_of.as_ref().map(|e| self.id(e));
         let subject = subject_set.as_ref().map(|x| closure::set_f(x));
         let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
         let along = r.along.as_ref().map(|e| self.dirs(e));
@@ -1636,7 +1643,7 @@ impl<const W: usize> Lower<'_, W> {
         let then = self.block(&r.then, false);
         let then_fx = self.block_fx(&r.then, false);
         let mask = self.mask(rid);
-        CRule { subject, subject_lit, choices, by, owner, along, over, to, to_lit, conds, then, then_fx, mask }
+        CRule { subject, subject_lit, choices, by, owner, kind, along, over, to, to_lit, conds, then, then_fx, mask }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).
@@ -1662,7 +1669,8 @@ impl<const W: usize> Lower<'_, W> {
         let g = self.g;
         let r = &g.prog.rules[rid];
         let action = r.action;
-        if !matches!(action, Action::Place | Action::Step | Action::Jump | Action::Relocate) {
+        // A placement whose kind is known only at play time takes the general path.
+        if !matches!(action, Action::Place | Action::Step | Action::Jump | Action::Relocate) || r.kind_of.is_some() {
             return None;
         }
         let d_to = r.to.as_ref().map(deps).unwrap_or_default();
@@ -2534,6 +2542,7 @@ impl<const W: usize> Game<W> {
             SetN::Enemy => s.occupied - self.own_bits(s),
             SetN::Jumped => s.jumped,
             SetN::Kind(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
+            SetN::KindOf(k) => s.kind_bits.get(self.eid(s, cx, k) as usize).copied().unwrap_or_default(),
             SetN::Flag(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
             SetN::Side(x) => {
                 let side = self.eside(s, cx, x);
@@ -2838,6 +2847,7 @@ impl<const W: usize> Game<W> {
             SetN::Enemy => s.occupied.has(c) && !self.own_bits(s).has(c),
             SetN::Jumped => s.jumped.has(c),
             SetN::Kind(k) => s.kind_bits.get(*k as usize).is_some_and(|b| b.has(c)),
+            SetN::KindOf(k) => s.kind_bits.get(self.eid(s, cx, k) as usize).is_some_and(|b| b.has(c)),
             SetN::Flag(f) => s.flag_bits.get(*f as usize).is_some_and(|b| b.has(c)),
             SetN::Side(x) => {
                 let side = self.eside(s, cx, x);

@@ -83,7 +83,7 @@ fn fixed_in(e: &E, bound: &mut Vec<u32>) -> bool {
                 | ContextVar::Phase
         ),
         E::Local(i) => bound.contains(i),
-        E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Counter(..) | E::Score(_) => false,
+        E::KindCells(_) | E::KindSetOf(_) | E::FlagCells(_) | E::Previous(_) | E::Counter(..) | E::Score(_) => false,
         // The position at the start of the turn is fixed during the turn.
         E::Call(b, _) if b.reads_position() && *b != Builtin::AtTurnStart => false,
         E::Bind(binds, body) => {

@@ -10,7 +10,7 @@ use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::{CRule, CS, Mask};
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
-use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::moves::{MoveList, Part, placement_extra};
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::exec::statement::Pending;
 
@@ -480,6 +480,16 @@ impl<const W: usize> Game<W> {
         self.complete(s, cx, rid, part, prefix, out);
     }
 
+    /// The `extra` of a placement of rule `rid` (its owner, and the kind placed when
+    /// the rule's kind is known only at play time); `None` when that kind is none.
+    pub(crate) fn place_extra(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> Option<u16> {
+        let owner = self.place_owner(s, cx, rid);
+        match &self.code.rules[rid as usize].kind {
+            Some(k) => self.id(s, cx, k).map(|k| placement_extra(owner, k)),
+            None => Some(owner as u16),
+        }
+    }
+
     /// The owner of a placed piece.
     pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
         match &self.code.rules[rid as usize].owner {
@@ -529,14 +539,14 @@ impl<const W: usize> Game<W> {
                 }
             }
             Action::Place => {
-                let owner = self.place_owner(s, cx, rid);
+                let Some(extra) = self.place_extra(s, cx, rid) else { return };
                 let dest = match &cr.to {
                     Some(t) => (t.0)(self, s, cx),
                     None => Bits::EMPTY,
                 };
                 for to in dest.iter() {
                     cx.mv.to = to;
-                    emit(self, cx, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+                    emit(self, cx, Part::new(rid, NONE, to, NONE, extra), prefix, out);
                 }
             }
             Action::Take => {

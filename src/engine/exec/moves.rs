@@ -18,7 +18,8 @@ pub struct Part {
     pub to: u16,
     /// The jumped cell, or [`NONE`].
     pub middle: u16,
-    /// The chosen value's index, or a placed piece's owner.
+    /// The chosen value's index, or a placed piece's owner (with the kind placed, when
+    /// its rule's kind is known only at play time: see [`placement_extra`]).
     pub extra: u16,
 }
 
@@ -26,6 +27,22 @@ impl Part {
     /// A part.
     pub fn new(rule: u32, from: u16, to: u16, middle: u16, extra: u16) -> Part {
         Part { rule, from, to, middle, extra }
+    }
+}
+
+/// The `extra` of a placement whose rule's kind is known only at play time (see
+/// [`placed_kind`]): the owner in the low byte, the kind placed in the high one.
+pub fn placement_extra(owner: u8, kind: u16) -> u16 {
+    owner as u16 | (kind & 0xff) << 8
+}
+
+/// The kind a placement puts on the board: its rule's, or the one its part holds when
+/// the rule's kind is known only at play time.
+pub fn placed_kind(prog: &Program, p: &Part) -> u16 {
+    match prog.rules.get(p.rule as usize) {
+        Some(r) if r.kind_of.is_some() => p.extra >> 8,
+        Some(r) => r.kind,
+        None => 0,
     }
 }
 
@@ -515,16 +532,17 @@ impl MoveList {
 }
 
 /// Whether a placement names the kind it places (`S*e5`): the game's moves (not its
-/// setup) can place pieces of more than one kind.
+/// setup) can place pieces of more than one kind (a rule whose kind is known only at
+/// play time counts as placing several).
 pub fn names_placed_kinds(prog: &Program) -> bool {
     let mut in_setup = Vec::new();
     rules_named(&prog.setup, &mut in_setup);
-    let mut kinds = prog
-        .rules
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| r.action == Action::Place && !in_setup.contains(&(*i as u32)))
-        .map(|(_, r)| r.kind);
+    let placing =
+        prog.rules.iter().enumerate().filter(|(i, r)| r.action == Action::Place && !in_setup.contains(&(*i as u32)));
+    if placing.clone().any(|(_, r)| r.kind_of.is_some()) {
+        return true;
+    }
+    let mut kinds = placing.map(|(_, r)| r.kind);
     let first = kinds.next();
     kinds.any(|k| Some(k) != first)
 }
@@ -617,7 +635,7 @@ pub fn notation_marked(
                 match action {
                     Action::Place => {
                         if named {
-                            out.push_str(&kind_word(prog, prog.rules[p.rule as usize].kind));
+                            out.push_str(&kind_word(prog, placed_kind(prog, p)));
                             out.push('*');
                         }
                         out.push_str(&label(p.to))

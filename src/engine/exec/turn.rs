@@ -9,7 +9,7 @@ use crate::engine::error::EngineError;
 use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::CS;
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
-use crate::engine::exec::moves::Part;
+use crate::engine::exec::moves::{Part, placed_kind};
 use crate::engine::exec::state::{Game, Outcome, State, piece};
 use crate::engine::exec::statement::Pending;
 use crate::engine::exec::value::Val;
@@ -95,7 +95,7 @@ impl<const W: usize> Game<W> {
                 self.move_stack(s, p.from, p.to)
             }
             Action::Place => {
-                let kind = self.prog.rules.get(p.rule as usize).map_or(0, |r| r.kind);
+                let kind = placed_kind(&self.prog, &p);
                 self.put(s, p.to, piece(p.extra as u8, kind, 0))
             }
             Action::Take => {
@@ -395,9 +395,14 @@ impl<const W: usize> Game<W> {
                     let (rule, code) = (&self.prog.rules[*r as usize], &self.code.rules[*r as usize]);
                     let owner = code.owner.as_ref().map_or(0, |o| self.eside(s, cx, o));
                     let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
-                    if let Some(to) = &code.to {
+                    // A kind known only now (a loop variable): none places nothing.
+                    let kind = match &code.kind {
+                        Some(k) => self.id(s, cx, k),
+                        None => Some(rule.kind),
+                    };
+                    if let (Some(to), Some(kind)) = (&code.to, kind) {
                         for c in (to.0)(self, s, cx).iter() {
-                            self.put(s, c, piece(owner, rule.kind, 0));
+                            self.put(s, c, piece(owner, kind, 0));
                         }
                     }
                 }

@@ -267,6 +267,33 @@ fn perft_of_drops_from_a_reserve_is_the_reference_players() {
     });
 }
 
+/// Games whose placements take their kind from a loop variable or a parameter
+/// (`tests/oracle/placed-kinds.game`) or from a local of the `then` block before
+/// (`tests/oracle/placed-kinds-then.game`): the reference player, which reads the kind
+/// placed from the program as compiled, counts the same turn sequences as the engine's
+/// perft, and the counts of `tests/perft/placed-kinds.txt` and `placed-kinds-then.txt`.
+#[test]
+fn perft_of_placed_kinds_is_the_reference_players() {
+    let games = [
+        ("tests/oracle/placed-kinds.game", [16, 288, 3952, 51_960]),
+        ("tests/oracle/placed-kinds-then.game", [16, 266, 5948, 123_194]),
+    ];
+    for (file, counts) in games {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let (label, any, raw) = configurations(&path).remove(0);
+        with_game!(&any, g => {
+            let oracle = Oracle::new(g, &raw);
+            let start = oracle.start();
+            assert_eq!(start, g.start(), "{label}: the start positions differ");
+            for (depth, expected) in (1..).zip(counts) {
+                let engine = crate::engine::search::perft(g, &g.start(), depth).expect("perft");
+                assert_eq!(engine, expected, "{label}: engine perft({depth})");
+                assert_eq!(oracle_perft(&oracle, &start, depth), expected, "{label}: reference perft({depth})");
+            }
+        });
+    }
+}
+
 /// A game whose lines let the mover take a stone (`tests/oracle/removals.game`): from a
 /// position where one placement makes a line, the reference player counts the same
 /// turn sequences as the engine's perft, and the counts of `tests/perft/removals.txt`,

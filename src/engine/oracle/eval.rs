@@ -46,6 +46,7 @@ impl<const W: usize> Game<W> {
             E::Ctx(v) => self.context(s, cx, *v),
             E::Chosen(_) => self.context(s, cx, ContextVar::Chosen),
             E::KindCells(k) => Val::Cells(s.kind_bits.get(*k as usize).copied().unwrap_or_default()),
+            E::KindSetOf(_) => Val::Cells(self.eval_set(s, cx, e)),
             E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
             E::Counter(c, idx) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
@@ -243,6 +244,11 @@ impl<const W: usize> Game<W> {
             E::Ctx(ContextVar::Enemy) => s.occupied - self.cells_of(s, s.mover),
             E::Ctx(ContextVar::Board) => self.all,
             E::KindCells(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
+            // A kind held in a value: none (or no value) holds no cell.
+            E::KindSetOf(k) => match self.eval(s, cx, k) {
+                Val::Kind(k) => s.kind_bits.get(k as usize).copied().unwrap_or_default(),
+                _ => Bits::EMPTY,
+            },
             E::FlagCells(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
             E::Call(Builtin::OwnedBy, args) => {
                 let side = match &args[0] {

@@ -101,10 +101,14 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     let rule = &self.prog.rules[*r as usize];
                     let owner = rule.owner.as_ref().map_or(0, |o| side(&g.eval(s, cx, o)));
                     let owner = self.colour_of_player(s, owner);
-                    if let Some(to) = &rule.to {
+                    let kind = match &rule.kind_of {
+                        Some(k) => placed(&g.eval(s, cx, k)),
+                        None => Some(rule.kind),
+                    };
+                    if let (Some(to), Some(kind)) = (&rule.to, kind) {
                         let cells = cells(&g.eval(s, cx, to));
                         for c in cells.iter() {
-                            g.put(s, c, piece(owner, rule.kind, 0));
+                            g.put(s, c, piece(owner, kind, 0));
                         }
                     }
                 }
@@ -365,9 +369,17 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     }
                     None => self.colour_of_player(s, s.mover),
                 };
-                let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                // A kind known only now goes in the part, above the owner; none places nothing.
+                let extra = match &rule.kind_of {
+                    Some(k) => placed(&g.eval(s, cx, k)).map(|k| owner as u16 | k << 8),
+                    None => Some(owner as u16),
+                };
+                let dest = match extra {
+                    Some(_) => rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t))),
+                    None => Bits::EMPTY,
+                };
                 for to in dest.iter() {
-                    candidates.push((Part::new(rid, NONE, to, NONE, owner as u16), None));
+                    candidates.push((Part::new(rid, NONE, to, NONE, extra.unwrap_or(0)), None));
                 }
             }
             Action::Take => {
@@ -614,7 +626,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 s.jumped.insert(part.middle);
             }
             Action::Place => {
-                g.put(s, part.to, piece(part.extra as u8, rule.kind, 0));
+                let kind = if rule.kind_of.is_some() { part.extra >> 8 } else { rule.kind };
+                g.put(s, part.to, piece(part.extra as u8, kind, 0));
             }
             Action::Take => {
                 // The piece on the cell (the whole stack) leaves the board, as a capture.
@@ -756,6 +769,14 @@ fn dirs<const W: usize>(v: &Val<W>) -> u32 {
         Val::Dirs(d) => *d,
         Val::Dir(d) => 1 << d,
         _ => 0,
+    }
+}
+
+/// A value as the kind of a placed piece (none: no kind, or no piece kind at all).
+fn placed<const W: usize>(v: &Val<W>) -> Option<u16> {
+    match v {
+        Val::Kind(k) if *k != u16::MAX => Some(*k),
+        _ => None,
     }
 }
 

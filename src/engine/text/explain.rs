@@ -261,7 +261,11 @@ impl Printer<'_> {
             if let Some(owner) = &rule.owner {
                 head = format!("{head} {}", self.flat(owner, 10));
             }
-            head = format!("{head} {}", self.kind(rule.kind));
+            let kind = match &rule.kind_of {
+                Some(k) => self.flat(k, 10),
+                None => self.kind(rule.kind),
+            };
+            head = format!("{head} {kind}");
         }
         head
     }
@@ -718,6 +722,7 @@ impl Printer<'_> {
             E::Ctx(v) => v.word().to_string(),
             E::Chosen(_) => crate::check::hir::ContextVar::Chosen.word().to_string(),
             E::KindCells(k) => self.kind(*k),
+            E::KindSetOf(k) => self.flat(k, 0),
             E::FlagCells(f) => self.flag(*f),
             E::Counter(c, index) => self.counter(*c, index),
             E::Score(side) => format!("score[{}]", self.flat(side, 0)),

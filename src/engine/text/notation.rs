@@ -16,7 +16,9 @@ use crate::check::hir::Action;
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
-use crate::engine::exec::moves::{MoveList, Part, kind_word, names_placed_kinds, notation, notation_marked};
+use crate::engine::exec::moves::{
+    MoveList, Part, kind_word, names_placed_kinds, notation, notation_marked, placed_kind,
+};
 use crate::engine::exec::state::{Game, Outcome, State, side_of};
 use crate::engine::text::refusal::why_not;
 
@@ -552,7 +554,7 @@ fn placement_of_kind<const W: usize>(g: &Game<W>, list: &MoveList, typed: &[Tok]
         .filter_map(|i| {
             let [p] = list.get(i) else { return None };
             let rule = &prog.rules[p.rule as usize];
-            (rule.action == Action::Place && p.to == cell).then_some((i, rule.kind))
+            (rule.action == Action::Place && p.to == cell).then_some((i, placed_kind(prog, p)))
         })
         .collect();
     let is_kind = |k: u16, w: &str| {

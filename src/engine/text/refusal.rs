@@ -233,7 +233,7 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
             }
         }
     }
-    let extra = if rule.action == Action::Place { g.place_owner(s, &mut cx, rid) as u16 } else { 0 };
+    let extra = if rule.action == Action::Place { g.place_extra(s, &mut cx, rid).unwrap_or(0) } else { 0 };
     let part = Part::new(rid, from, to, middle, extra);
     let mut next = s.clone();
     let mut inner = Ctx::new(g.prog.uses.turn_start.then_some(s));
