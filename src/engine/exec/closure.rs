@@ -291,6 +291,10 @@ enum NumC<const W: usize> {
     RunLen(PathC, u8, Vec<Lit>),
     /// A sum (`a + b + c`, at least two terms), each term evaluated inline.
     Sum(Vec<NumC<W>>),
+    /// A sum whose terms are all constants and runs (`count(run(c, d, S)) + 1 +
+    /// count(run(c, -d, S))`, the length of a line through `c`): one loop, no call per
+    /// term.
+    Runs(Vec<RunTerm>),
     Fn(FN<W>),
 }
 
@@ -306,23 +310,40 @@ impl<const W: usize> NumC<W> {
             }
             NumC::Passes => s.passes as i64,
             NumC::Captures => cx.mv.captures as i64,
-            NumC::RunLen(p, d, l) => {
-                let (mut c, d) = (p.eval(g, s, cx), *d as usize);
-                let mut n = 0;
-                // At most every cell once, as `walk`.
-                while c != NONE && n < g.n as i64 {
-                    c = g.step[c as usize * g.ndirs + d];
-                    if c == NONE || !g.conj_has(s, l, c) {
-                        break;
-                    }
-                    n += 1;
-                }
-                n
-            }
+            NumC::RunLen(p, d, l) => run_len(g, s, cx, p, *d, l),
+            NumC::Runs(terms) => terms.iter().fold(0i64, |acc, t| {
+                acc.saturating_add(match t {
+                    RunTerm::Const(k) => *k,
+                    RunTerm::Run(p, d, l) => run_len(g, s, cx, p, *d, l),
+                })
+            }),
             NumC::Sum(xs) => xs.iter().map(|x| x.eval(g, s, cx)).reduce(i64::saturating_add).unwrap_or(0),
             NumC::Fn(f) => (f.0)(g, s, cx),
         }
     }
+}
+
+/// A term of [`NumC::Runs`].
+#[derive(Clone, Debug)]
+enum RunTerm {
+    Const(i64),
+    Run(PathC, u8, Vec<Lit>),
+}
+
+/// `count(run(c, d, S))`: the cells from `c` along `d` while they pass the literals
+/// (at most every cell once, as `walk`).
+#[inline(always)]
+fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>, p: &PathC, d: u8, l: &[Lit]) -> i64 {
+    let (mut c, d) = (p.eval(g, s, cx), d as usize);
+    let mut n = 0;
+    while c != NONE && n < g.n as i64 {
+        c = g.step[c as usize * g.ndirs + d];
+        if c == NONE || !g.conj_has(s, l, c) {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 // ---------------------------------------------------------------------------
@@ -1529,7 +1550,17 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
             }
             terms.push(num_c::<W>(t));
             terms.reverse();
-            if terms.iter().any(|t| !matches!(t, NumC::Fn(_) | NumC::Const(_))) {
+            let runs: Option<Vec<RunTerm>> = terms
+                .iter()
+                .map(|t| match t {
+                    NumC::Const(k) => Some(RunTerm::Const(*k)),
+                    NumC::RunLen(p, d, l) => Some(RunTerm::Run(*p, *d, l.clone())),
+                    _ => None,
+                })
+                .collect();
+            if let Some(runs) = runs {
+                NumC::Runs(runs)
+            } else if terms.iter().any(|t| !matches!(t, NumC::Fn(_) | NumC::Const(_))) {
                 NumC::Sum(terms)
             } else {
                 // Nothing is gained inline: one closure for the whole sum.
