@@ -226,6 +226,41 @@ no moves { draw }
     assert!(!out.contains("you cannot place"), "{out}");
 }
 
+/// A placement whose kind is held in a loop variable is explained with the variable
+/// bound to each kind in turn: the kind that gets furthest is told (a king fails the
+/// second condition, a man already the first), not the first kind declared, nor nothing.
+#[test]
+fn refusals_bind_the_kind_of_a_loop() {
+    let dir = TempDir::new("refusal-loop");
+    let game = dir.write(
+        "loop.game",
+        br#"game "Loop"
+players white, black
+board square 3 by 3
+piece man "M"
+piece king "K"
+setup {
+  place white man at a1
+  place white man at c1
+  place black king at b3
+}
+phase play {
+  for k in [man, king] {
+    place k at empty where count(own and k) < 2 where not any(neighbours(to) and k)
+  }
+}
+no moves { draw }
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "b2\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_contains_all(
+        &run.stdout,
+        &["white> b2\nnot played: the condition `not any(neighbours(to) and k)` does not hold"],
+    );
+    assert!(!run.stdout.contains("count(own and k) < 2` does not hold"), "{}", run.stdout);
+}
+
 /// A jump chain typed halfway, and a capture that is compulsory.
 #[test]
 fn partial_chain() {

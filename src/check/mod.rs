@@ -144,6 +144,9 @@ pub(crate) struct Checker<'a> {
     /// Names whose declaration was refused for hiding a built-in: their uses are not
     /// reported again as unknown (one mistake, one error).
     rejected: HashSet<String>,
+    /// For each `choose` whose `then` block is being checked (innermost last): the
+    /// local that holds its `chosen` value once a `place chosen` needs it, and where.
+    chosen_locals: Vec<Option<(hir::LocalId, Span)>>,
 }
 
 impl<'a> Checker<'a> {
@@ -164,6 +167,7 @@ impl<'a> Checker<'a> {
             nesting_reported: false,
             per_side_names: HashSet::new(),
             rejected: HashSet::new(),
+            chosen_locals: Vec::new(),
         }
     }
 

@@ -374,6 +374,50 @@ impl Checker<'_> {
         Some(Stmt { kind, span })
     }
 
+    /// `place chosen`: the piece kind picked by the enclosing `choose`, read from a local
+    /// bound at the start of its `then` block (the placement is a further part, listed
+    /// once that block has run). A located error where nothing was chosen, or where the
+    /// choice was not of piece kinds.
+    fn chosen_kind(&mut self, at: Span, ctx: &Ctx) -> Option<hir::Expr> {
+        match ctx.chosen {
+            Some(Ty::Kind) => {}
+            // Already reported where the list was written.
+            Some(Ty::Error) => return None,
+            Some(other) => {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!("`place chosen` needs a chosen piece kind, and `chosen` is {other} here"),
+                    )
+                    .with_label(at, format!("{other}, not a piece kind"))
+                    .with_help("choose from a list of piece kinds (`choose [KIND, KIND]`) to place the one picked"),
+                );
+                return None;
+            }
+            None => {
+                self.error(
+                    Diagnostic::error(Code::OutOfContext, "`place chosen` places the piece kind picked by `choose`, and nothing is chosen here")
+                        .with_label(at, "no `chosen` here")
+                        .with_help("write `place chosen` in the `then` block of `choose [KIND, KIND]` itself, or name the piece kind"),
+                );
+                return None;
+            }
+        }
+        let id = match self.chosen_locals.last().copied().flatten() {
+            Some((id, _)) => id,
+            None => {
+                let id = self.model.locals.len() as hir::LocalId;
+                self.model.locals.push("chosen".to_string());
+                self.local_dynamic.push(true);
+                if let Some(slot) = self.chosen_locals.last_mut() {
+                    *slot = Some((id, at));
+                }
+                id
+            }
+        };
+        Some(hir::Expr { kind: hir::ExprKind::Local(id), ty: Ty::Kind, span: at })
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn place_rule(
         &mut self,
@@ -416,6 +460,11 @@ impl Checker<'_> {
             _ if self.lookup_local(&kind.text).is_some_and(|(_, ty, _)| ty == Ty::Kind) => {
                 let e = ast::Expr { kind: ast::ExprKind::Name(kind.text.clone()), span: kind.span };
                 kind_value = Some(self.expect(&e, Ty::Kind, ctx, "the kind of a placed piece"));
+                None
+            }
+            // The kind picked by the enclosing `choose`.
+            _ if kind.text == "chosen" => {
+                kind_value = self.chosen_kind(kind.span, ctx);
                 None
             }
             _ => {
@@ -602,7 +651,19 @@ impl Checker<'_> {
                 statics: false,
             };
             let mut inner = Summary::default();
-            self.block_in(b, Place::Then(Some(action)), &c, &mut inner)
+            if verb == MoveVerb::Choose {
+                self.chosen_locals.push(None);
+            }
+            let mut block = self.block_in(b, Place::Then(Some(action)), &c, &mut inner);
+            if verb == MoveVerb::Choose
+                && let Some((id, at)) = self.chosen_locals.pop().flatten()
+            {
+                // Bound first, while `chosen` exists: a `place chosen` is a further
+                // part, listed once this block has run.
+                let value = hir::Expr { kind: hir::ExprKind::Context(hir::ContextVar::Chosen), ty: Ty::Kind, span: at };
+                block.insert(0, Stmt { kind: H::Let(id, value), span: at });
+            }
+            block
         });
         Some(Stmt { kind: H::Move(Box::new(rule)), span })
     }

@@ -268,15 +268,18 @@ fn perft_of_drops_from_a_reserve_is_the_reference_players() {
 }
 
 /// Games whose placements take their kind from a loop variable or a parameter
-/// (`tests/oracle/placed-kinds.game`) or from a local of the `then` block before
-/// (`tests/oracle/placed-kinds-then.game`): the reference player, which reads the kind
+/// (`tests/oracle/placed-kinds.game`), from a local of the `then` block before
+/// (`tests/oracle/placed-kinds-then.game`) or from the kind a `choose` picked
+/// (`tests/oracle/chosen-kinds.game`): the reference player, which reads the kind
 /// placed from the program as compiled, counts the same turn sequences as the engine's
-/// perft, and the counts of `tests/perft/placed-kinds.txt` and `placed-kinds-then.txt`.
+/// perft, and the counts of `tests/perft/placed-kinds.txt`, `placed-kinds-then.txt` and
+/// `chosen-kinds.txt`.
 #[test]
 fn perft_of_placed_kinds_is_the_reference_players() {
     let games = [
         ("tests/oracle/placed-kinds.game", [16, 288, 3952, 51_960]),
         ("tests/oracle/placed-kinds-then.game", [16, 266, 5948, 123_194]),
+        ("tests/oracle/chosen-kinds.game", [13, 157, 1941, 22_559]),
     ];
     for (file, counts) in games {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);

@@ -3,17 +3,20 @@
 //! for one cell, a move for two) is followed as far as the move gets — the piece it
 //! moves, the way it goes, its destinations, each `where` condition in turn, its
 //! `then` block (a `refuse`, with its text) — and the rule the move gets furthest in
-//! is told. Nothing here runs while moves are generated.
+//! is told. A rule inside `for` loops is followed once for each value of its loop
+//! variables, and with the locals bound by `let` before it, as the moves are listed.
+//! Nothing here runs while moves are generated.
 
 use crate::board::CellId;
 use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Rule, S};
-use crate::engine::exec::code::{Lower, deps};
+use crate::engine::exec::code::{Lower, deps_in};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State, kind_of};
+use crate::engine::exec::value::Val;
 use crate::engine::text::explain::expr_text;
 use crate::engine::text::notation::action_noun;
 
@@ -51,7 +54,7 @@ pub struct Reason {
 pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Option<Reason> {
     let phase = g.prog.phases.get(s.phase as usize)?;
     let mut rules = Vec::new();
-    rules_of(g, s, &phase.body, &mut rules);
+    rules_of(g, s, &phase.body, &mut Vec::new(), &mut rules);
     let (from, to) = match cells {
         [to] => (NONE, *to),
         [from, to] => (*from, *to),
@@ -64,16 +67,20 @@ pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Opti
             matches!(r.action, Action::Step | Action::Slide | Action::Jump | Action::Relocate)
         }
     };
-    let shaped: Vec<u32> = rules.into_iter().filter(|&r| fits(&g.prog.rules[r as usize])).collect();
+    let shaped: Vec<Found> = rules.into_iter().filter(|f| fits(&g.prog.rules[f.rule as usize])).collect();
     if shaped.is_empty() {
         // The legal moves say it better (a choice, a pass).
         return None;
     }
     let mut best: Option<(Stage, String)> = None;
-    for rid in shaped {
-        let Some((stage, why)) = follow(g, s, rid, from, to) else { continue };
-        if best.as_ref().is_none_or(|(b, _)| stage > *b) {
-            best = Some((stage, why));
+    for found in shaped {
+        // A loop whose values cannot be known here: nothing is said of the rule.
+        let Some(bindings) = bindings(g, s, &found.loops) else { continue };
+        for slots in bindings {
+            let Some((stage, why)) = follow(g, s, found.rule, from, to, &slots) else { continue };
+            if best.as_ref().is_none_or(|(b, _)| stage > *b) {
+                best = Some((stage, why));
+            }
         }
     }
     match best {
@@ -82,43 +89,126 @@ pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Opti
     }
 }
 
+/// A move rule of a phase's body, with the locals bound before it (outermost first).
+struct Found<'p> {
+    rule: u32,
+    loops: Vec<Binder<'p>>,
+}
+
+/// A local bound around or before a move rule.
+#[derive(Clone, Copy)]
+enum Binder<'p> {
+    /// `for`: the local and the values it runs over.
+    For(u32, &'p E),
+    /// `let`: the local and its value.
+    Let(u32, &'p E),
+}
+
 /// The move rules of a phase's body that apply in `s`: those under an `if` whose
 /// condition does not hold are left out (kept when it cannot be evaluated here).
-fn rules_of<const W: usize>(g: &Game<W>, s: &State<W>, block: &[S], out: &mut Vec<u32>) {
+/// `loops` are the locals bound around `block` and before it.
+fn rules_of<'p, const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    block: &'p [S],
+    loops: &mut Vec<Binder<'p>>,
+    out: &mut Vec<Found<'p>>,
+) {
+    // A `let` binds for the rest of its block.
+    let outer = loops.len();
     for st in block {
         match st {
-            S::Move(r) => out.push(*r),
+            S::Move(r) => out.push(Found { rule: *r, loops: loops.clone() }),
             S::If(branches, otherwise) => {
                 let mut taken = false;
                 for (cond, body) in branches {
-                    match holds(g, s, &MoveVars::default(), cond) {
+                    match holds(g, s, &MoveVars::default(), &[], cond) {
                         Some(false) => continue,
                         Some(true) => {
-                            rules_of(g, s, body, out);
+                            rules_of(g, s, body, loops, out);
                             taken = true;
                             break;
                         }
-                        None => rules_of(g, s, body, out),
+                        None => rules_of(g, s, body, loops, out),
                     }
                 }
                 if !taken && let Some(body) = otherwise {
-                    rules_of(g, s, body, out);
+                    rules_of(g, s, body, loops, out);
                 }
             }
-            S::For(_, _, b) | S::Optional(b) | S::Required(b) | S::Longest(b) => rules_of(g, s, b, out),
-            S::First(blocks) => blocks.iter().for_each(|b| rules_of(g, s, b, out)),
-            S::Capture(inner) => rules_of(g, s, std::slice::from_ref(inner), out),
+            S::For(slot, src, b) => {
+                loops.push(Binder::For(*slot, src));
+                rules_of(g, s, b, loops, out);
+                loops.pop();
+            }
+            S::Let(slot, e) => loops.push(Binder::Let(*slot, e)),
+            S::Optional(b) | S::Required(b) | S::Longest(b) => rules_of(g, s, b, loops, out),
+            S::First(blocks) => blocks.iter().for_each(|b| rules_of(g, s, b, loops, out)),
+            S::Capture(inner) => rules_of(g, s, std::slice::from_ref(inner), loops, out),
             _ => {}
         }
     }
+    loops.truncate(outer);
 }
 
-/// Whether condition `e` holds in `s` for the move `mv`; `None` when it reads a local
-/// bound outside it, or cannot be lowered.
-fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, e: &E) -> Option<bool> {
-    if deps(e).local {
+/// Every binding of the locals of `loops` (outermost first), as the moves are listed:
+/// each a list of (local, value); `None` when a value cannot be known here (it reads
+/// another local, or cannot be lowered).
+fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Option<Vec<Vec<(u32, Val<W>)>>> {
+    let mut out = vec![Vec::new()];
+    for &binder in loops {
+        let (Binder::For(slot, src) | Binder::Let(slot, src)) = binder;
+        let mut next = Vec::new();
+        for outer in &out {
+            let mut bound: Vec<u32> = outer.iter().map(|(l, _)| *l).collect();
+            if deps_in(src, &mut bound).local {
+                return None;
+            }
+            let mv = MoveVars::default();
+            let values = match binder {
+                Binder::For(..) => lowered(
+                    g,
+                    s,
+                    &mv,
+                    outer,
+                    |lw| lw.items(src),
+                    |view, s, cx, node| view.items(s, cx, node).collect::<Vec<_>>(),
+                )?,
+                Binder::Let(..) => {
+                    vec![lowered(g, s, &mv, outer, |lw| lw.value(src), |view, s, cx, node| view.ev(s, cx, node))?]
+                }
+            };
+            for v in values {
+                let mut b = outer.clone();
+                b.push((slot, v));
+                next.push(b);
+            }
+        }
+        out = next;
+    }
+    Some(out)
+}
+
+/// Whether condition `e` holds in `s` for the move `mv`, with the locals `slots`
+/// bound; `None` when it reads another local bound outside it, or cannot be lowered.
+fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, slots: &[(u32, Val<W>)], e: &E) -> Option<bool> {
+    let mut bound: Vec<u32> = slots.iter().map(|(l, _)| *l).collect();
+    if deps_in(e, &mut bound).local {
         return None;
     }
+    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, node| view.eb(s, cx, node))
+}
+
+/// Lowers an expression with `lower` and runs it with `run` in `s`, for the move `mv`
+/// with the locals `slots` bound; `None` when it cannot be lowered.
+fn lowered<const W: usize, N, T>(
+    g: &Game<W>,
+    s: &State<W>,
+    mv: &MoveVars<W>,
+    slots: &[(u32, Val<W>)],
+    lower: impl FnOnce(&mut Lower<'_, W>) -> N,
+    run: impl FnOnce(&Game<W>, &State<W>, &mut Ctx<W>, &N) -> T,
+) -> Option<T> {
     let (board_id, new_sets) = match g.sets.iter().position(|b| *b == g.all) {
         Some(i) => (i as u32, Vec::new()),
         None => (g.sets.len() as u32, vec![g.all]),
@@ -132,39 +222,58 @@ fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, e: &E) -> 
         cached: Vec::new(),
         unlowered: Vec::new(),
     };
-    let node = lw.cond(e);
+    let node = lower(&mut lw);
     if !lw.unlowered.is_empty() {
         return None;
     }
     let mut cx = Ctx::new(g.prog.uses.turn_start.then_some(s));
     cx.mv = mv.clone();
+    bind(g, &mut cx, slots);
     if lw.new_sets.is_empty() && lw.from_tables.len() == g.code.from_tables.len() {
-        return Some(g.eb(s, &mut cx, &node));
+        return Some(run(g, s, &mut cx, &node));
     }
     let mut view = g.clone();
     view.sets.extend(lw.new_sets);
     view.code.from_tables = lw.from_tables;
-    Some(view.eb(s, &mut cx, &node))
+    Some(run(&view, s, &mut cx, &node))
 }
 
-/// Whether an expression of rule `r` reads a local bound outside it (a rule inside a
-/// `for`): its values are not known here.
-fn reads_locals(e: &Option<E>) -> bool {
-    e.as_ref().is_some_and(|e| deps(e).local)
+/// Binds the locals `slots` in `cx`.
+fn bind<const W: usize>(g: &Game<W>, cx: &mut Ctx<W>, slots: &[(u32, Val<W>)]) {
+    for (l, v) in slots {
+        g.store(cx, *l, v.clone());
+    }
+}
+
+/// Whether an expression of rule `r` reads a local other than `bound` (a rule inside a
+/// `let`, or a loop whose values were not bound): its values are not known here.
+fn reads_locals(e: &Option<E>, bound: &[u32]) -> bool {
+    e.as_ref().is_some_and(|e| deps_in(e, &mut bound.to_vec()).local)
 }
 
 /// How far the move from `from` (or a placement: [`NONE`]) to `to` gets in rule `rid`,
-/// and what stopped it; `None` when the rule reads what cannot be known here.
-fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u16) -> Option<(Stage, String)> {
+/// with the loop variables `slots` bound, and what stopped it; `None` when the rule
+/// reads what cannot be known here.
+fn follow<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    rid: u32,
+    from: u16,
+    to: u16,
+    slots: &[(u32, Val<W>)],
+) -> Option<(Stage, String)> {
     let rule = &g.prog.rules[rid as usize];
     let cr = &g.code.rules[rid as usize];
-    if [&rule.subject, &rule.along, &rule.over, &rule.to, &rule.owner].into_iter().any(reads_locals) {
+    let bound: Vec<u32> = slots.iter().map(|(l, _)| *l).collect();
+    let exprs = [&rule.subject, &rule.along, &rule.over, &rule.to, &rule.owner, &rule.kind_of];
+    if exprs.into_iter().any(|e| reads_locals(e, &bound)) {
         return None;
     }
     let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
     let text = |e: &Option<E>| e.as_ref().map(|e| expr_text(&g.prog, e)).unwrap_or_default();
     let mut cx = Ctx::new(g.prog.uses.turn_start.then_some(s));
     cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+    bind(g, &mut cx, slots);
     let mut middle = NONE;
     if from != NONE {
         let pieces = cr.subject.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx)) & s.occupied;
@@ -218,7 +327,7 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
     }
     let mv = cx.mv.clone();
     for (i, w) in rule.written.iter().enumerate() {
-        match holds(g, s, &mv, &w.cond) {
+        match holds(g, s, &mv, slots, &w.cond) {
             Some(true) => {}
             Some(false) => {
                 let shown = if w.text.is_empty() { expr_text(&g.prog, &w.cond) } else { w.text.clone() };
@@ -237,6 +346,7 @@ fn follow<const W: usize>(g: &Game<W>, s: &State<W>, rid: u32, from: u16, to: u1
     let part = Part::new(rid, from, to, middle, extra);
     let mut next = s.clone();
     let mut inner = Ctx::new(g.prog.uses.turn_start.then_some(s));
+    bind(g, &mut inner, slots);
     if g.apply_part(&mut next, &mut inner, part, None, false).refused {
         let why = match inner.mv.refusal.and_then(|k| g.prog.names.reasons.get(k as usize)) {
             Some(text) => text.clone(),
