@@ -1564,15 +1564,17 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
                 NumC::Sum(terms)
             } else {
                 // Nothing is gained inline: one closure for the whole sum.
-                let n = n.clone();
-                NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
+                interpreted(n)
             }
         }
-        _ => {
-            let n = n.clone();
-            NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
-        }
+        _ => interpreted(n),
     }
+}
+
+/// A number evaluated by the interpreter, in one closure.
+fn interpreted<const W: usize>(n: &NumN) -> NumC<W> {
+    let n = n.clone();
+    NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
 }
 
 // ---------------------------------------------------------------------------

@@ -12,10 +12,11 @@ use crate::engine::search::Rng;
 use crate::engine::{AnyGame, build};
 use crate::with_game;
 
-pub(crate) fn games() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+/// The games of a folder of the project, sorted.
+fn game_files(folder: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("games/ is readable")
+        .expect("the games folder is readable")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "game"))
         .collect();
@@ -23,16 +24,14 @@ pub(crate) fn games() -> Vec<PathBuf> {
     files
 }
 
+/// The games of `games/`.
+pub(crate) fn games() -> Vec<PathBuf> {
+    game_files("games")
+}
+
 /// The games of `games/` and `games/classic/`.
 fn every_game() -> Vec<PathBuf> {
-    let classic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/classic");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&classic)
-        .expect("games/classic/ is readable")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    files.sort();
-    games().into_iter().chain(files).collect()
+    games().into_iter().chain(game_files("games/classic")).collect()
 }
 
 /// Every configuration of a game: the defaults and each ruleset.
