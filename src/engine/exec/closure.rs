@@ -1472,7 +1472,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let c = cell_f::<W>(c);
             fs(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
-                g.group_of(s, c)
+                g.group_of(s, cx, c)
             })
         }
         SetN::AtStart(x) => {

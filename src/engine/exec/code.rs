@@ -2604,7 +2604,7 @@ impl<const W: usize> Game<W> {
             }
             SetN::Group(c) => {
                 let c = self.ec(s, cx, c);
-                self.group_of(s, c)
+                self.group_of(s, cx, c)
             }
             SetN::AtStart(x) => {
                 let start = cx.turn_start.unwrap_or(s);
@@ -2816,25 +2816,23 @@ impl<const W: usize> Game<W> {
 
     /// `group(c)`: the cells connected to `c` through cells whose top piece is of the
     /// same side (none for no cell or an empty one).
-    pub fn group_of(&self, s: &State<W>, c: u16) -> Bits<W> {
+    pub fn group_of(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16) -> Bits<W> {
         if c == NONE || c as usize >= self.n {
             return Bits::EMPTY;
         }
         match self.top(s, c) {
-            Some(p) => self.component(c, s.side_bits[crate::engine::exec::state::side_of(p) as usize]),
+            Some(p) => {
+                let same = s.side_bits[crate::engine::exec::state::side_of(p) as usize];
+                cx.extra().components.part(c, same, || self.component(c, same))
+            }
             None => Bits::EMPTY,
         }
     }
 
-    /// How many groups (connected parts) a set falls into.
-    pub fn count_groups(&self, set: Bits<W>) -> i64 {
-        let mut rest = set;
-        let mut n = 0;
-        while let Some(seed) = rest.first() {
-            rest = rest - self.component(seed, set);
-            n += 1;
-        }
-        n
+    /// The groups (connected parts) of a set, in order of their first cells, found
+    /// once per set in a context.
+    pub fn groups_of(&self, cx: &mut Ctx<W>, set: Bits<W>) -> std::rc::Rc<Vec<Bits<W>>> {
+        cx.extra().components.all(set, |seed| self.component(seed, set))
     }
 
     /// Whether cell `c` (on the board) is in a set, without building the set.
@@ -3020,7 +3018,7 @@ impl<const W: usize> Game<W> {
             }
             NumN::Groups(x) => {
                 let b = self.es(s, cx, x);
-                self.count_groups(b)
+                self.groups_of(cx, b).len() as i64
             }
             NumN::Repetitions => s.repeats as i64,
             NumN::SeenTurnsAgo => self.seen_turns_ago(s) as i64,

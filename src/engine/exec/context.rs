@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
@@ -98,6 +99,90 @@ pub struct CtxExtra<const W: usize> {
     /// current part starts from (the turn's start first): a further part may not
     /// return to any of them (see `Game::complete`).
     pub turn: Vec<u64>,
+    /// The connected parts of the sets split so far (`group(c)` asked of many cells of
+    /// one set costs one flood fill per part, not one per cell).
+    pub components: Components<W>,
+}
+
+/// How many sets [`Components`] keeps the parts of (the oldest is replaced).
+const KEPT_SETS: usize = 4;
+
+/// The connected parts of a few sets of cells, found when first asked for: a pure
+/// memo of [`Game::component`](crate::engine::exec::state::Game::component), keyed by
+/// the whole set.
+#[derive(Default)]
+pub struct Components<const W: usize> {
+    /// Each set, with the parts of it found so far.
+    sets: Vec<Split<W>>,
+    /// The entry replaced next when every one is taken.
+    next: usize,
+}
+
+/// A set and the connected parts of it found so far.
+struct Split<const W: usize> {
+    set: Bits<W>,
+    /// Shared with the loops running over them (see [`Components::all`]).
+    parts: Rc<Vec<Bits<W>>>,
+    /// Whether `parts` are all the parts, in order of their first cells.
+    whole: bool,
+}
+
+impl<const W: usize> Components<W> {
+    /// The entry of `set`, made (empty) if there is none.
+    fn entry(&mut self, set: Bits<W>) -> &mut Split<W> {
+        let i = match self.sets.iter().position(|x| x.set == set) {
+            Some(i) => i,
+            None => {
+                let fresh = Split { set, parts: Rc::default(), whole: false };
+                if self.sets.len() < KEPT_SETS {
+                    self.sets.push(fresh);
+                    self.sets.len() - 1
+                } else {
+                    let i = self.next;
+                    self.next = (i + 1) % KEPT_SETS;
+                    self.sets[i] = fresh;
+                    i
+                }
+            }
+        };
+        &mut self.sets[i]
+    }
+
+    /// The part of `within` that holds `seed`, by `find` the first time it is asked
+    /// for (and every time when `seed` is not in `within`).
+    pub fn part(&mut self, seed: u16, within: Bits<W>, find: impl FnOnce() -> Bits<W>) -> Bits<W> {
+        if !within.has(seed) {
+            return find();
+        }
+        let split = self.entry(within);
+        if let Some(p) = split.parts.iter().find(|p| p.has(seed)) {
+            return *p;
+        }
+        let p = find();
+        Rc::make_mut(&mut split.parts).push(p);
+        p
+    }
+
+    /// Every part of `set`, in order of their first cells, each found by `find(seed)`
+    /// (the part of `set` holding `seed`) unless it was found before.
+    pub fn all(&mut self, set: Bits<W>, find: impl Fn(u16) -> Bits<W>) -> Rc<Vec<Bits<W>>> {
+        let split = self.entry(set);
+        if !split.whole {
+            let parts = Rc::make_mut(&mut split.parts);
+            let mut rest = set;
+            for p in parts.iter() {
+                rest = rest - *p;
+            }
+            while let Some(seed) = rest.first() {
+                let p = find(seed);
+                rest = rest - p;
+                parts.push(p);
+            }
+            parts.sort_by_key(|p| p.first());
+            split.whole = true;
+        }
+        split.parts.clone()
+    }
 }
 
 /// The key of a set kept for the turn: its number and the start cell.
@@ -205,6 +290,56 @@ mod tests {
 
     use super::*;
     use crate::engine::exec::value::Val;
+
+    /// The parts of a set of cells on a line (a part is a run of consecutive cells).
+    fn run_of(set: Bits<2>, seed: u16) -> Bits<2> {
+        let mut part = Bits::single(seed);
+        let mut c = seed;
+        while c > 0 && set.has(c - 1) {
+            c -= 1;
+            part.insert(c);
+        }
+        let mut c = seed;
+        while set.has(c + 1) {
+            c += 1;
+            part.insert(c);
+        }
+        part
+    }
+
+    /// Parts asked for one by one, in any order, are kept; all the parts of the set
+    /// come in order of their first cells, each found once; a cell outside the set is
+    /// not kept as a part of it; another set has its own parts.
+    #[test]
+    fn components_are_found_once_and_listed_in_order() {
+        let cells = |xs: &[u16]| {
+            xs.iter().fold(Bits::<2>::EMPTY, |mut b, x| {
+                b.insert(*x);
+                b
+            })
+        };
+        let set = cells(&[1, 2, 5, 6, 7, 70, 100]);
+        let mut memo = Components::<2>::default();
+        let finds = std::cell::Cell::new(0);
+        let find = |seed| {
+            finds.set(finds.get() + 1);
+            run_of(set, seed)
+        };
+        assert_eq!(memo.part(6, set, || find(6)), cells(&[5, 6, 7]));
+        assert_eq!(memo.part(5, set, || find(5)), cells(&[5, 6, 7]));
+        assert_eq!(memo.part(100, set, || find(100)), cells(&[100]));
+        assert_eq!(finds.get(), 2);
+        assert_eq!(memo.part(3, set, || find(3)), cells(&[1, 2, 3]));
+        let all = memo.all(set, find);
+        assert_eq!(*all, vec![cells(&[1, 2]), cells(&[5, 6, 7]), cells(&[70]), cells(&[100])]);
+        assert_eq!(finds.get(), 5);
+        memo.all(set, find);
+        assert_eq!(finds.get(), 5);
+        let other = cells(&[5, 6]);
+        assert_eq!(memo.part(5, other, || run_of(other, 5)), other);
+        assert_eq!(memo.part(2, set, || find(2)), cells(&[1, 2]));
+        assert_eq!(finds.get(), 5);
+    }
 
     /// A context holding a chosen list frees it when finished (forgetting the context
     /// would keep the list alive for ever).

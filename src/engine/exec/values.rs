@@ -95,16 +95,16 @@ pub enum Items {
 
 /// The elements of a collection, taken when the loop starts (so the loop body may
 /// change the position), without allocating.
-pub(crate) enum ItemIter<'g, const W: usize> {
+pub(crate) enum ItemIter<const W: usize> {
     Cells(crate::engine::bits::BitsIter<W>),
     Dirs(u32),
     Sides(u8, u8),
     List(Rc<Vec<Val<W>>>, usize),
-    /// The game, the set, and the cells of the set in no group found yet.
-    Groups(&'g Game<W>, Bits<W>, Bits<W>),
+    /// The groups of a set (see [`crate::engine::exec::context::Components::all`]).
+    Groups(Rc<Vec<Bits<W>>>, usize),
 }
 
-impl<const W: usize> Iterator for ItemIter<'_, W> {
+impl<const W: usize> Iterator for ItemIter<W> {
     type Item = Val<W>;
 
     fn next(&mut self) -> Option<Val<W>> {
@@ -131,10 +131,10 @@ impl<const W: usize> Iterator for ItemIter<'_, W> {
                 *i += 1;
                 v
             }
-            ItemIter::Groups(g, set, rest) => {
-                let group = g.component(rest.first()?, *set);
-                *rest = *rest - group;
-                Some(Val::Cells(group))
+            ItemIter::Groups(parts, i) => {
+                let group = parts.get(*i).copied();
+                *i += 1;
+                group.map(Val::Cells)
             }
         }
     }
@@ -282,14 +282,14 @@ impl<const W: usize> Game<W> {
             }
             ListN::Groups(x) => {
                 let set = self.es(s, cx, x);
-                Rc::new(self.components(set).into_iter().map(Val::Cells).collect())
+                Rc::new(self.groups_of(cx, set).iter().copied().map(Val::Cells).collect())
             }
             ListN::W(w) => self.wrap(s, cx, w),
         }
     }
 
     /// The elements of a collection, evaluated now.
-    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, n: &Items) -> ItemIter<'_, W> {
+    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, n: &Items) -> ItemIter<W> {
         match n {
             Items::Cells(x) => ItemIter::Cells(self.es(s, cx, x).iter()),
             Items::Dirs(x) => ItemIter::Dirs(self.edirs(s, cx, x)),
@@ -297,7 +297,7 @@ impl<const W: usize> Game<W> {
             Items::List(x) => ItemIter::List(self.el(s, cx, x), 0),
             Items::Groups(x) => {
                 let set = self.es(s, cx, x);
-                ItemIter::Groups(self, set, set)
+                ItemIter::Groups(self.groups_of(cx, set), 0)
             }
         }
     }

@@ -423,7 +423,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The elements of a collection, evaluated now.
-    pub(crate) fn items_of(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<'_, W> {
+    pub(crate) fn items_of(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
         match src {
             E::Ctx(ContextVar::Players) => return Items::Sides(0, self.prog.players as u8),
             E::Ctx(ContextVar::Colours) => return Items::Sides(self.prog.players as u8, self.prog.sides.len() as u8),
