@@ -22,10 +22,11 @@ use std::sync::Arc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, EffN, IdN, NumN, SetN, SideN, Target};
+use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, NumN, SetN, SideN, Target};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::exec::value::Val;
+use crate::engine::exec::values::Wrap;
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -74,6 +75,8 @@ pub type FC<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> 
 pub type FS<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W> + Send + Sync>;
 /// Whether a cell (on the board) is in a set.
 pub type FM<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync>;
+/// A set of directions (a mask, a bit per direction).
+pub type FD<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u32 + Send + Sync>;
 /// Statements run for their effects.
 pub type FX<const W: usize> = F<dyn Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync>;
 
@@ -92,6 +95,9 @@ fn fs<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W
 fn fm<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync + 'static) -> FM<W> {
     F(Arc::new(Box::new(f)))
 }
+fn fd<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u32 + Send + Sync + 'static) -> FD<W> {
+    F(Arc::new(Box::new(f)))
+}
 /// Makes a statement closure.
 pub fn fx<const W: usize>(
     f: impl Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync + 'static,
@@ -102,6 +108,33 @@ pub fn fx<const W: usize>(
 // ---------------------------------------------------------------------------
 // Inline pieces: paths and literals
 // ---------------------------------------------------------------------------
+
+/// A side, read inline when it is a constant or the mover.
+#[derive(Clone, Debug)]
+enum SideC {
+    Const(u8),
+    Mover,
+    Tree(SideN),
+}
+
+impl SideC {
+    fn of(n: &SideN) -> SideC {
+        match n {
+            SideN::Const(x) => SideC::Const(*x),
+            SideN::Mover => SideC::Mover,
+            _ => SideC::Tree(n.clone()),
+        }
+    }
+
+    #[inline(always)]
+    fn eval<const W: usize>(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> u8 {
+        match self {
+            SideC::Const(x) => *x,
+            SideC::Mover => s.mover,
+            SideC::Tree(n) => g.eside(s, cx, n),
+        }
+    }
+}
 
 /// A cell path (see [`CellN::Path`]), evaluated inline.
 #[derive(Clone, Copy, Debug)]
@@ -467,9 +500,15 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
+        BoolN::SideEq(a, b, eq) => {
+            let (a, b, want) = (SideC::of(a), SideC::of(b), *eq != neg);
+            fb(move |g, s, cx| {
+                let (p, q) = (a.eval(g, s, cx), b.eval(g, s, cx));
+                g.same_side(s, p, q) == want
+            })
+        }
         BoolN::Comp(..)
         | BoolN::Eq(..)
-        | BoolN::SideEq(..)
         | BoolN::DirIn(..)
         | BoolN::ListIn(..)
         | BoolN::AnyOf(_)
@@ -1518,6 +1557,40 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             fs(move |g, s, cx| g.es(s, cx, &n))
         }
     }
+}
+
+/// A set of directions: constants, `if`s choosing between sets (a piece's directions
+/// by its kind, a side's by the mover) and unions or intersections as closures; the
+/// rest by the tree evaluator.
+pub fn dirs_f<const W: usize>(n: &DirsN) -> FD<W> {
+    match n {
+        DirsN::Const(m) => {
+            let m = *m;
+            fd(move |_, _, _| m)
+        }
+        DirsN::Both(a, b, and) => {
+            let (a, b) = (dirs_f::<W>(a), dirs_f::<W>(b));
+            if *and {
+                fd(move |g, s, cx| (a.0)(g, s, cx) & (b.0)(g, s, cx))
+            } else {
+                fd(move |g, s, cx| (a.0)(g, s, cx) | (b.0)(g, s, cx))
+            }
+        }
+        DirsN::W(w) => match &**w {
+            Wrap::If(c, a, b) => {
+                let (c, a, b) = (bool_f::<W>(c, false), dirs_f::<W>(a), dirs_f::<W>(b));
+                fd(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
+            }
+            _ => interpreted_dirs(n),
+        },
+        _ => interpreted_dirs(n),
+    }
+}
+
+/// A set of directions evaluated by the tree evaluator.
+fn interpreted_dirs<const W: usize>(n: &DirsN) -> FD<W> {
+    let n = n.clone();
+    fd(move |g, s, cx| g.edirs(s, cx, &n))
 }
 
 /// A cell as a closure.

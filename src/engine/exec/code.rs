@@ -23,7 +23,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children};
-use crate::engine::exec::closure::{self, FB, FS, FX};
+use crate::engine::exec::closure::{self, FB, FD, FS, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
 use crate::engine::exec::value::Val;
@@ -99,6 +99,26 @@ pub enum DirsN {
     Filter(u32, Box<Items>, Box<BoolN>),
     /// A form every node type shares.
     W(Box<Wrap<DirsN>>),
+}
+
+/// What evaluates to a set of directions (a mask, a bit per direction): a lowered
+/// tree, or the closure made of one ([`closure::dirs_f`]).
+pub trait Directions<const W: usize> {
+    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32;
+}
+
+impl<const W: usize> Directions<W> for DirsN {
+    #[inline]
+    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32 {
+        g.edirs_tree(s, cx, self)
+    }
+}
+
+impl<const W: usize> Directions<W> for FD<W> {
+    #[inline]
+    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32 {
+        (self.0)(g, s, cx)
+    }
 }
 
 /// A side (player or colour).
@@ -542,7 +562,7 @@ pub struct CRule<const W: usize> {
     /// The kind of a placed piece, when it is known only at play time.
     pub kind: Option<IdN>,
     /// Directions.
-    pub along: Option<DirsN>,
+    pub along: Option<FD<W>>,
     /// Cells that may be jumped.
     pub over: Option<FS<W>>,
     /// Destinations.
@@ -1634,7 +1654,7 @@ impl<const W: usize> Lower<'_, W> {
         let kind = r.kind_of.as_ref().map(|e| self.id(e));
         let subject = subject_set.as_ref().map(|x| closure::set_f(x));
         let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
-        let along = r.along.as_ref().map(|e| self.dirs(e));
+        let along = r.along.as_ref().map(|e| closure::dirs_f(&self.dirs(e)));
         let over = r.over.as_ref().map(|e| closure::set_f(&self.set(e)));
         let to_set = r.to.as_ref().map(|e| self.set(e));
         let to = to_set.as_ref().map(|x| closure::set_f(x));
@@ -2503,7 +2523,12 @@ impl<const W: usize> Game<W> {
 
     /// Evaluates a set of directions.
     #[inline]
-    pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirsN) -> u32 {
+    pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &impl Directions<W>) -> u32 {
+        n.eval(self, s, cx)
+    }
+
+    /// Evaluates a set of directions by walking its tree.
+    fn edirs_tree(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirsN) -> u32 {
         match n {
             DirsN::Const(m) => *m,
             DirsN::One(d) => match self.ed(s, cx, d) {
@@ -2511,7 +2536,7 @@ impl<const W: usize> Game<W> {
                 _ => 0,
             },
             DirsN::Both(a, b, and) => {
-                let (x, y) = (self.edirs(s, cx, a), self.edirs(s, cx, b));
+                let (x, y) = (self.edirs_tree(s, cx, a), self.edirs_tree(s, cx, b));
                 if *and { x & y } else { x | y }
             }
             DirsN::Filter(slot, src, cond) => {
