@@ -109,8 +109,6 @@ pub struct Game<const W: usize> {
     /// The hash key of each player to move (one for every `u8`, so that reading one
     /// needs no bounds check).
     mover_keys: Box<[u64; 256]>,
-    /// Where each array of a position lies in its buffer.
-    layout: Layout,
     /// Whether the fast paths are on. Off, the game has no move masks, no random
     /// play by plans, boxes, groups or slots (random play lists every legal turn and
     /// picks one), no blocks run as one closure, and
@@ -118,93 +116,25 @@ pub struct Game<const W: usize> {
     pub fast: bool,
 }
 
-/// Where each array of a position lies in its one buffer, in bytes: the cells of
-/// each side, kind and flag (bitsets of `8 * W` bytes, little-endian words), the
-/// counters and the scores (`i64`), the pieces of every stack (`u32`,
-/// `piece[cell * cap + level]`), the stack heights and the colour each player plays
-/// (bytes). The game computes it once ([`Game::layout`]); every position of the game
-/// has the same.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Layout {
-    /// Cells.
-    cells: u32,
-    /// Pieces a stack holds.
-    cap: u32,
-    /// How many sides, kinds, flags, counter slots, scores and players.
-    sides: u32,
-    kinds: u32,
-    flags: u32,
-    counters: u32,
-    scores: u32,
-    players: u32,
-    /// Where each array begins.
-    side: u32,
-    kind: u32,
-    flag: u32,
-    counter: u32,
-    score: u32,
-    piece: u32,
-    height: u32,
-    colour: u32,
-    /// The buffer's length (a multiple of 8).
-    len: u32,
-}
-
-impl Layout {
-    /// The layout of a game's positions.
-    #[allow(clippy::too_many_arguments)]
-    fn new<const W: usize>(
-        cells: usize,
-        cap: usize,
-        sides: usize,
-        kinds: usize,
-        flags: usize,
-        counters: usize,
-        players: usize,
-    ) -> Layout {
-        let set = 8 * W;
-        let side = 0;
-        let kind = side + sides * set;
-        let flag = kind + kinds * set;
-        let counter = flag + flags * set;
-        let score = counter + counters * 8;
-        let piece = score + sides * 8;
-        let height = piece + cells * cap * 4;
-        let colour = height + cells;
-        let len = (colour + players).next_multiple_of(8);
-        let u = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-        Layout {
-            cells: u(cells),
-            cap: u(cap),
-            sides: u(sides),
-            kinds: u(kinds),
-            flags: u(flags),
-            counters: u(counters),
-            scores: u(sides),
-            players: u(players),
-            side: u(side),
-            kind: u(kind),
-            flag: u(flag),
-            counter: u(counter),
-            score: u(score),
-            piece: u(piece),
-            height: u(height),
-            colour: u(colour),
-            len: u(len),
-        }
-    }
-}
-
 /// A position of a game.
 #[derive(Debug, PartialEq, Eq)]
 pub struct State<const W: usize> {
-    /// Every array of the position in one buffer (see [`Layout`]): a copy is one
-    /// allocation, and [`Clone::clone_from`] one `memcpy`.
-    buf: Vec<u8>,
-    /// Where each array lies in `buf`.
-    lay: Layout,
+    /// `pieces[cell * cap + level]`, level 0 at the bottom.
+    pieces: Vec<Piece>,
+    /// Stack heights.
+    height: Vec<u8>,
+    /// Cells whose top piece is of each side.
+    side_bits: Vec<Bits<W>>,
+    /// Cells whose top piece is of each kind.
+    kind_bits: Vec<Bits<W>>,
+    /// Cells whose top piece carries each flag.
+    flag_bits: Vec<Bits<W>>,
     /// Occupied cells.
     occupied: Bits<W>,
+    /// Counter values.
+    counters: Vec<i64>,
+    /// Scores, per side.
+    scores: Vec<i64>,
     /// The player to move.
     mover: u8,
     /// Index into the program's phases.
@@ -217,6 +147,8 @@ pub struct State<const W: usize> {
     turns_without_capture: u32,
     /// Turns played.
     ply: u32,
+    /// The colour each player plays.
+    colour_of: Vec<u8>,
     /// The previous turn.
     previous: Previous,
     /// The result.
@@ -246,15 +178,21 @@ pub struct State<const W: usize> {
 impl<const W: usize> Clone for State<W> {
     fn clone(&self) -> Self {
         State {
-            buf: self.buf.clone(),
-            lay: self.lay,
+            pieces: self.pieces.clone(),
+            height: self.height.clone(),
+            side_bits: self.side_bits.clone(),
+            kind_bits: self.kind_bits.clone(),
+            flag_bits: self.flag_bits.clone(),
             occupied: self.occupied,
+            counters: self.counters.clone(),
+            scores: self.scores.clone(),
             mover: self.mover,
             phase: self.phase,
             turn_in_phase: self.turn_in_phase,
             passes: self.passes,
             turns_without_capture: self.turns_without_capture,
             ply: self.ply,
+            colour_of: self.colour_of.clone(),
             previous: self.previous,
             outcome: self.outcome,
             hash: self.hash,
@@ -269,17 +207,23 @@ impl<const W: usize> Clone for State<W> {
     }
 
     /// Copies a position into this one, reusing its memory: no allocation once the
-    /// buffers are as long as the source's (perft, scratch positions).
+    /// vectors are as long as the source's (perft, scratch positions).
     fn clone_from(&mut self, o: &Self) {
-        self.buf.clone_from(&o.buf);
-        self.lay = o.lay;
+        self.pieces.clone_from(&o.pieces);
+        self.height.clone_from(&o.height);
+        self.side_bits.clone_from(&o.side_bits);
+        self.kind_bits.clone_from(&o.kind_bits);
+        self.flag_bits.clone_from(&o.flag_bits);
         self.occupied = o.occupied;
+        self.counters.clone_from(&o.counters);
+        self.scores.clone_from(&o.scores);
         self.mover = o.mover;
         self.phase = o.phase;
         self.turn_in_phase = o.turn_in_phase;
         self.passes = o.passes;
         self.turns_without_capture = o.turns_without_capture;
         self.ply = o.ply;
+        self.colour_of.clone_from(&o.colour_of);
         self.previous = o.previous;
         self.outcome = o.outcome;
         self.hash = o.hash;
@@ -290,123 +234,6 @@ impl<const W: usize> Clone for State<W> {
         self.turn_captures = o.turn_captures;
         self.clock_reset = o.clock_reset;
         self.full = o.full;
-    }
-}
-
-/// The buffer read and written by place: the only code that knows the layout.
-impl<const W: usize> State<W> {
-    /// The 8 bytes at `at` as a word (0 past the end).
-    #[inline]
-    fn word_at(&self, at: usize) -> u64 {
-        match self.buf.get(at..at + 8) {
-            Some(b) => u64::from_le_bytes(b.try_into().unwrap_or_default()),
-            None => 0,
-        }
-    }
-
-    /// Writes a word at `at`.
-    #[inline]
-    fn set_word_at(&mut self, at: usize, v: u64) {
-        if let Some(b) = self.buf.get_mut(at..at + 8) {
-            b.copy_from_slice(&v.to_le_bytes());
-        }
-    }
-
-    /// The bitset at `at`.
-    #[inline]
-    fn bits_at(&self, at: usize) -> Bits<W> {
-        let mut bits = Bits::EMPTY;
-        if let Some(bytes) = self.buf.get(at..at + 8 * W) {
-            for (w, b) in bits.0.iter_mut().zip(bytes.chunks_exact(8)) {
-                *w = u64::from_le_bytes(b.try_into().unwrap_or_default());
-            }
-        }
-        bits
-    }
-
-    /// Whether cell `c` is in the bitset at `at` (one byte read).
-    #[inline]
-    fn bit_at(&self, at: usize, c: u16) -> bool {
-        (c as usize) < 64 * W && self.buf.get(at + c as usize / 8).is_some_and(|b| b >> (c % 8) & 1 == 1)
-    }
-
-    /// Puts cell `c` in the bitset at `at`, or takes it out.
-    #[inline]
-    fn set_bit_at(&mut self, at: usize, c: u16, on: bool) {
-        if (c as usize) < 64 * W
-            && let Some(b) = self.buf.get_mut(at + c as usize / 8)
-        {
-            let m = 1u8 << (c % 8);
-            if on { *b |= m } else { *b &= !m }
-        }
-    }
-
-    /// Where the bitset of side `side` begins, if it is one.
-    #[inline]
-    fn side_at(&self, side: usize) -> Option<usize> {
-        (side < self.lay.sides as usize).then(|| self.lay.side as usize + side * 8 * W)
-    }
-
-    /// Where the bitset of kind `kind` begins, if it is one.
-    #[inline]
-    fn kind_at(&self, kind: usize) -> Option<usize> {
-        (kind < self.lay.kinds as usize).then(|| self.lay.kind as usize + kind * 8 * W)
-    }
-
-    /// Where the bitset of flag `flag` begins, if it is one.
-    #[inline]
-    fn flag_at(&self, flag: usize) -> Option<usize> {
-        (flag < self.lay.flags as usize).then(|| self.lay.flag as usize + flag * 8 * W)
-    }
-
-    /// The piece in slot `i` of the stacks (`cell * cap + level`; 0 past the end).
-    #[inline]
-    fn slot(&self, i: usize) -> Piece {
-        if i < (self.lay.cells * self.lay.cap) as usize
-            && let Some(b) = self.buf.get(self.lay.piece as usize + 4 * i..self.lay.piece as usize + 4 * i + 4)
-        {
-            return u32::from_le_bytes(b.try_into().unwrap_or_default());
-        }
-        0
-    }
-
-    /// Writes slot `i` of the stacks.
-    #[inline]
-    fn set_slot(&mut self, i: usize, p: Piece) {
-        if i < (self.lay.cells * self.lay.cap) as usize {
-            let at = self.lay.piece as usize + 4 * i;
-            if let Some(b) = self.buf.get_mut(at..at + 4) {
-                b.copy_from_slice(&p.to_le_bytes());
-            }
-        }
-    }
-
-    /// Sets the height of the stack of `c`.
-    #[inline]
-    fn set_height(&mut self, c: u16, h: u8) {
-        if (c as usize) < self.lay.cells as usize
-            && let Some(x) = self.buf.get_mut(self.lay.height as usize + c as usize)
-        {
-            *x = h;
-        }
-    }
-
-    /// Writes counter slot `i`.
-    #[inline]
-    fn set_counter_value(&mut self, i: usize, v: i64) {
-        if i < self.lay.counters as usize {
-            self.set_word_at(self.lay.counter as usize + 8 * i, v as u64);
-        }
-    }
-
-    /// Writes the colour of `player`.
-    #[inline]
-    fn set_colour_value(&mut self, player: usize, colour: u8) {
-        if player < self.lay.players as usize
-            && let Some(x) = self.buf.get_mut(self.lay.colour as usize + player)
-        {
-            *x = colour;
-        }
     }
 }
 
@@ -540,11 +367,7 @@ impl<const W: usize> State<W> {
     /// How many pieces the stack of cell `c` holds (0 for a cell off the board).
     #[inline]
     pub fn height(&self, c: u16) -> u8 {
-        if (c as usize) < self.lay.cells as usize {
-            self.buf.get(self.lay.height as usize + c as usize).copied().unwrap_or(0)
-        } else {
-            0
-        }
+        self.height.get(c as usize).copied().unwrap_or(0)
     }
 
     /// The occupied cells.
@@ -562,64 +385,60 @@ impl<const W: usize> State<W> {
     /// The cells whose top piece is of side `side` (none for a side that is not one).
     #[inline]
     pub fn side_cells(&self, side: usize) -> Bits<W> {
-        self.side_at(side).map_or(Bits::EMPTY, |at| self.bits_at(at))
+        self.side_bits.get(side).copied().unwrap_or_default()
     }
 
     /// Whether the top piece of cell `c` is of side `side`.
     #[inline]
     pub fn has_side(&self, c: u16, side: usize) -> bool {
-        self.side_at(side).is_some_and(|at| self.bit_at(at, c))
+        self.side_bits.get(side).is_some_and(|b| b.has(c))
     }
 
     /// The cells whose top piece is of kind `kind` (none for a kind that is not one).
     #[inline]
     pub fn kind_cells(&self, kind: usize) -> Bits<W> {
-        self.kind_at(kind).map_or(Bits::EMPTY, |at| self.bits_at(at))
+        self.kind_bits.get(kind).copied().unwrap_or_default()
     }
 
     /// Whether the top piece of cell `c` is of kind `kind`.
     #[inline]
     pub fn has_kind(&self, c: u16, kind: usize) -> bool {
-        self.kind_at(kind).is_some_and(|at| self.bit_at(at, c))
+        self.kind_bits.get(kind).is_some_and(|b| b.has(c))
     }
 
     /// The cells whose top piece carries flag `flag` (none for a flag that is not one).
     #[inline]
     pub fn flag_cells(&self, flag: usize) -> Bits<W> {
-        self.flag_at(flag).map_or(Bits::EMPTY, |at| self.bits_at(at))
+        self.flag_bits.get(flag).copied().unwrap_or_default()
     }
 
     /// Whether the top piece of cell `c` carries flag `flag`.
     #[inline]
     pub fn has_flag(&self, c: u16, flag: usize) -> bool {
-        self.flag_at(flag).is_some_and(|at| self.bit_at(at, c))
+        self.flag_bits.get(flag).is_some_and(|b| b.has(c))
     }
 
     /// The value of counter slot `i` (see [`Game::counter_base`]; 0 for no slot).
     #[inline]
     pub fn counter(&self, i: usize) -> i64 {
-        if i < self.lay.counters as usize { self.word_at(self.lay.counter as usize + 8 * i) as i64 } else { 0 }
+        self.counters.get(i).copied().unwrap_or(0)
     }
 
     /// The score of side `side` (0 for a side that has none).
     #[inline]
     pub fn score(&self, side: usize) -> i64 {
-        if side < self.lay.scores as usize { self.word_at(self.lay.score as usize + 8 * side) as i64 } else { 0 }
+        self.scores.get(side).copied().unwrap_or(0)
     }
 
     /// The colour (side) a player plays: the player's own side when it is no player.
     #[inline]
     pub fn colour_of(&self, player: u8) -> u8 {
-        if (player as usize) < self.lay.players as usize {
-            self.buf.get(self.lay.colour as usize + player as usize).copied().unwrap_or(player)
-        } else {
-            player
-        }
+        self.colour_of.get(player as usize).copied().unwrap_or(player)
     }
 
     /// The first player who plays colour (side) `colour`, if one does.
     pub fn player_playing(&self, colour: u8) -> Option<u8> {
-        (0..self.lay.players.min(256) as usize).find(|&p| self.colour_of(p as u8) == colour).map(|p| p as u8)
+        self.colour_of.iter().position(|c| *c == colour).map(|p| p as u8)
     }
 }
 
@@ -735,20 +554,20 @@ impl<const W: usize> State<W> {
     /// Adds `v` to the score of side `side` (nothing for a side that has none).
     #[inline]
     pub fn add_to_score(&mut self, side: usize, v: i64) {
-        if side < self.lay.scores as usize {
-            let at = self.lay.score as usize + 8 * side;
-            self.set_word_at(at, (self.word_at(at) as i64 + v) as u64);
+        if let Some(x) = self.scores.get_mut(side) {
+            *x += v;
         }
     }
 
     /// Sets the score of side `side`; false for a side that has none.
     #[inline]
     pub fn set_score(&mut self, side: usize, v: i64) -> bool {
-        if side < self.lay.scores as usize {
-            self.set_word_at(self.lay.score as usize + 8 * side, v as u64);
-            true
-        } else {
-            false
+        match self.scores.get_mut(side) {
+            Some(x) => {
+                *x = v;
+                true
+            }
+            None => false,
         }
     }
 
@@ -867,15 +686,6 @@ impl<const W: usize> Game<W> {
             keys: Vec::new(),
             key_bits: (0, 0, 0),
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
-            layout: Layout::new::<W>(
-                n,
-                cap,
-                prog.sides.len(),
-                prog.kinds.len().max(1),
-                prog.flags.len().max(1),
-                slots,
-                prog.players,
-            ),
             fast,
             prog,
             code: Code::default(),
@@ -978,16 +788,23 @@ impl<const W: usize> Game<W> {
     /// An empty position: no pieces, first phase, first player.
     pub fn empty_state(&self) -> State<W> {
         let p = &self.prog;
+        let sides = p.sides.len();
         let mut s = State {
-            buf: vec![0; self.layout.len as usize],
-            lay: self.layout,
+            pieces: vec![0; self.n * self.cap],
+            height: vec![0; self.n],
+            side_bits: vec![Bits::EMPTY; sides],
+            kind_bits: vec![Bits::EMPTY; p.kinds.len().max(1)],
+            flag_bits: vec![Bits::EMPTY; p.flags.len().max(1)],
             occupied: Bits::EMPTY,
+            counters: vec![0; self.counter_slots],
+            scores: vec![0; sides],
             mover: 0,
             phase: 0,
             turn_in_phase: 0,
             passes: 0,
             turns_without_capture: 0,
             ply: 0,
+            colour_of: (0..p.players).map(|i| if p.has_colours { (p.players + i) as u8 } else { i as u8 }).collect(),
             previous: Previous { action: None, from: NONE, to: NONE, phase: 0, player: 0 },
             outcome: Outcome::Ongoing,
             hash: 0,
@@ -999,9 +816,6 @@ impl<const W: usize> Game<W> {
             clock_reset: false,
             full: NONE,
         };
-        for i in 0..p.players {
-            s.set_colour_value(i, if p.has_colours { (p.players + i) as u8 } else { i as u8 });
-        }
         s.hash = self.hash_from_scratch(&s);
         s
     }
@@ -1009,16 +823,16 @@ impl<const W: usize> Game<W> {
     /// The hash of a position computed from nothing, to check the incremental one.
     pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
         let mut h = self.mover_key(s.mover) ^ phase_key(s.phase);
-        for c in 0..self.n as u16 {
-            for (l, p) in self.stack(s, c).enumerate() {
-                h ^= self.piece_key(c, l, p);
+        for c in 0..self.n {
+            for l in 0..s.height[c] as usize {
+                h ^= self.piece_key(c as u16, l, s.pieces[c * self.cap + l]);
             }
         }
-        for i in 0..s.lay.counters as usize {
-            h ^= counter_key(i, s.counter(i));
+        for (i, v) in s.counters.iter().enumerate() {
+            h ^= counter_key(i, *v);
         }
-        for p in 0..s.lay.players as usize {
-            h ^= colour_key(p, s.colour_of(p as u8));
+        for (p, c) in s.colour_of.iter().enumerate() {
+            h ^= colour_key(p, *c);
         }
         h
     }
@@ -1026,33 +840,19 @@ impl<const W: usize> Game<W> {
     /// The top piece of a cell, if any.
     #[inline]
     pub fn top(&self, s: &State<W>, c: u16) -> Option<Piece> {
-        let h = s.height(c) as usize;
-        if h == 0 { None } else { Some(s.slot(c as usize * self.cap + h - 1)) }
+        let h = s.height[c as usize] as usize;
+        if h == 0 { None } else { Some(s.pieces[c as usize * self.cap + h - 1]) }
     }
 
     #[inline]
     fn set_top_bits(&self, s: &mut State<W>, c: u16, p: Option<Piece>, on: bool) {
-        if let Some(p) = p
-            && (c as usize) < 64 * W
-        {
-            // The byte of `c` in a set, and its bit: no index below is checked again.
-            let (i, m) = (c as usize / 8, 1u8 << (c % 8));
-            let set = |s: &mut State<W>, at: usize| {
-                if let Some(b) = s.buf.get_mut(at..at + 8 * W) {
-                    if on { b[i] |= m } else { b[i] &= !m }
-                }
-            };
-            if let Some(at) = s.side_at(side_of(p) as usize) {
-                set(s, at);
-            }
-            if let Some(at) = s.kind_at(kind_of(p) as usize) {
-                set(s, at);
-            }
+        if let Some(p) = p {
+            s.side_bits[side_of(p) as usize].set(c, on);
+            s.kind_bits[kind_of(p) as usize].set(c, on);
             let mut f = flags_of(p);
             while f != 0 {
-                if let Some(at) = s.flag_at(f.trailing_zeros() as usize) {
-                    set(s, at);
-                }
+                let i = f.trailing_zeros() as usize;
+                s.flag_bits[i].set(c, on);
                 f &= f - 1;
             }
             s.occupied.set(c, on);
@@ -1070,15 +870,15 @@ impl<const W: usize> Game<W> {
         }
         let top = self.top(s, c);
         self.set_top_bits(s, c, top, false);
-        let h = s.height(c) as usize;
+        let h = s.height[c as usize] as usize;
         if h >= self.cap {
             // A stack cannot grow past its capacity: the position is marked broken.
             self.set_top_bits(s, c, top, true);
             self.overflow(s, c);
             return taken;
         }
-        s.set_slot(c as usize * self.cap + h, p);
-        s.set_height(c, h as u8 + 1);
+        s.pieces[c as usize * self.cap + h] = p;
+        s.height[c as usize] += 1;
         s.hash ^= self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
         taken
@@ -1114,8 +914,8 @@ impl<const W: usize> Game<W> {
     pub fn take(&self, s: &mut State<W>, c: u16) -> Option<Piece> {
         let top = self.top(s, c)?;
         self.set_top_bits(s, c, Some(top), false);
-        let h = s.height(c) as usize - 1;
-        s.set_height(c, h as u8);
+        let h = s.height[c as usize] as usize - 1;
+        s.height[c as usize] -= 1;
         s.hash ^= self.piece_key(c, h, top);
         let below = self.top(s, c);
         self.set_top_bits(s, c, below, true);
@@ -1125,9 +925,9 @@ impl<const W: usize> Game<W> {
     /// Replaces the top piece of a cell.
     pub fn set_top(&self, s: &mut State<W>, c: u16, p: Piece) {
         let Some(top) = self.top(s, c) else { return };
-        let h = s.height(c) as usize - 1;
+        let h = s.height[c as usize] as usize - 1;
         self.set_top_bits(s, c, Some(top), false);
-        s.set_slot(c as usize * self.cap + h, p);
+        s.pieces[c as usize * self.cap + h] = p;
         s.hash ^= self.piece_key(c, h, top) ^ self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
     }
@@ -1142,18 +942,16 @@ impl<const W: usize> Game<W> {
         if np == p {
             return false;
         }
-        let Some(h) = (s.height(c) as usize).checked_sub(1) else { return false };
-        s.set_slot(c as usize * self.cap + h, np);
-        if let Some(at) = s.flag_at(f as usize) {
-            s.set_bit_at(at, c, on);
-        }
+        let h = s.height[c as usize] as usize - 1;
+        s.pieces[c as usize * self.cap + h] = np;
+        s.flag_bits[f as usize].set(c, on);
         s.hash ^= self.piece_key(c, h, p) ^ self.piece_key(c, h, np);
         true
     }
 
     /// Puts a piece at the bottom of a cell's stack.
     pub fn put_bottom(&self, s: &mut State<W>, c: u16, p: Piece) {
-        let h = s.height(c) as usize;
+        let h = s.height[c as usize] as usize;
         if h == 0 {
             self.put(s, c, p);
             return;
@@ -1164,13 +962,13 @@ impl<const W: usize> Game<W> {
         }
         let base = c as usize * self.cap;
         for l in (0..h).rev() {
-            let q = s.slot(base + l);
+            let q = s.pieces[base + l];
             s.hash ^= self.piece_key(c, l, q) ^ self.piece_key(c, l + 1, q);
-            s.set_slot(base + l + 1, q);
+            s.pieces[base + l + 1] = q;
         }
-        s.set_slot(base, p);
+        s.pieces[base] = p;
         s.hash ^= self.piece_key(c, 0, p);
-        s.set_height(c, h as u8 + 1);
+        s.height[c as usize] += 1;
     }
 
     /// Moves a whole stack from one cell onto another (replacing what is there
@@ -1192,7 +990,7 @@ impl<const W: usize> Game<W> {
     /// [`Game::move_stack`] with stacks. `from` and `to` differ.
     #[inline(never)]
     fn move_stacked(&self, s: &mut State<W>, from: u16, to: u16) {
-        let h = s.height(from) as usize;
+        let h = s.height[from as usize] as usize;
         let mut tmp = [0 as Piece; MAX_STACK];
         for slot in tmp.iter_mut().take(h) {
             *slot = self.take(s, from).unwrap_or(0);
@@ -1210,58 +1008,50 @@ impl<const W: usize> Game<W> {
     #[inline(never)]
     fn move_one(&self, s: &mut State<W>, from: u16, to: u16) -> Option<Piece> {
         let (f, t) = (from as usize, to as usize);
-        let lay = s.lay;
-        // One test of both cells against the board: the stacks hold one piece, so a
-        // cell's slot is the cell, and no index below is checked again.
-        let n = (lay.cells as usize).min(64 * W);
+        // One test of both cells against both arrays and the bitsets: no bounds checks
+        // below.
+        let n = s.height.len().min(s.pieces.len()).min(64 * W);
         if f >= n || t >= n {
             return None;
         }
-        let (hb, pb) = (lay.height as usize, lay.piece as usize);
         let mut taken = None;
-        if s.buf.get(hb..hb + n).is_some_and(|h| h[t] > 0) {
-            let q = s.slot(t);
+        if s.height[..n][t] > 0 {
+            let q = s.pieces[..n][t];
             self.set_top_bits(s, to, Some(q), false);
-            s.set_height(to, 0);
+            s.height[..n][t] = 0;
             s.hash ^= self.piece_key(to, 0, q);
             taken = Some(q);
         }
-        let Some(height) = s.buf.get_mut(hb..hb + n) else { return taken };
+        let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
         if height[f] == 0 {
             return taken;
         }
+        let p = pieces[f];
         height[f] = 0;
+        pieces[t] = p;
         height[t] = 1;
-        let Some(pieces) = s.buf.get_mut(pb..pb + 4 * n) else { return taken };
-        let mut p = [0u8; 4];
-        p.copy_from_slice(&pieces[4 * f..4 * f + 4]);
-        pieces[4 * t..4 * t + 4].copy_from_slice(&p);
-        let p = Piece::from_le_bytes(p);
         s.hash ^= self.moved_key(from, to, p);
         // The same bits move from one cell to the other: two bits flipped in every set
         // the piece is in.
-        let (fw, fb, tw, tb) = (f / 8, 1u8 << (f % 8), t / 8, 1u8 << (t % 8));
-        let flip = |s: &mut State<W>, at: usize| {
-            if let Some(b) = s.buf.get_mut(at..at + 8 * W) {
-                b[fw] ^= fb;
-                b[tw] ^= tb;
-            }
+        let (fw, fb, tw, tb) = (f / 64, 1u64 << (f % 64), t / 64, 1u64 << (t % 64));
+        let flip = |b: &mut Bits<W>| {
+            b.0[fw] ^= fb;
+            b.0[tw] ^= tb;
         };
-        if let Some(at) = s.side_at(side_of(p) as usize) {
-            flip(s, at);
+        if let Some(b) = s.side_bits.get_mut(side_of(p) as usize) {
+            flip(b);
         }
-        if let Some(at) = s.kind_at(kind_of(p) as usize) {
-            flip(s, at);
+        if let Some(b) = s.kind_bits.get_mut(kind_of(p) as usize) {
+            flip(b);
         }
         let mut fl = flags_of(p);
         while fl != 0 {
-            if let Some(at) = s.flag_at(fl.trailing_zeros() as usize) {
-                flip(s, at);
+            if let Some(b) = s.flag_bits.get_mut(fl.trailing_zeros() as usize) {
+                flip(b);
             }
             fl &= fl - 1;
         }
-        s.occupied.0[f / 64] ^= 1 << (f % 64);
-        s.occupied.0[t / 64] ^= 1 << (t % 64);
+        flip(&mut s.occupied);
         taken
     }
 
@@ -1284,7 +1074,7 @@ impl<const W: usize> Game<W> {
     /// that high.
     #[inline]
     pub fn piece_at(&self, s: &State<W>, c: u16, level: usize) -> Option<Piece> {
-        if level < s.height(c) as usize { Some(s.slot(c as usize * self.cap + level)) } else { None }
+        if level < s.height(c) as usize { s.pieces.get(c as usize * self.cap + level).copied() } else { None }
     }
 
     /// The pieces of the stack of `c`, from the bottom up.
@@ -1296,9 +1086,11 @@ impl<const W: usize> Game<W> {
     /// positions with the same stacks are then equal (see
     /// [`crate::engine::text::position::normalised`]).
     pub fn zero_above_tops(&self, s: &mut State<W>) {
-        for c in 0..self.n as u16 {
-            for l in s.height(c) as usize..self.cap {
-                s.set_slot(c as usize * self.cap + l, 0);
+        for c in 0..self.n.min(s.height.len()) {
+            let start = (c * self.cap + s.height[c] as usize).min(s.pieces.len());
+            let end = ((c + 1) * self.cap).min(s.pieces.len());
+            for p in &mut s.pieces[start..end] {
+                *p = 0;
             }
         }
     }
@@ -1322,10 +1114,8 @@ impl<const W: usize> Game<W> {
 
     /// Sets a counter.
     pub fn set_counter(&self, s: &mut State<W>, i: usize, v: i64) {
-        if i < s.lay.counters as usize {
-            s.hash ^= counter_key(i, s.counter(i)) ^ counter_key(i, v);
-            s.set_counter_value(i, v);
-        }
+        s.hash ^= counter_key(i, s.counters[i]) ^ counter_key(i, v);
+        s.counters[i] = v;
     }
 
     /// Adds `v` to a counter.
@@ -1337,9 +1127,7 @@ impl<const W: usize> Game<W> {
 
     /// Sets the colour a player plays.
     pub fn set_colour(&self, s: &mut State<W>, player: usize, colour: u8) {
-        if player < s.lay.players as usize {
-            s.hash ^= colour_key(player, s.colour_of(player as u8)) ^ colour_key(player, colour);
-            s.set_colour_value(player, colour);
-        }
+        s.hash ^= colour_key(player, s.colour_of[player]) ^ colour_key(player, colour);
+        s.colour_of[player] = colour;
     }
 }
