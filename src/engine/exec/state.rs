@@ -2,8 +2,10 @@
 //!
 //! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
 //! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
-//! updated with every change. Every change goes through [`State::put`] /
-//! [`State::take`] / [`State::set_piece`], which keep all three consistent.
+//! updated with every change. Its fields are private to this file: it is read through
+//! its accessors and changed through its operations and [`Game`]'s ([`Game::put`] /
+//! [`Game::take`] / [`Game::set_top`] / [`Game::move_stack`] for the pieces), which
+//! keep all three consistent.
 
 use crate::check::hir::Action;
 
