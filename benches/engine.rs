@@ -60,7 +60,7 @@ fn position_after<const W: usize>(g: &Game<W>, plies: u32, seed: u64) -> State<W
     let mut list = MoveList::new();
     for _ in 0..plies {
         g.legal_moves(&s, &mut list).expect("legal moves");
-        if list.is_empty() || s.outcome != Outcome::Ongoing {
+        if list.is_empty() || s.outcome() != Outcome::Ongoing {
             break;
         }
         let i = rng.below(list.len());

@@ -36,10 +36,10 @@ fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, see
     let mut rng = Rng::new(seed);
     let mut list = MoveList::new();
     for _ in 0..max {
-        if s.outcome != Outcome::Ongoing {
-            return Some(s.outcome);
+        if s.outcome() != Outcome::Ongoing {
+            return Some(s.outcome());
         }
-        let parts = if Some(s.mover) == computer {
+        let parts = if Some(s.mover()) == computer {
             let cfg =
                 Config { budget: Budget::Iterations(200), playout_plies: 4, seed: rng.next_u64(), ..Config::default() };
             mcts::search(g, &s, &cfg, None).expect("search").best_move().map(|m| m.to_vec())
@@ -53,7 +53,7 @@ fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, see
             }
         }
     }
-    if s.outcome != Outcome::Ongoing { Some(s.outcome) } else { None }
+    if s.outcome() != Outcome::Ongoing { Some(s.outcome()) } else { None }
 }
 
 #[test]

@@ -417,7 +417,7 @@ fn the_rhombus_connection_example_plays() {
                 let turn = list.iter().nth(i).expect("the move").to_vec();
                 g.play(&mut s, &turn).expect("a legal move plays");
             }
-            s.outcome
+            s.outcome()
         };
         assert_eq!(play(&["c1", "a1", "b2", "b1"]), Outcome::Ongoing);
         assert_eq!(play(&["c1", "a1", "b2", "b1", "a3"]), Outcome::Win(0));
@@ -455,7 +455,7 @@ fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
         for _ in 0..20 {
             let mut s = g.start();
             let mut last_was_pass = false;
-            while s.outcome == Outcome::Ongoing {
+            while s.outcome() == Outcome::Ongoing {
                 g.legal_moves(&s, &mut list).expect("legal moves");
                 if last_was_pass {
                     // A pass is played only when the other player then has a move.
@@ -473,7 +473,7 @@ fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
             }
             // The game ends on a disc placed, not on passes after it.
             assert!(!last_was_pass, "the game ended after a pass");
-            assert!(matches!(s.outcome, Outcome::Win(_) | Outcome::Draw), "{:?}", s.outcome);
+            assert!(matches!(s.outcome(), Outcome::Win(_) | Outcome::Draw), "{:?}", s.outcome());
         }
         println!("{passes} passes in 20 games");
     });

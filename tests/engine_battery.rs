@@ -98,23 +98,25 @@ fn find_move<'a>(moves: &'a [(String, Vec<Part>)], text: &str) -> Option<&'a [Pa
 
 /// What is wrong with a position's internal consistency, if anything.
 fn inconsistency<const W: usize>(g: &Game<W>, s: &State<W>) -> Option<String> {
-    if s.hash != g.hash_from_scratch(s) {
-        return Some(format!("incremental hash {:#x} != hash from scratch {:#x}", s.hash, g.hash_from_scratch(s)));
+    if s.hash() != g.hash_from_scratch(s) {
+        return Some(format!("incremental hash {:#x} != hash from scratch {:#x}", s.hash(), g.hash_from_scratch(s)));
     }
-    let mut side_bits = vec![Bits::<W>::EMPTY; s.side_bits.len()];
-    let mut kind_bits = vec![Bits::<W>::EMPTY; s.kind_bits.len()];
-    let mut flag_bits = vec![Bits::<W>::EMPTY; s.flag_bits.len()];
+    let (sides, kinds, flags) = (g.prog.sides.len(), g.prog.kinds.len().max(1), g.prog.flags.len().max(1));
+    let mut side_bits = vec![Bits::<W>::EMPTY; sides];
+    let mut kind_bits = vec![Bits::<W>::EMPTY; kinds];
+    let mut flag_bits = vec![Bits::<W>::EMPTY; flags];
     let mut occupied = Bits::<W>::EMPTY;
-    for c in 0..g.n {
-        let h = s.height[c] as usize;
+    for c in 0..g.n as u16 {
+        let h = s.height(c) as usize;
         if h == 0 {
             continue;
         }
         if h > g.cap {
             return Some(format!("cell {c} is {h} high, over the capacity {}", g.cap));
         }
-        let top = s.pieces[c * g.cap + h - 1];
-        let c = c as u16;
+        let Some(top) = g.piece_at(s, c, h - 1) else {
+            return Some(format!("cell {c} is {h} high, but holds no piece at level {}", h - 1));
+        };
         occupied.insert(c);
         match side_bits.get_mut(side_of(top) as usize) {
             Some(b) => b.insert(c),
@@ -134,25 +136,25 @@ fn inconsistency<const W: usize>(g: &Game<W>, s: &State<W>) -> Option<String> {
             f &= f - 1;
         }
     }
-    if occupied != s.occupied {
+    if occupied != s.occupied() {
         return Some("the occupied bitboard does not match the pieces".into());
     }
-    if side_bits != s.side_bits {
+    if side_bits != (0..sides).map(|i| s.side_cells(i)).collect::<Vec<_>>() {
         return Some("the side bitboards do not match the pieces".into());
     }
-    if kind_bits != s.kind_bits {
+    if kind_bits != (0..kinds).map(|i| s.kind_cells(i)).collect::<Vec<_>>() {
         return Some("the kind bitboards do not match the pieces".into());
     }
-    if flag_bits != s.flag_bits {
+    if flag_bits != (0..flags).map(|i| s.flag_cells(i)).collect::<Vec<_>>() {
         return Some("the flag bitboards do not match the pieces".into());
     }
-    if !s.jumped.is_empty() || s.last_jumped != u16::MAX || s.turn_captures != 0 {
+    if !s.jumped().is_empty() || s.last_jumped() != u16::MAX || s.turn_captures() != 0 {
         return Some("a per-turn field (jumped, last_jumped, turn_captures) is not empty between turns".into());
     }
-    if s.mover as usize >= g.prog.players {
-        return Some(format!("the mover {} is no player", s.mover));
+    if s.mover() as usize >= g.prog.players {
+        return Some(format!("the mover {} is no player", s.mover()));
     }
-    if let Outcome::Win(p) = s.outcome
+    if let Outcome::Win(p) = s.outcome()
         && p as usize >= g.prog.players
     {
         return Some(format!("the winner {p} is no player"));
@@ -170,27 +172,32 @@ fn differences<const W: usize>(g: &Game<W>, a: &State<W>, b: &State<W>) -> Vec<&
             d.push(name);
         }
     };
-    check(a.pieces == b.pieces, "pieces");
-    check(a.height == b.height, "height");
-    check(a.side_bits == b.side_bits, "side_bits");
-    check(a.kind_bits == b.kind_bits, "kind_bits");
-    check(a.flag_bits == b.flag_bits, "flag_bits");
-    check(a.occupied == b.occupied, "occupied");
-    check(a.counters == b.counters, "counters");
-    check(a.scores == b.scores, "scores");
-    check(a.mover == b.mover, "mover");
-    check(a.phase == b.phase, "phase");
-    check(a.turn_in_phase == b.turn_in_phase, "turn_in_phase");
-    check(a.passes == b.passes, "passes");
-    check(a.turns_without_capture == b.turns_without_capture, "turns_without_capture");
-    check(a.ply == b.ply, "ply");
-    check(a.colour_of == b.colour_of, "colour_of");
-    check(a.previous == b.previous, "previous");
-    check(a.outcome == b.outcome, "outcome");
-    check(a.hash == b.hash, "hash");
-    check(a.jumped == b.jumped, "jumped");
-    check(a.last_jumped == b.last_jumped, "last_jumped");
-    check(a.turn_captures == b.turn_captures, "turn_captures");
+    let cells = 0..g.n as u16;
+    let stacks = |x: &State<W>| cells.clone().map(|c| g.stack(x, c).collect::<Vec<_>>()).collect::<Vec<_>>();
+    let heights = |x: &State<W>| cells.clone().map(|c| x.height(c)).collect::<Vec<_>>();
+    let by = |n: usize, f: &dyn Fn(usize) -> Bits<W>| (0..n).map(f).collect::<Vec<_>>();
+    let (sides, kinds, flags) = (g.prog.sides.len(), g.prog.kinds.len().max(1), g.prog.flags.len().max(1));
+    check(stacks(&a) == stacks(&b), "pieces");
+    check(heights(&a) == heights(&b), "height");
+    check(by(sides, &|i| a.side_cells(i)) == by(sides, &|i| b.side_cells(i)), "side_bits");
+    check(by(kinds, &|i| a.kind_cells(i)) == by(kinds, &|i| b.kind_cells(i)), "kind_bits");
+    check(by(flags, &|i| a.flag_cells(i)) == by(flags, &|i| b.flag_cells(i)), "flag_bits");
+    check(a.occupied() == b.occupied(), "occupied");
+    check((0..g.counter_slots).all(|i| a.counter(i) == b.counter(i)), "counters");
+    check((0..sides).all(|i| a.score(i) == b.score(i)), "scores");
+    check(a.mover() == b.mover(), "mover");
+    check(a.phase() == b.phase(), "phase");
+    check(a.turn_in_phase() == b.turn_in_phase(), "turn_in_phase");
+    check(a.passes() == b.passes(), "passes");
+    check(a.turns_without_capture() == b.turns_without_capture(), "turns_without_capture");
+    check(a.ply() == b.ply(), "ply");
+    check((0..g.prog.players as u8).all(|p| a.colour_of(p) == b.colour_of(p)), "colour_of");
+    check(a.previous() == b.previous(), "previous");
+    check(a.outcome() == b.outcome(), "outcome");
+    check(a.hash() == b.hash(), "hash");
+    check(a.jumped() == b.jumped(), "jumped");
+    check(a.last_jumped() == b.last_jumped(), "last_jumped");
+    check(a.turn_captures() == b.turn_captures(), "turn_captures");
     // A new field of State makes this fail until it is compared above and written by
     // the position format.
     check(a == b, "another field");
@@ -215,7 +222,7 @@ fn check_ply<const W: usize>(
 
     g.legal_moves(s, list).expect("legal moves");
     let moves = sorted_moves(g, s, list);
-    if s.outcome != Outcome::Ongoing {
+    if s.outcome() != Outcome::Ongoing {
         assert!(moves.is_empty(), "{}: a finished game has legal moves", where_());
     }
     // Notation: unique, and parses back.
@@ -251,9 +258,9 @@ fn check_ply<const W: usize>(
         if let Some(e) = inconsistency(g, &work) {
             panic!("{}: {e}", at());
         }
-        assert_eq!(work.ply, s.ply + 1, "{}: ply did not move on", at());
+        assert_eq!(work.ply(), s.ply() + 1, "{}: ply did not move on", at());
         work.clone_from(&saved);
-        assert!(work == before && work.hash == before.hash, "{}: restoring the copy did not restore", at());
+        assert!(work == before && work.hash() == before.hash(), "{}: restoring the copy did not restore", at());
     }
     moves
 }
@@ -265,12 +272,12 @@ fn battery_game<const W: usize>(g: &Game<W>, seed: u64, label: &str, deadline: I
     let mut s = g.start();
     let mut list = MoveList::new();
     let mut ply = 0;
-    while s.outcome == Outcome::Ongoing && ply < MAX_PLIES && (ply < MIN_PLIES || Instant::now() < deadline) {
+    while s.outcome() == Outcome::Ongoing && ply < MAX_PLIES && (ply < MIN_PLIES || Instant::now() < deadline) {
         let where_ = || format!("{label}, seed {seed}, ply {ply}");
         let moves = check_ply(g, &s, &mut list, &where_);
         if moves.is_empty() {
             g.settle(&mut s);
-            assert!(s.outcome != Outcome::Ongoing, "{}: no legal move, yet the game goes on", where_());
+            assert!(s.outcome() != Outcome::Ongoing, "{}: no legal move, yet the game goes on", where_());
             break;
         }
         let (_, parts) = &moves[rng.below(moves.len())];
@@ -327,15 +334,15 @@ fn transcript<const W: usize>(g: &Game<W>, seed: u64) -> String {
     let mut list = MoveList::new();
     let mut out = format!("seed {seed}\n");
     for ply in 1..=TRANSCRIPT_PLIES {
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             break;
         }
         g.legal_moves(&s, &mut list).expect("legal moves");
         let moves = sorted_moves(g, &s, &list);
-        let mover = g.prog.sides.get(s.mover as usize).cloned().unwrap_or_default();
+        let mover = g.prog.sides.get(s.mover() as usize).cloned().unwrap_or_default();
         if moves.is_empty() {
             g.settle(&mut s);
-            out.push_str(&format!("{ply:>3} {mover} 0 (no legal move: {:?})\n", s.outcome));
+            out.push_str(&format!("{ply:>3} {mover} 0 (no legal move: {:?})\n", s.outcome()));
             break;
         }
         // Drawn from the moves sorted by their notation without the position (so the

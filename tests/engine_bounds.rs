@@ -83,15 +83,15 @@ fn no_listed_turn_returns_to_a_position_of_its_turn() {
                     longest = longest.max(turn.len());
                     // Replay the turn part by part (without ending it): every position
                     // differs from all the earlier ones of the turn.
-                    let mut seen = vec![s.hash];
+                    let mut seen = vec![s.hash()];
                     let mut t = s.clone();
                     for p in &turn[..turn.len() - 1] {
                         g.play(&mut t, &[*p]).expect("play");
                         // The player to move changed: compare the board only.
-                        t.mover = s.mover;
-                        t.hash = g.hash_from_scratch(&t);
-                        assert!(!seen.contains(&t.hash), "a turn returns to one of its positions: {turn:?}");
-                        seen.push(t.hash);
+                        g.set_mover(&mut t, s.mover());
+                        assert_eq!(t.hash(), g.hash_from_scratch(&t));
+                        assert!(!seen.contains(&t.hash()), "a turn returns to one of its positions: {turn:?}");
+                        seen.push(t.hash());
                     }
                 }
                 let i = rng.below(list.len());
@@ -146,7 +146,7 @@ fn a_piece_on_a_full_stack_is_an_error() {
                 assert_eq!(played.map_err(|e| e.kind().clone()), Err(EngineErrorKind::StackFull { cell: "a1".into() }));
             }
         }
-        assert_eq!(s.height[0] as usize, MAX_STACK);
+        assert_eq!(s.height(0) as usize, MAX_STACK);
         // The broken position is not played on.
         assert!(g.legal_moves(&s, &mut list).is_err());
         let counted = perft(g, &g.start(), MAX_STACK as u32 + 2).map_err(|e| e.kind().clone());

@@ -92,7 +92,7 @@ fn script(path: &Path) -> (Vec<String>, String) {
             moves.push(move_text(g, &s, &parts));
             g.play(&mut s, &parts).expect("play");
         }
-        let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height[c as usize] == 0).collect();
+        let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height(c) == 0).collect();
         let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
         let illegal = format!("{}-{}", label(empty[0]), label(empty[empty.len() - 1]));
         (moves, illegal)
@@ -954,7 +954,7 @@ fn the_position_command_and_play_from_a_position() {
             let mut moves = Vec::new();
             for ply in 0..6 {
                 g.legal_moves(&s, &mut list).expect("legal moves");
-                if list.is_empty() || s.outcome != rulesi::engine::Outcome::Ongoing {
+                if list.is_empty() || s.outcome() != rulesi::engine::Outcome::Ongoing {
                     break;
                 }
                 let i = (ply * 5 + list.len() / 3) % list.len();

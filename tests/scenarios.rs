@@ -227,7 +227,7 @@ fn step<const W: usize>(g: &Game<W>, s: &mut State<W>, text: &str) -> Result<(),
             let i = find_move(g, s, &list, rest).map_err(|e| format!("`{rest}` is refused: {e}"))?;
             let parts = list.get(i).to_vec();
             g.play(s, &parts).expect("play");
-            if s.outcome == Outcome::Ongoing {
+            if s.outcome() == Outcome::Ongoing {
                 let mut next = MoveList::new();
                 g.legal_moves(s, &mut next).expect("legal moves");
                 if next.is_empty() {

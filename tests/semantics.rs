@@ -53,8 +53,8 @@ fn a_seat_indexes_what_its_colour_counts_and_a_colour_what_its_seat_counts() {
             assert_eq!(list.len(), 1, "one step from a1");
             let turn = list.get(0).to_vec();
             g.play(&mut s, &turn).expect("play");
-            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: the counts went to the colour red and the seat seat1");
-            assert_eq!(s.scores[g.prog.players], 1, "red's score");
+            assert_eq!(s.outcome(), Outcome::Win(1), "fast paths {fast}: the counts went to the colour red and the seat seat1");
+            assert_eq!(s.score(g.prog.players), 1, "red's score");
         });
     }
 }
@@ -102,7 +102,7 @@ fn a_seat_equals_the_colour_it_plays() {
             g.legal_moves(&s, &mut list).expect("moves");
             let turn = list.get(0).to_vec();
             g.play(&mut s, &turn).expect("play");
-            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: seat1 plays red");
+            assert_eq!(s.outcome(), Outcome::Win(1), "fast paths {fast}: seat1 plays red");
         });
     }
 }
@@ -140,7 +140,7 @@ fn an_outcome_after_a_part_that_would_go_on_ends_the_game() {
             let mut s = start.clone();
             let turn = list.get(0).to_vec();
             g.play(&mut s, &turn).expect("play");
-            assert_eq!(s.outcome, Outcome::Win(1), "fast paths {fast}: black wins");
+            assert_eq!(s.outcome(), Outcome::Win(1), "fast paths {fast}: black wins");
         });
     }
 }
@@ -210,7 +210,7 @@ fn moving_onto_a_piece_takes_it() {
                 let mut s = s0.clone();
                 let mut captures = 0;
                 g.play_counting(&mut s, list.get(i), &mut captures).expect("play");
-                outcomes.push((captures, s.outcome, s.turns_without_capture, s.counters.iter().sum::<i64>()));
+                outcomes.push((captures, s.outcome(), s.turns_without_capture(), (0..g.counter_slots).map(|i| s.counter(i)).sum::<i64>()));
             }
             outcomes.sort_by_key(|o| o.0);
             assert_eq!(outcomes[0], (0, Outcome::Ongoing, 1, 0), "a1-b1 takes nothing");
@@ -317,7 +317,7 @@ fn a_kind_parameter_is_the_kind_given() {
                 let turn = list.get(0).to_vec();
                 g.play(&mut s, &turn).expect("play");
             }
-            assert_eq!(s.outcome, Outcome::Win(0), "fast paths {fast}: both pieces became `last`");
+            assert_eq!(s.outcome(), Outcome::Win(0), "fast paths {fast}: both pieces became `last`");
         });
     }
 }

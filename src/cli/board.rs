@@ -133,7 +133,7 @@ impl View {
         let prog = &g.prog;
         let name = prog.sides.get(player as usize).map_or("?", |s| s.as_str());
         if prog.has_colours {
-            let c = s.colour_of.get(player as usize).copied().unwrap_or(player);
+            let c = s.colour_of(player);
             format!("{name} ({})", self.side_name(prog, c))
         } else {
             self.side_name(prog, player)
@@ -144,7 +144,7 @@ impl View {
     /// placements): ` (a white stone)`; empty otherwise.
     pub fn placement_note<const W: usize>(&self, g: &Game<W>, before: &State<W>, parts: &[Part]) -> String {
         let prog = &g.prog;
-        let own = before.colour_of.get(before.mover as usize).copied().unwrap_or(before.mover);
+        let own = before.colour_of(before.mover());
         let placed: Vec<String> = parts
             .iter()
             .filter(|p| prog.rules.get(p.rule as usize).is_some_and(|r| r.action == Action::Place))
@@ -187,7 +187,7 @@ impl View {
             return (dot.to_string(), "2");
         };
         let mut text = self.piece_letters(&g.prog, top);
-        let h = s.height[c as usize];
+        let h = s.height(c);
         if h > 1 {
             text.push_str(&h.to_string());
         }
@@ -423,10 +423,10 @@ impl View {
     pub fn status<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> String {
         let prog = &g.prog;
         let mut out = format!("{} · move {}", prog.title, g.move_number(s));
-        match s.outcome {
+        match s.outcome() {
             Outcome::Ongoing => {
-                out.push_str(&format!(" · {} to play", self.player_name(g, s, s.mover)));
-                if let Some(p) = prog.phases.get(s.phase as usize) {
+                out.push_str(&format!(" · {} to play", self.player_name(g, s, s.mover())));
+                if let Some(p) = prog.phases.get(s.phase() as usize) {
                     out.push_str(&format!(" · phase {}", p.name));
                 }
             }
@@ -444,15 +444,12 @@ impl View {
         if !g.prog.uses.scores {
             return None;
         }
-        let any = self.owners.iter().any(|&o| s.scores.get(o as usize).is_some_and(|v| *v != 0));
-        if !any && s.outcome == Outcome::Ongoing {
+        let any = self.owners.iter().any(|&o| s.score(o as usize) != 0);
+        if !any && s.outcome() == Outcome::Ongoing {
             return None;
         }
-        let list: Vec<String> = self
-            .owners
-            .iter()
-            .map(|&o| format!("{} {}", self.side_name(&g.prog, o), s.scores.get(o as usize).copied().unwrap_or(0)))
-            .collect();
+        let list: Vec<String> =
+            self.owners.iter().map(|&o| format!("{} {}", self.side_name(&g.prog, o), s.score(o as usize))).collect();
         Some(list.join(", "))
     }
 
@@ -470,7 +467,7 @@ impl View {
             let name = prog.counter_names.get(c).map_or("?", String::as_str);
             let slots: usize = dims.iter().map(Vec::len).product();
             for offset in 0..slots {
-                let value = s.counters.get(base + offset).copied().unwrap_or(0);
+                let value = s.counter(base + offset);
                 if value == 0 {
                     continue;
                 }
@@ -503,7 +500,7 @@ impl View {
         for (i, side) in sides.iter().enumerate() {
             let mut held = Vec::new();
             for (j, kind) in kinds.iter().enumerate() {
-                let n = s.counters.get(base + i * kinds.len() + j).copied().unwrap_or(0);
+                let n = s.counter(base + i * kinds.len() + j);
                 if n != 0 {
                     held.push(format!("{n} {}", self.key(prog, kind)));
                 }
@@ -527,7 +524,7 @@ impl View {
 
     /// The result of a finished game: `blue wins`, `draw`.
     pub fn result<const W: usize>(&self, g: &Game<W>, s: &State<W>) -> String {
-        match s.outcome {
+        match s.outcome() {
             Outcome::Win(p) => format!("{} wins", self.player_name(g, s, p)),
             Outcome::Draw => "draw".to_string(),
             Outcome::Ongoing => "not finished".to_string(),
@@ -538,13 +535,13 @@ impl View {
     pub fn stack<const W: usize>(&self, g: &Game<W>, s: &State<W>, c: u16) -> String {
         let prog = &g.prog;
         let label = prog.geometry.label(CellId(c));
-        let h = s.height[c as usize] as usize;
+        let h = s.height(c) as usize;
         if h == 0 {
             return format!("{label} is empty");
         }
-        let pieces: Vec<String> = (0..h)
-            .map(|l| {
-                let p = s.pieces[c as usize * g.cap + l];
+        let pieces: Vec<String> = g
+            .stack(s, c)
+            .map(|p| {
                 let mut text = format!(
                     "{} {} ({})",
                     self.side_name(prog, side_of(p)),

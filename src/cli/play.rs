@@ -405,7 +405,7 @@ impl<const W: usize> Session<'_, W> {
         if let Some(m) = self.line.moves.last() {
             let before = &self.line.states[self.line.states.len() - 2];
             let note = self.view.placement_note(self.g, before, &m.parts);
-            say!("last move: {} {}{note}", self.name(before.mover), m.text);
+            say!("last move: {} {}{note}", self.name(before.mover()), m.text);
         }
         let status = self.view.status(self.g, s);
         say!("{status}");
@@ -479,13 +479,13 @@ impl<const W: usize> Session<'_, W> {
         loop {
             if self.line.settle(self.g)? {
                 let s = self.line.current();
-                self.out(&format!("{} has no legal move.", self.name(s.mover)));
+                self.out(&format!("{} has no legal move.", self.name(s.mover())));
                 let shown = self.shown;
                 self.changed();
                 self.shown = shown;
             }
             let s = self.line.current().clone();
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 if !self.announced {
                     if self.shown {
                         let status = self.view.status(self.g, &s);
@@ -516,7 +516,7 @@ impl<const W: usize> Session<'_, W> {
             if self.forced_pass(&list) && forced < self.g.prog.players {
                 forced += 1;
                 let parts = list.get(0).to_vec();
-                self.out(&format!("{} has no legal move and passes.", self.name(s.mover)));
+                self.out(&format!("{} has no legal move and passes.", self.name(s.mover())));
                 let text = move_text(self.g, &s, &parts);
                 self.line.play(self.g, &parts, text)?;
                 self.changed();
@@ -540,13 +540,13 @@ impl<const W: usize> Session<'_, W> {
                         None => format!(" ({})", who.word()),
                     };
                     let note = self.view.placement_note(self.g, &s, &c.parts);
-                    if chooser == s.mover {
-                        self.out(&format!("{} plays {text}{note}{extra}", self.name(s.mover)));
+                    if chooser == s.mover() {
+                        self.out(&format!("{} plays {text}{note}{extra}", self.name(s.mover())));
                     } else {
                         self.out(&format!(
                             "{} chooses {text}{note} for {}{extra}",
                             self.name(chooser),
-                            self.name(s.mover)
+                            self.name(s.mover())
                         ));
                     }
                     self.line.play(self.g, &c.parts, text)?;
@@ -584,16 +584,16 @@ impl<const W: usize> Session<'_, W> {
         if !(self.shown || (self.quiet && self.drawn)) {
             self.show_board();
         }
-        let over = s.outcome != Outcome::Ongoing;
+        let over = s.outcome() != Outcome::Ongoing;
         let prompt = if over {
             "game over> ".to_string()
         } else {
             let chooser = self.g.chooser(s, list);
             let name = |p: u8| self.g.prog.sides.get(p as usize).map_or("?", |n| n.as_str());
-            if chooser == s.mover {
-                format!("{}> ", name(s.mover))
+            if chooser == s.mover() {
+                format!("{}> ", name(s.mover()))
             } else {
-                format!("{} (for {})> ", name(chooser), name(s.mover))
+                format!("{} (for {})> ", name(chooser), name(s.mover()))
             }
         };
         let Some(input) = self.read(&prompt) else { return Flow::Quit };

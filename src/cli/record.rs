@@ -223,7 +223,7 @@ impl<const W: usize> Line<W> {
     /// outcome to the current position. Returns whether it did.
     pub fn settle(&mut self, g: &Game<W>) -> Result<bool, EngineError> {
         let s = self.states.last_mut().expect("a line has a start");
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             return Ok(false);
         }
         let mut list = MoveList::new();
@@ -251,7 +251,7 @@ impl<const W: usize> Line<W> {
     pub fn resign(&mut self, g: &Game<W>) {
         let who = self.resigner(g);
         let mut next = self.current().clone();
-        next.outcome = if g.prog.players == 2 { Outcome::Win(1 - who.min(1)) } else { Outcome::Draw };
+        next.set_outcome(if g.prog.players == 2 { Outcome::Win(1 - who.min(1)) } else { Outcome::Draw });
         self.states.push(next);
         self.moves.push(Played { parts: Vec::new(), text: "resign".to_string() });
     }
@@ -261,7 +261,7 @@ impl<const W: usize> Line<W> {
     pub fn resigner(&self, g: &Game<W>) -> u8 {
         let s = self.current();
         let mut list = MoveList::new();
-        if g.legal_moves(s, &mut list).is_err() || list.is_empty() { s.mover } else { g.chooser(s, &list) }
+        if g.legal_moves(s, &mut list).is_err() || list.is_empty() { s.mover() } else { g.chooser(s, &list) }
     }
 
     /// Takes back the last move. Returns it.
@@ -285,7 +285,7 @@ impl<const W: usize> Line<W> {
         let mut list = MoveList::new();
         for (n, text) in moves {
             let s = line.current().clone();
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 let why = if line.moves.last().is_some_and(Played::is_resignation) {
                     "the game is over: a player resigned".to_string()
                 } else {
@@ -337,13 +337,13 @@ mod tests {
         let any = rulesi::engine::build(&model, &values).expect("the game builds");
         rulesi::with_game!(&any, g => {
             let mut line = Line::new(g);
-            assert_eq!(line.current().mover, 0, "white is to move");
+            assert_eq!(line.current().mover(), 0, "white is to move");
             assert_eq!(line.resigner(g), 1, "black chooses white's placement");
             line.resign(g);
-            assert_eq!(line.current().outcome, Outcome::Win(0), "black resigned: white wins");
+            assert_eq!(line.current().outcome(), Outcome::Win(0), "black resigned: white wins");
             let (again, err) = Line::from_record(g, &[(1, "resign".to_string())]);
             assert!(err.is_none());
-            assert_eq!(again.current().outcome, Outcome::Win(0), "a record's resignation means the same");
+            assert_eq!(again.current().outcome(), Outcome::Win(0), "a record's resignation means the same");
         });
     }
 }

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> ExitCode {
             let before = &line.states[i];
             let after = &line.states[i + 1];
             let note = view.placement_note(g, before, &m.parts);
-            say!("\n{}. {} {}{note}", i + 1, view.player_name(g, before, before.mover), m.text);
+            say!("\n{}. {} {}{note}", i + 1, view.player_name(g, before, before.mover()), m.text);
             say_raw!("{}", view.board(g, after, &move_cells(&m.parts)));
             say!("{}", view.status(g, after));
         }
@@ -86,14 +86,14 @@ pub fn run(args: Args) -> ExitCode {
             match line.settle(g) {
                 Ok(true) => {
                     let s = line.current();
-                    say!("{} has no legal move: {}.", view.player_name(g, s, s.mover), view.result(g, s));
+                    say!("{} has no legal move: {}.", view.player_name(g, s, s.mover()), view.result(g, s));
                 }
                 Ok(false) => {}
                 Err(e) => failed = Some(e),
             }
         }
         let s = line.current();
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             say!("Game over: {}.", view.result(g, s));
         }
         match (bad, failed) {

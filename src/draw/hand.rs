@@ -31,7 +31,7 @@ pub fn hands<const W: usize>(g: &Game<W>, s: &State<W>) -> Vec<Hand> {
                 .enumerate()
                 .filter_map(|(j, kind)| {
                     let Key::Kind(kind) = *kind else { return None };
-                    Some((kind, s.counters.get(base + i * kinds.len() + j).copied().unwrap_or(0)))
+                    Some((kind, s.counter(base + i * kinds.len() + j)))
                 })
                 .collect();
             Some(Hand { side, held })

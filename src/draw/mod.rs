@@ -69,10 +69,8 @@ impl Scene {
     pub fn of<const W: usize>(g: &Game<W>, s: &State<W>) -> Scene {
         let stacks = (0..g.prog.geometry.len())
             .map(|c| {
-                let h = s.height[c] as usize;
-                s.pieces[c * g.cap..c * g.cap + h]
-                    .iter()
-                    .map(|&p| PieceView { owner: side_of(p), kind: kind_of(p), flags: flags_of(p) })
+                g.stack(s, c as u16)
+                    .map(|p| PieceView { owner: side_of(p), kind: kind_of(p), flags: flags_of(p) })
                     .collect()
             })
             .collect();

@@ -254,7 +254,7 @@ impl Server {
         let budget = Budget::Time(Duration::from_millis(request.think_ms));
         let chosen = with_game!(&*game, g => {
             let s = &replay(g, &turns)?;
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 return Err(game_over());
             }
             let cfg = mcts::Config { budget, ..mcts::Config::default() };
@@ -318,7 +318,7 @@ impl InPlay {
         self.check_ply(request.ply)?;
         let played = with_game!(&*self.game, g => {
             let s = &replay(g, &self.turns)?;
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 return Err(game_over());
             }
             let mut list = MoveList::new();
@@ -361,10 +361,10 @@ impl InPlay {
         let mut legal = Vec::new();
         let mut chooser = None;
         let mut choosing = None;
-        if s.outcome == Outcome::Ongoing {
+        if s.outcome() == Outcome::Ongoing {
             g.legal_moves(s, &mut list).map_err(ApiError::engine)?;
-            let c = if list.is_empty() { s.mover } else { g.chooser(s, &list) };
-            if c != s.mover {
+            let c = if list.is_empty() { s.mover() } else { g.chooser(s, &list) };
+            if c != s.mover() {
                 chooser = Some(view.player_name(g, s, c));
             }
             choosing = prog.sides.get(c as usize).cloned();
@@ -373,7 +373,7 @@ impl InPlay {
         let last: Vec<u16> = self.turns.last().map_or(Vec::new(), |m| move_cells(&m.parts));
         let mut scene = Scene::of(g, s);
         scene.marked = last.iter().map(|&c| CellId(c)).collect();
-        let outcome = match s.outcome {
+        let outcome = match s.outcome() {
             Outcome::Ongoing => None,
             Outcome::Win(p) => {
                 Some(api::Outcome { winner: Some(view.player_name(g, s, p)), result: view.result(g, s) })
@@ -385,7 +385,7 @@ impl InPlay {
         Ok(Position {
             id: id.to_string(),
             ply: self.turns.len(),
-            to_move: (s.outcome == Outcome::Ongoing).then(|| view.player_name(g, s, s.mover)),
+            to_move: (s.outcome() == Outcome::Ongoing).then(|| view.player_name(g, s, s.mover())),
             chooser,
             choosing,
             outcome,

@@ -72,8 +72,8 @@ pub fn play_game<const W: usize>(
     let mut list = MoveList::new();
     let alike = who.iter().all(|w| *w == who[0]);
     loop {
-        let end = if s.outcome != Outcome::Ongoing {
-            Some(End::Over(s.outcome))
+        let end = if s.outcome() != Outcome::Ongoing {
+            Some(End::Over(s.outcome()))
         } else if plies >= max {
             Some(End::Cut)
         } else if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -86,7 +86,7 @@ pub fn play_game<const W: usize>(
         }
         // The player who chooses (a `by` clause may name another than the mover).
         let chooser = if alike {
-            s.mover
+            s.mover()
         } else {
             g.legal_moves(&s, &mut list)?;
             g.chooser(&s, &list)

@@ -101,7 +101,8 @@ pub fn run(
     // The games of a variant that cannot be built are done, for the progress shown.
     let skipped = built.iter().filter(|b| b.is_err()).count() as u64;
     done.fetch_add(skipped * u64::from(setup.games), Ordering::Relaxed);
-    let firsts: Vec<u8> = built.iter().map(|b| b.as_ref().map_or(0, |g| with_game!(g, g => g.start().mover))).collect();
+    let firsts: Vec<u8> =
+        built.iter().map(|b| b.as_ref().map_or(0, |g| with_game!(g, g => g.start().mover()))).collect();
     let mut tallies: Vec<Result<Tally, String>> = built
         .iter()
         .map(|b| match b {

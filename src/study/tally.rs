@@ -84,7 +84,7 @@ impl<const W: usize> Watch<W> for Recorder {
         self.captures = self.captures.saturating_add(captures);
         // The engine's tally of turns without a capture starts again at a turn that
         // captured.
-        if s.turns_without_capture == 0 {
+        if s.turns_without_capture() == 0 {
             self.capturing_turns += 1;
         }
     }
@@ -100,11 +100,7 @@ impl Recorder {
             End::Cut => Verdict::Unfinished,
             End::Over(Outcome::Win(p)) => {
                 let seat = (p as usize + players - first as usize % players) % players;
-                let side = if g.prog.has_colours {
-                    played.last.colour_of.get(p as usize).map_or(p as usize, |c| *c as usize)
-                } else {
-                    p as usize
-                };
+                let side = if g.prog.has_colours { played.last.colour_of(p) as usize } else { p as usize };
                 Verdict::Win { seat, side }
             }
             End::Over(_) => Verdict::Draw,

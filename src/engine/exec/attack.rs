@@ -23,7 +23,7 @@ impl<const W: usize> Game<W> {
     /// of `cells` with the first part of a turn. False while an attack is being
     /// computed (an `if` around the rules that asks it).
     pub(crate) fn attacked(&self, s: &State<W>, cx: &mut Ctx<W>, cells: Bits<W>, side: u8) -> bool {
-        if cx.attack != NONE || s.phase as usize >= self.code.phases.len() {
+        if cx.attack != NONE || s.phase() as usize >= self.code.phases.len() {
             return false;
         }
         let attacker = self.player_of(s, side);
@@ -33,7 +33,7 @@ impl<const W: usize> Game<W> {
     /// Whether player `attacker` could take a piece on cell `c`.
     fn attacks_cell(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, attacker: u8) -> bool {
         let mut t = cx.scratch_copy(s);
-        if !t.occupied.has(c) {
+        if !t.occupied().has(c) {
             let side = self.own_side(&t, self.opponent_of(attacker));
             let kind = self.prog.royal.first().copied().unwrap_or(0);
             self.put(&mut t, c, piece(side, kind, 0));
@@ -46,7 +46,7 @@ impl<const W: usize> Game<W> {
             inner.extra = cx.extra.take();
             let mut out = MoveList::new();
             let mut prefix = Vec::new();
-            self.gen_block(&t, &mut inner, &self.code.phases[t.phase as usize], &mut prefix, &mut out, None);
+            self.gen_block(&t, &mut inner, &self.code.phases[t.phase() as usize], &mut prefix, &mut out, None);
             cx.extra = inner.extra.take();
             !out.is_empty()
         };
@@ -76,7 +76,7 @@ impl<const W: usize> Game<W> {
         if !(to.0)(self, s, cx).has(c) {
             return;
         }
-        let pieces = (subject.0)(self, s, cx) & s.occupied;
+        let pieces = (subject.0)(self, s, cx) & s.occupied();
         if pieces.is_empty() {
             return;
         }
@@ -103,7 +103,7 @@ impl<const W: usize> Game<W> {
                     // closed line stops there at the latest.
                     let mut f = b;
                     let mut left = self.n;
-                    while f != NONE && !s.occupied.has(f) && left > 0 {
+                    while f != NONE && !s.occupied().has(f) && left > 0 {
                         f = self.back[f as usize * nd + d];
                         left -= 1;
                     }
@@ -133,13 +133,13 @@ impl<const W: usize> Game<W> {
     /// The cell of a royal piece of `after.mover` that another player attacks, if one
     /// does.
     pub(crate) fn attacked_royal(&self, after: &State<W>, cx: &mut Ctx<W>) -> Option<u16> {
-        let p = after.mover;
+        let p = after.mover();
         let side = self.own_side(after, p) as usize;
         let mut royal = Bits::EMPTY;
         for &k in &self.prog.royal {
-            royal |= after.kind_bits[k as usize];
+            royal |= after.kind_cells(k as usize);
         }
-        royal &= after.side_bits.get(side).copied().unwrap_or_default();
+        royal &= after.side_cells(side);
         royal.iter().find(|&c| {
             (0..self.prog.players as u8).filter(|&q| q != p).any(|q| self.attacked(after, cx, Bits::single(c), q))
         })

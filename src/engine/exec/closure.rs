@@ -130,7 +130,7 @@ impl SideC {
     fn eval<const W: usize>(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> u8 {
         match self {
             SideC::Const(x) => *x,
-            SideC::Mover => s.mover,
+            SideC::Mover => s.mover(),
             SideC::Tree(n) => g.eside(s, cx, n),
         }
     }
@@ -158,7 +158,7 @@ impl PathC {
             Base::From => cx.mv.from,
             Base::To => cx.mv.to,
             Base::Middle => cx.mv.middle,
-            Base::LastJumped => s.last_jumped,
+            Base::LastJumped => s.last_jumped(),
             Base::Const(c) => c,
             Base::Local(i) => match cx.slots.get(i as usize) {
                 Some(Val::Cell(c)) => *c,
@@ -199,24 +199,24 @@ impl<const W: usize> Game<W> {
     #[inline(always)]
     fn src_bits(&self, s: &State<W>, src: Src) -> Bits<W> {
         match src {
-            Src::Occupied => s.occupied,
+            Src::Occupied => s.occupied(),
             Src::Own => self.own_bits(s),
-            Src::Opponent => self.side_cells(s, self.opponent_of(s.mover)),
-            Src::Kind(k) => s.kind_bits.get(k as usize).copied().unwrap_or_default(),
-            Src::Flag(f) => s.flag_bits.get(f as usize).copied().unwrap_or_default(),
+            Src::Opponent => self.side_cells(s, self.opponent_of(s.mover())),
+            Src::Kind(k) => s.kind_cells(k as usize),
+            Src::Flag(f) => s.flag_cells(f as usize),
             Src::Side(x) => self.side_cells(s, x),
             Src::Const(id) => self.sets[id as usize],
-            Src::Jumped => s.jumped,
+            Src::Jumped => s.jumped(),
         }
     }
 
     #[inline(always)]
     fn src_has(&self, s: &State<W>, src: Src, c: u16) -> bool {
         match src {
-            Src::Occupied => s.occupied.has(c),
+            Src::Occupied => s.occupied().has(c),
             Src::Own => self.own_has(s, c),
-            Src::Kind(k) => s.kind_bits.get(k as usize).is_some_and(|b| b.has(c)),
-            Src::Flag(f) => s.flag_bits.get(f as usize).is_some_and(|b| b.has(c)),
+            Src::Kind(k) => s.has_kind(c, k as usize),
+            Src::Flag(f) => s.has_flag(c, f as usize),
             Src::Const(id) => self.sets[id as usize].has(c),
             _ => self.src_bits(s, src).has(c),
         }
@@ -341,7 +341,7 @@ impl<const W: usize> NumC<W> {
                 let c = p.eval(g, s, cx);
                 g.prog.num_tables[*t as usize][if c == NONE { g.n } else { c as usize }]
             }
-            NumC::Passes => s.passes as i64,
+            NumC::Passes => s.passes() as i64,
             NumC::Captures => cx.mv.captures as i64,
             NumC::RunLen(p, d, l) => run_len(g, s, cx, p, *d, l),
             NumC::Runs(terms) => terms.iter().fold(0i64, |acc, t| {
@@ -443,7 +443,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 && let Some(r) = Range::of(op, *k)
             {
                 return match x {
-                    NumC::Passes => fb(move |_, s, _| r.has(s.passes as i64)),
+                    NumC::Passes => fb(move |_, s, _| r.has(s.passes() as i64)),
                     NumC::Captures => fb(move |_, _, cx| r.has(cx.mv.captures as i64)),
                     x => fb(move |g, s, cx| r.has(x.eval(g, s, cx))),
                 };
@@ -830,22 +830,22 @@ struct EnemyL;
 impl<const W: usize> LitT<W> for EnemyL {
     #[inline(always)]
     fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
-        s.occupied.has(c) && !g.own_has(s, c)
+        s.occupied().has(c) && !g.own_has(s, c)
     }
     #[inline(always)]
     fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
-        s.occupied - g.own_bits(s)
+        s.occupied() - g.own_bits(s)
     }
 }
 
 impl<const W: usize> LitT<W> for OccL {
     #[inline(always)]
     fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
-        s.occupied.has(c)
+        s.occupied().has(c)
     }
     #[inline(always)]
     fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
-        s.occupied
+        s.occupied()
     }
 }
 impl<const W: usize> LitT<W> for OwnL {
@@ -861,21 +861,21 @@ impl<const W: usize> LitT<W> for OwnL {
 impl<const W: usize> LitT<W> for KindL {
     #[inline(always)]
     fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
-        s.kind_bits.get(self.0 as usize).is_some_and(|b| b.has(c))
+        s.has_kind(c, self.0 as usize)
     }
     #[inline(always)]
     fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
-        s.kind_bits.get(self.0 as usize).copied().unwrap_or_default()
+        s.kind_cells(self.0 as usize)
     }
 }
 impl<const W: usize> LitT<W> for FlagL {
     #[inline(always)]
     fn has(&self, _: &Game<W>, s: &State<W>, c: u16) -> bool {
-        s.flag_bits.get(self.0 as usize).is_some_and(|b| b.has(c))
+        s.has_flag(c, self.0 as usize)
     }
     #[inline(always)]
     fn bits(&self, _: &Game<W>, s: &State<W>) -> Bits<W> {
-        s.flag_bits.get(self.0 as usize).copied().unwrap_or_default()
+        s.flag_cells(self.0 as usize)
     }
 }
 impl<const W: usize> LitT<W> for ConstL {
@@ -1671,7 +1671,7 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                     && capture
                 {
                     cx.mv.captures += 1;
-                    s.turn_captures += 1;
+                    s.count_captures(1);
                 }
                 Flow::GO
             })
@@ -1782,7 +1782,7 @@ impl NumTest {
     #[inline(always)]
     fn holds<const W: usize>(&self, s: &State<W>, cx: &Ctx<'_, W>) -> bool {
         match self {
-            NumTest::Passes(r) => r.has(s.passes as i64),
+            NumTest::Passes(r) => r.has(s.passes() as i64),
             NumTest::Captures(r) => r.has(cx.mv.captures as i64),
         }
     }

@@ -2374,18 +2374,15 @@ impl<const W: usize> Game<W> {
     /// Whether a cell holds a piece of the side the mover plays.
     #[inline(always)]
     pub(crate) fn own_has(&self, s: &State<W>, c: u16) -> bool {
-        let side = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
-        match s.side_bits.get(side as usize) {
-            Some(b) => b.has(c),
-            None => false,
-        }
+        let side = s.colour_of(s.mover());
+        s.has_side(c, side as usize)
     }
 
     /// The cells of the side the mover plays.
     #[inline]
     pub(crate) fn own_bits(&self, s: &State<W>) -> Bits<W> {
-        let side = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
-        s.side_bits.get(side as usize).copied().unwrap_or_default()
+        let side = s.colour_of(s.mover());
+        s.side_cells(side as usize)
     }
 
     #[inline]
@@ -2394,7 +2391,7 @@ impl<const W: usize> Game<W> {
             Base::From => cx.mv.from,
             Base::To => cx.mv.to,
             Base::Middle => cx.mv.middle,
-            Base::LastJumped => s.last_jumped,
+            Base::LastJumped => s.last_jumped(),
             Base::Const(c) => c,
             Base::Local(i) => match cx.slots.get(i as usize) {
                 Some(crate::engine::exec::value::Val::Cell(c)) => *c,
@@ -2463,9 +2460,9 @@ impl<const W: usize> Game<W> {
             }
             CellN::Previous(from) => {
                 if *from {
-                    s.previous.from
+                    s.previous().from
                 } else {
-                    s.previous.to
+                    s.previous().to
                 }
             }
             CellN::Next(c, d, set) => {
@@ -2498,8 +2495,8 @@ impl<const W: usize> Game<W> {
     pub fn eside(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SideN) -> u8 {
         match n {
             SideN::Const(x) => *x,
-            SideN::Mover => s.mover,
-            SideN::Opponent => self.opponent_of(s.mover),
+            SideN::Mover => s.mover(),
+            SideN::Opponent => self.opponent_of(s.mover()),
             SideN::Local(i) => match cx.slots.get(*i as usize) {
                 Some(crate::engine::exec::value::Val::Side(x)) => *x,
                 _ => 0,
@@ -2515,7 +2512,7 @@ impl<const W: usize> Game<W> {
                     None => u8::MAX,
                 }
             }
-            SideN::Previous => s.previous.player,
+            SideN::Previous => s.previous().player,
             SideN::TakenOwner => cx.mv.taken.map_or(u8::MAX, crate::engine::exec::state::side_of),
             SideN::W(w) => self.wrap(s, cx, w),
         }
@@ -2561,14 +2558,14 @@ impl<const W: usize> Game<W> {
     pub fn es(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN) -> Bits<W> {
         match n {
             SetN::Const(id) => self.sets[*id as usize],
-            SetN::Empty => self.all - s.occupied,
-            SetN::Occupied => s.occupied,
+            SetN::Empty => self.all - s.occupied(),
+            SetN::Occupied => s.occupied(),
             SetN::Own => self.own_bits(s),
-            SetN::Enemy => s.occupied - self.own_bits(s),
-            SetN::Jumped => s.jumped,
-            SetN::Kind(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
-            SetN::KindOf(k) => s.kind_bits.get(self.eid(s, cx, k) as usize).copied().unwrap_or_default(),
-            SetN::Flag(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
+            SetN::Enemy => s.occupied() - self.own_bits(s),
+            SetN::Jumped => s.jumped(),
+            SetN::Kind(k) => s.kind_cells(*k as usize),
+            SetN::KindOf(k) => s.kind_cells(self.eid(s, cx, k) as usize),
+            SetN::Flag(f) => s.flag_cells(*f as usize),
             SetN::Side(x) => {
                 let side = self.eside(s, cx, x);
                 self.side_cells(s, side)
@@ -2746,7 +2743,7 @@ impl<const W: usize> Game<W> {
         c: u16,
         f: &mut dyn FnMut(&Self, &State<W>, &mut Ctx<W>) -> T,
     ) -> T {
-        if c == NONE || s.height[c as usize] == 0 {
+        if c == NONE || s.height(c) == 0 {
             return f(self, s, cx);
         }
         let mut lifted = cx.scratch_copy(s);
@@ -2847,7 +2844,7 @@ impl<const W: usize> Game<W> {
         }
         match self.top(s, c) {
             Some(p) => {
-                let same = s.side_bits[crate::engine::exec::state::side_of(p) as usize];
+                let same = s.side_cells(crate::engine::exec::state::side_of(p) as usize);
                 cx.extra().components.part(c, same, || self.component(c, same))
             }
             None => Bits::EMPTY,
@@ -2864,14 +2861,14 @@ impl<const W: usize> Game<W> {
     pub fn member(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN, c: u16) -> bool {
         match n {
             SetN::Const(id) => self.sets[*id as usize].has(c),
-            SetN::Empty => !s.occupied.has(c),
-            SetN::Occupied => s.occupied.has(c),
+            SetN::Empty => !s.occupied().has(c),
+            SetN::Occupied => s.occupied().has(c),
             SetN::Own => self.own_bits(s).has(c),
-            SetN::Enemy => s.occupied.has(c) && !self.own_bits(s).has(c),
-            SetN::Jumped => s.jumped.has(c),
-            SetN::Kind(k) => s.kind_bits.get(*k as usize).is_some_and(|b| b.has(c)),
-            SetN::KindOf(k) => s.kind_bits.get(self.eid(s, cx, k) as usize).is_some_and(|b| b.has(c)),
-            SetN::Flag(f) => s.flag_bits.get(*f as usize).is_some_and(|b| b.has(c)),
+            SetN::Enemy => s.occupied().has(c) && !self.own_bits(s).has(c),
+            SetN::Jumped => s.jumped().has(c),
+            SetN::Kind(k) => s.has_kind(c, *k as usize),
+            SetN::KindOf(k) => s.has_kind(c, self.eid(s, cx, k) as usize),
+            SetN::Flag(f) => s.has_flag(c, *f as usize),
             SetN::Side(x) => {
                 let side = self.eside(s, cx, x);
                 self.side_cells(s, side).has(c)
@@ -2903,12 +2900,8 @@ impl<const W: usize> Game<W> {
     /// The cells of a side (a player means the colour it plays).
     #[inline]
     pub(crate) fn side_cells(&self, s: &State<W>, side: u8) -> Bits<W> {
-        let side = if (side as usize) < self.prog.players {
-            s.colour_of.get(side as usize).copied().unwrap_or(side)
-        } else {
-            side
-        };
-        s.side_bits.get(side as usize).copied().unwrap_or_default()
+        let side = if (side as usize) < self.prog.players { s.colour_of(side) } else { side };
+        s.side_cells(side as usize)
     }
 
     /// Evaluates a condition.
@@ -3034,26 +3027,26 @@ impl<const W: usize> Game<W> {
                 if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }
             }
             NumN::Neg(x) => self.en(s, cx, x).saturating_neg(),
-            NumN::Passes => s.passes as i64,
+            NumN::Passes => s.passes() as i64,
             NumN::Captures => cx.mv.captures as i64,
-            NumN::TurnsWithoutCapture => s.turns_without_capture as i64,
+            NumN::TurnsWithoutCapture => s.turns_without_capture() as i64,
             NumN::Height(x) => {
                 let c = self.ec(s, cx, x);
-                if c == NONE { 0 } else { s.height[c as usize] as i64 }
+                if c == NONE { 0 } else { s.height(c) as i64 }
             }
             NumN::Groups(x) => {
                 let b = self.es(s, cx, x);
                 self.groups_of(cx, b).len() as i64
             }
-            NumN::Repetitions => s.repeats as i64,
+            NumN::Repetitions => s.repeats() as i64,
             NumN::SeenTurnsAgo => self.seen_turns_ago(s) as i64,
             NumN::Counter(c, idx) => {
                 // The indexes are evaluated as they are matched: no list is built.
-                self.counter_index(s, *c, idx.iter().map(|i| self.ev(s, cx, i))).map_or(0, |i| s.counters[i])
+                self.counter_index(s, *c, idx.iter().map(|i| self.ev(s, cx, i))).map_or(0, |i| s.counter(i))
             }
             NumN::Score(x) => {
                 let side = self.eside(s, cx, x);
-                s.scores.get(self.score_index(s, side)).copied().unwrap_or(0)
+                s.score(self.score_index(s, side))
             }
             NumN::Len(list) => self.el(s, cx, list).len() as i64,
             NumN::CountIf(slot, src, cond) => {

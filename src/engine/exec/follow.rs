@@ -436,10 +436,10 @@ impl<const W: usize> Game<W> {
         inner.extra = cx.extra.take();
         let flow = self.apply_part(&mut next, &mut inner, p1, Some(&mut pending), true);
         let found = match second {
-            _ if next.full != NONE => Err(self.stack_full(next.full)),
+            _ if next.full_stack() != NONE => Err(self.stack_full(next.full_stack())),
             _ if flow.refused => Ok(None),
             None => Ok(Some((p1, None))),
-            Some(_) if flow.stopped || next.outcome != Outcome::Ongoing => Ok(None),
+            Some(_) if flow.stopped || next.outcome() != Outcome::Ongoing => Ok(None),
             Some((r2, from2, to2)) => match pending.iter().find(|p| optional_has(p.stmt, r2)) {
                 Some(p) => {
                     inner.slots = p.slots.clone();
@@ -463,10 +463,10 @@ impl<const W: usize> Game<W> {
         let mut after = cx.scratch_copy(mid);
         cx.mv.chosen = None;
         let flow = self.apply_part(&mut after, cx, p2, None, true);
-        let ok = if after.full != NONE {
-            Err(self.stack_full(after.full))
+        let ok = if after.full_stack() != NONE {
+            Err(self.stack_full(after.full_stack()))
         } else {
-            Ok(!flow.refused && after.hash != start.hash && after.hash != mid.hash)
+            Ok(!flow.refused && after.hash() != start.hash() && after.hash() != mid.hash())
         };
         cx.give_back(after);
         ok

@@ -48,13 +48,13 @@ impl<const W: usize> Game<W> {
     pub fn legal_moves_every_way(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
         out.clear();
         self.check_stacks(s)?;
-        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+        if s.outcome() != Outcome::Ongoing || s.phase() as usize >= self.prog.phases.len() {
             return Ok(());
         }
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
         let mut cx = Ctx::new(start);
         let mut prefix = Vec::new();
-        let body = &self.code.phases[s.phase as usize];
+        let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, out, None);
         self.listed(s, out)?;
         if out.is_empty() {
@@ -80,7 +80,7 @@ impl<const W: usize> Game<W> {
         let e = out.take_fault().flatten().unwrap_or_else(|| {
             EngineErrorKind::TooManyTurns {
                 move_number: self.move_number(s),
-                player: self.prog.sides.get(s.mover as usize).cloned().unwrap_or_default(),
+                player: self.prog.sides.get(s.mover() as usize).cloned().unwrap_or_default(),
             }
             .into()
         });
@@ -93,12 +93,12 @@ impl<const W: usize> Game<W> {
     pub fn chooser_of(&self, s: &State<W>, parts: &[Part]) -> u8 {
         let by = parts.first().and_then(|p| self.code.rules.get(p.rule as usize)).and_then(|r| r.by.as_ref());
         match by {
-            None => s.mover,
+            None => s.mover(),
             Some(n) => {
                 let mut cx = Ctx::new(None);
                 let x = self.eside(s, &mut cx, n);
                 finish!(cx);
-                if (x as usize) < self.prog.sides.len() { self.player_of(s, x) } else { s.mover }
+                if (x as usize) < self.prog.sides.len() { self.player_of(s, x) } else { s.mover() }
             }
         }
     }
@@ -110,7 +110,7 @@ impl<const W: usize> Game<W> {
         let mut who = list.iter().map(|m| self.chooser_of(s, m));
         match who.next() {
             Some(first) if who.all(|p| p == first) => first,
-            _ => s.mover,
+            _ => s.mover(),
         }
     }
 
@@ -273,7 +273,7 @@ impl<const W: usize> Game<W> {
         }
         let pieces = match (only_from, &cr.subject) {
             (Some(c), _) => Bits::single(c),
-            (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
+            (None, Some(e)) => (e.0)(self, s, cx) & s.occupied(),
             (None, None) => Bits::EMPTY,
         };
         if pieces.is_empty() {
@@ -360,7 +360,7 @@ impl<const W: usize> Game<W> {
             gen_dest &= (c.0)(self, s, cx);
         }
         let pieces = match (&cr.subject, action) {
-            (Some(e), a) if a != Action::Place => (e.0)(self, s, cx) & s.occupied,
+            (Some(e), a) if a != Action::Place => (e.0)(self, s, cx) & s.occupied(),
             _ => Bits::EMPTY,
         };
         let over = match (&cr.over, action == Action::Jump && !m.over_reads_from) {
@@ -497,7 +497,7 @@ impl<const W: usize> Game<W> {
                 let side = self.eside(s, cx, n);
                 if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
             }
-            None => self.own_side(s, s.mover),
+            None => self.own_side(s, s.mover()),
         }
     }
 
@@ -551,7 +551,7 @@ impl<const W: usize> Game<W> {
             }
             Action::Take => {
                 let dest = match &cr.to {
-                    Some(t) => (t.0)(self, s, cx) & s.occupied,
+                    Some(t) => (t.0)(self, s, cx) & s.occupied(),
                     None => Bits::EMPTY,
                 };
                 for to in dest.iter() {
@@ -562,7 +562,7 @@ impl<const W: usize> Game<W> {
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
                 let pieces = match (only_from, &cr.subject) {
                     (Some(c), _) => Bits::single(c),
-                    (None, Some(e)) => (e.0)(self, s, cx) & s.occupied,
+                    (None, Some(e)) => (e.0)(self, s, cx) & s.occupied(),
                     (None, None) => Bits::EMPTY,
                 };
                 let mut dest_fixed = None;
@@ -617,7 +617,7 @@ impl<const W: usize> Game<W> {
                                         cx.mv.to = to;
                                         emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
                                     }
-                                    if s.occupied.has(to) {
+                                    if s.occupied().has(to) {
                                         break;
                                     }
                                 }
@@ -705,8 +705,8 @@ impl<const W: usize> Game<W> {
     pub(crate) fn plays_legally(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
         let mut pending = Vec::new();
         let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
-        let legal = if next.full != NONE {
-            Err(self.stack_full(next.full))
+        let legal = if next.full_stack() != NONE {
+            Err(self.stack_full(next.full_stack()))
         } else {
             Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
         };
@@ -794,15 +794,15 @@ impl<const W: usize> Game<W> {
         }
         let mut pending = Vec::new();
         let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
-        if next.full != NONE {
-            out.fail(self.stack_full(next.full));
+        if next.full_stack() != NONE {
+            out.fail(self.stack_full(next.full_stack()));
         } else if r.refused || (!prefix.is_empty() && self.revisits(s, &next, &inner)) {
             // Not a legal move: nothing is listed.
         } else if prefix.len() >= MAX_TURN_PARTS {
             // This part would be one too many.
             let cell = self.label(if part.to == NONE { part.from } else { part.to });
             out.fail(EngineErrorKind::TurnTooLong { cell }.into());
-        } else if r.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+        } else if r.stopped || next.outcome() != Outcome::Ongoing || pending.is_empty() {
             if defer {
                 // Random play: whether it leaves a royal piece attacked is asked only
                 // if it is drawn (see above).
@@ -812,7 +812,7 @@ impl<const W: usize> Game<W> {
             }
         } else {
             prefix.push(part);
-            inner.extra().turn.push(s.hash);
+            inner.extra().turn.push(s.hash());
             let mark = out.len();
             let mut any_optional = false;
             let mut any_required = false;
@@ -839,6 +839,6 @@ impl<const W: usize> Game<W> {
     /// not go round in circles.
     #[inline]
     pub(crate) fn revisits(&self, before: &State<W>, after: &State<W>, cx: &Ctx<W>) -> bool {
-        after.hash == before.hash || cx.extra.as_ref().is_some_and(|x| x.turn.contains(&after.hash))
+        after.hash() == before.hash() || cx.extra.as_ref().is_some_and(|x| x.turn.contains(&after.hash()))
     }
 }

@@ -56,7 +56,7 @@ fn positions<const W: usize>(g: &Game<W>, seed: u64, games: usize, plies: usize,
     for _ in 0..games {
         let mut s = g.start();
         for ply in 0..plies {
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 break;
             }
             if ply % every == 0 {
@@ -165,7 +165,7 @@ fn random_playouts_stay_consistent() {
                 for _ in 0..if slow { 2 } else { 5 } {
                     let mut s = g.start();
                     for _ in 0..3000 {
-                        if s.outcome != Outcome::Ongoing {
+                        if s.outcome() != Outcome::Ongoing {
                             break;
                         }
                         let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
@@ -174,7 +174,7 @@ fn random_playouts_stay_consistent() {
                         };
                         let parts = list.get(i).to_vec();
                         g.play(&mut s, &parts).expect("play");
-                        assert_eq!(s.hash, g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
+                        assert_eq!(s.hash(), g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
                     }
                 }
             });
@@ -195,7 +195,7 @@ fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every:
     let mut s = g.start();
     let mut out = Vec::new();
     for ply in 0..plies {
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             break;
         }
         if ply % every == 0 {
@@ -371,8 +371,11 @@ fn check_end_block(label: &str, any: &AnyGame) {
             for mover in 0..g.prog.players as u8 {
                 for passes in 0..3 {
                     let mut s = base.clone();
-                    s.mover = mover;
-                    s.passes = passes;
+                    g.set_mover(&mut s, mover);
+                    s.reset_passes();
+                    for _ in 0..passes {
+                        s.count_pass();
+                    }
                     let label = format!("{label}, position {k}, mover {mover}, passes {passes}");
                     check_block_conds(g, &s, &g.prog.end, &g.code.end, &label);
                     let mut a = s.clone();

@@ -13,22 +13,22 @@ use crate::engine::exec::state::{Game, State, colour_key, counter_key, mover_key
 impl<const W: usize> Game<W> {
     /// The key of a position as repetitions compare it.
     pub(crate) fn position_key(&self, s: &State<W>) -> u64 {
-        let Some(c) = &self.prog.repetition else { return s.hash };
-        let mut h = s.hash;
+        let Some(c) = &self.prog.repetition else { return s.hash() };
+        let mut h = s.hash();
         if !c.mover {
-            h ^= mover_key(s.mover);
-            for (p, colour) in s.colour_of.iter().enumerate() {
-                h ^= colour_key(p, *colour);
+            h ^= mover_key(s.mover());
+            for p in 0..self.prog.players {
+                h ^= colour_key(p, s.colour_of(p as u8));
             }
         }
         if !c.phase {
-            h ^= phase_key(s.phase);
+            h ^= phase_key(s.phase());
         }
         for i in 0..self.prog.counters.len() {
             if !c.counters.contains(&(i as u16)) {
                 let end = self.counter_base.get(i + 1).copied().unwrap_or(self.counter_slots);
                 for slot in self.counter_base[i]..end {
-                    h ^= counter_key(slot, s.counters[slot]);
+                    h ^= counter_key(slot, s.counter(slot));
                 }
             }
         }
@@ -45,10 +45,10 @@ impl<const W: usize> Game<W> {
         }
         let (next_phase, entered) = self.phase_after_turn(s);
         if phase {
-            h ^= phase_key(s.phase) ^ phase_key(next_phase);
+            h ^= phase_key(s.phase()) ^ phase_key(next_phase);
         }
         if mover {
-            h ^= mover_key(s.mover) ^ mover_key(self.next_mover_in(s, next_phase, entered));
+            h ^= mover_key(s.mover()) ^ mover_key(self.next_mover_in(s, next_phase, entered));
         }
         h
     }
@@ -56,11 +56,11 @@ impl<const W: usize> Game<W> {
     /// The phase once this turn is counted, and whether it begins then.
     fn phase_after_turn(&self, s: &State<W>) -> (u16, bool) {
         let phases = &self.prog.phases;
-        let ends = phases.get(s.phase as usize).and_then(|p| p.turns).is_some_and(|t| s.turn_in_phase + 1 >= t);
+        let ends = phases.get(s.phase() as usize).and_then(|p| p.turns).is_some_and(|t| s.turn_in_phase() + 1 >= t);
         if !ends {
-            return (s.phase, false);
+            return (s.phase(), false);
         }
-        let mut next = s.phase + 1;
+        let mut next = s.phase() + 1;
         while phases.get(next as usize).is_some_and(|p| p.turns == Some(0)) {
             next += 1;
         }
@@ -71,8 +71,8 @@ impl<const W: usize> Game<W> {
     /// recorded (0 if it never was); `repeats` is whether it was.
     pub(crate) fn seen_turns_ago(&self, s: &State<W>) -> u32 {
         let key = self.key_if_turn_ended(s);
-        match s.history.iter().rposition(|h| *h == key) {
-            Some(i) => (s.history.len() - i) as u32,
+        match s.history().iter().rposition(|h| *h == key) {
+            Some(i) => (s.history().len() - i) as u32,
             None => 0,
         }
     }

@@ -39,7 +39,7 @@ impl<const W: usize> Game<W> {
             }
             let mut after = s.clone();
             self.play(&mut after, parts)?;
-            let same = kept.entry((start, end, after.hash)).or_default();
+            let same = kept.entry((start, end, after.hash())).or_default();
             let new = !same.contains(&after);
             if new {
                 same.push(after);

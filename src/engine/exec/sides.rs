@@ -6,7 +6,7 @@ use crate::engine::exec::state::{Game, Outcome, State, side_of};
 impl<const W: usize> Game<W> {
     #[inline]
     pub(crate) fn own_side(&self, s: &State<W>, player: u8) -> u8 {
-        s.colour_of.get(player as usize).copied().unwrap_or(player)
+        s.colour_of(player)
     }
 
     pub(crate) fn opponent_of(&self, p: u8) -> u8 {
@@ -22,11 +22,7 @@ impl<const W: usize> Game<W> {
 
     /// The player of a side (a colour means the player who plays it).
     pub fn player_of(&self, s: &State<W>, side: u8) -> u8 {
-        if (side as usize) < self.prog.players {
-            side
-        } else {
-            s.colour_of.iter().position(|c| *c == side).unwrap_or(0) as u8
-        }
+        if (side as usize) < self.prog.players { side } else { s.player_playing(side).unwrap_or(0) }
     }
 
     /// The sides that own pieces and scores: the colours when the players play
@@ -39,7 +35,7 @@ impl<const W: usize> Game<W> {
     pub fn pieces_by_side(&self, s: &State<W>) -> Vec<usize> {
         let mut counts = vec![0; self.prog.sides.len()];
         for c in 0..self.n {
-            for &p in &s.pieces[c * self.cap..c * self.cap + s.height[c] as usize] {
+            for p in self.stack(s, c as u16) {
                 if let Some(k) = counts.get_mut(side_of(p) as usize) {
                     *k += 1;
                 }
@@ -51,8 +47,8 @@ impl<const W: usize> Game<W> {
     /// The outcome by scores: the side with the best score wins; when several share
     /// it, `ties` wins if it is one of them, else the game is drawn.
     pub(crate) fn by_score(&self, s: &State<W>, ties: Option<u8>) -> Outcome {
-        let best = self.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
-        let winners: Vec<usize> = self.owner_sides().filter(|&x| s.scores[x] == best).collect();
+        let best = self.owner_sides().map(|x| s.score(x)).max().unwrap_or(0);
+        let winners: Vec<usize> = self.owner_sides().filter(|&x| s.score(x) == best).collect();
         if winners.len() == 1 {
             return Outcome::Win(self.player_of(s, winners[0] as u8));
         }

@@ -2,8 +2,10 @@
 //!
 //! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
 //! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
-//! updated with every change. Every change goes through [`State::put`] /
-//! [`State::take`] / [`State::set_piece`], which keep all three consistent.
+//! updated with every change. Its fields are private to this file: it is read through
+//! its accessors and changed through its operations and [`Game`]'s ([`Game::put`] /
+//! [`Game::take`] / [`Game::set_top`] / [`Game::move_stack`] for the pieces), which
+//! keep all three consistent.
 
 use crate::check::hir::Action;
 
@@ -120,59 +122,59 @@ pub struct Game<const W: usize> {
 #[derive(Debug, PartialEq, Eq)]
 pub struct State<const W: usize> {
     /// `pieces[cell * cap + level]`, level 0 at the bottom.
-    pub pieces: Vec<Piece>,
+    pieces: Vec<Piece>,
     /// Stack heights.
-    pub height: Vec<u8>,
+    height: Vec<u8>,
     /// Cells whose top piece is of each side.
-    pub side_bits: Vec<Bits<W>>,
+    side_bits: Vec<Bits<W>>,
     /// Cells whose top piece is of each kind.
-    pub kind_bits: Vec<Bits<W>>,
+    kind_bits: Vec<Bits<W>>,
     /// Cells whose top piece carries each flag.
-    pub flag_bits: Vec<Bits<W>>,
+    flag_bits: Vec<Bits<W>>,
     /// Occupied cells.
-    pub occupied: Bits<W>,
+    occupied: Bits<W>,
     /// Counter values.
-    pub counters: Vec<i64>,
+    counters: Vec<i64>,
     /// Scores, per side.
-    pub scores: Vec<i64>,
+    scores: Vec<i64>,
     /// The player to move.
-    pub mover: u8,
+    mover: u8,
     /// Index into the program's phases.
-    pub phase: u16,
+    phase: u16,
     /// Turns played in this phase.
-    pub turn_in_phase: u32,
+    turn_in_phase: u32,
     /// Passes in a row.
-    pub passes: u32,
+    passes: u32,
     /// Turns in a row without a capture.
-    pub turns_without_capture: u32,
+    turns_without_capture: u32,
     /// Turns played.
-    pub ply: u32,
+    ply: u32,
     /// The colour each player plays.
-    pub colour_of: Vec<u8>,
+    colour_of: Vec<u8>,
     /// The previous turn.
-    pub previous: Previous,
+    previous: Previous,
     /// The result.
-    pub outcome: Outcome,
+    outcome: Outcome,
     /// Zobrist hash of the position.
-    pub hash: u64,
+    hash: u64,
     /// Hashes of earlier positions (only kept when the rules read `repetitions`).
-    pub history: Vec<u64>,
+    history: Vec<u64>,
     /// How many times the position at the start of this turn has occurred, counting
     /// this time (what `repetitions` reads).
-    pub repeats: u32,
+    repeats: u32,
     /// Cells jumped this turn.
-    pub jumped: Bits<W>,
+    jumped: Bits<W>,
     /// The cell jumped by the previous jump of this turn.
-    pub last_jumped: u16,
+    last_jumped: u16,
     /// Captures made this turn.
-    pub turn_captures: u32,
+    turn_captures: u32,
     /// Whether a part of this turn reset `turns_without_capture`
     /// (`reset_turns_without_capture`).
-    pub clock_reset: bool,
+    clock_reset: bool,
     /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
     /// [`NONE`]: once set, the position is broken and playing on from it is an error
     /// ([`EngineErrorKind::StackFull`](crate::engine::error::EngineErrorKind::StackFull)).
-    pub full: u16,
+    full: u16,
 }
 
 impl<const W: usize> Clone for State<W> {
@@ -234,6 +236,354 @@ impl<const W: usize> Clone for State<W> {
         self.turn_captures = o.turn_captures;
         self.clock_reset = o.clock_reset;
         self.full = o.full;
+    }
+}
+
+/// The tallies of turns a position keeps (read and written together by the positions
+/// format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tallies {
+    /// Turns played in this phase.
+    pub turn_in_phase: u32,
+    /// Turns played.
+    pub ply: u32,
+    /// Passes in a row.
+    pub passes: u32,
+    /// Turns in a row without a capture.
+    pub turns_without_capture: u32,
+}
+
+/// What a position is: every read of a position outside this file goes through these.
+impl<const W: usize> State<W> {
+    /// The player to move.
+    #[inline]
+    pub fn mover(&self) -> u8 {
+        self.mover
+    }
+
+    /// The current phase (an index into the program's phases; past the last once the
+    /// phases have run out).
+    #[inline]
+    pub fn phase(&self) -> u16 {
+        self.phase
+    }
+
+    /// Turns played in this phase.
+    #[inline]
+    pub fn turn_in_phase(&self) -> u32 {
+        self.turn_in_phase
+    }
+
+    /// Passes in a row.
+    #[inline]
+    pub fn passes(&self) -> u32 {
+        self.passes
+    }
+
+    /// Turns in a row without a capture.
+    #[inline]
+    pub fn turns_without_capture(&self) -> u32 {
+        self.turns_without_capture
+    }
+
+    /// Turns played.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The tallies of turns, together.
+    pub fn tallies(&self) -> Tallies {
+        Tallies {
+            turn_in_phase: self.turn_in_phase,
+            ply: self.ply,
+            passes: self.passes,
+            turns_without_capture: self.turns_without_capture,
+        }
+    }
+
+    /// The result.
+    #[inline]
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    /// Whether the game is over (won or drawn).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome != Outcome::Ongoing
+    }
+
+    /// The Zobrist hash of the position.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The previous turn.
+    #[inline]
+    pub fn previous(&self) -> Previous {
+        self.previous
+    }
+
+    /// How many times the position at the start of this turn has occurred, counting
+    /// this time (what `repetitions` reads).
+    #[inline]
+    pub fn repeats(&self) -> u32 {
+        self.repeats
+    }
+
+    /// The keys of the positions recorded so far, oldest first (only kept when the
+    /// rules read `repetitions`).
+    #[inline]
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// The cells jumped this turn.
+    #[inline]
+    pub fn jumped(&self) -> Bits<W> {
+        self.jumped
+    }
+
+    /// The cell jumped by the previous jump of this turn ([`NONE`] before the first).
+    #[inline]
+    pub fn last_jumped(&self) -> u16 {
+        self.last_jumped
+    }
+
+    /// The captures made this turn so far.
+    #[inline]
+    pub fn turn_captures(&self) -> u32 {
+        self.turn_captures
+    }
+
+    /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
+    /// [`NONE`]: once there is one, the position is broken and playing on from it is
+    /// an error ([`EngineErrorKind::StackFull`]).
+    #[inline]
+    pub fn full_stack(&self) -> u16 {
+        self.full
+    }
+
+    /// How many pieces the stack of cell `c` holds (0 for a cell off the board).
+    #[inline]
+    pub fn height(&self, c: u16) -> u8 {
+        self.height.get(c as usize).copied().unwrap_or(0)
+    }
+
+    /// The occupied cells.
+    #[inline]
+    pub fn occupied(&self) -> Bits<W> {
+        self.occupied
+    }
+
+    /// Whether cell `c` holds a piece.
+    #[inline]
+    pub fn is_occupied(&self, c: u16) -> bool {
+        self.occupied.has(c)
+    }
+
+    /// The cells whose top piece is of side `side` (none for a side that is not one).
+    #[inline]
+    pub fn side_cells(&self, side: usize) -> Bits<W> {
+        self.side_bits.get(side).copied().unwrap_or_default()
+    }
+
+    /// Whether the top piece of cell `c` is of side `side`.
+    #[inline]
+    pub fn has_side(&self, c: u16, side: usize) -> bool {
+        self.side_bits.get(side).is_some_and(|b| b.has(c))
+    }
+
+    /// The cells whose top piece is of kind `kind` (none for a kind that is not one).
+    #[inline]
+    pub fn kind_cells(&self, kind: usize) -> Bits<W> {
+        self.kind_bits.get(kind).copied().unwrap_or_default()
+    }
+
+    /// Whether the top piece of cell `c` is of kind `kind`.
+    #[inline]
+    pub fn has_kind(&self, c: u16, kind: usize) -> bool {
+        self.kind_bits.get(kind).is_some_and(|b| b.has(c))
+    }
+
+    /// The cells whose top piece carries flag `flag` (none for a flag that is not one).
+    #[inline]
+    pub fn flag_cells(&self, flag: usize) -> Bits<W> {
+        self.flag_bits.get(flag).copied().unwrap_or_default()
+    }
+
+    /// Whether the top piece of cell `c` carries flag `flag`.
+    #[inline]
+    pub fn has_flag(&self, c: u16, flag: usize) -> bool {
+        self.flag_bits.get(flag).is_some_and(|b| b.has(c))
+    }
+
+    /// The value of counter slot `i` (see [`Game::counter_base`]; 0 for no slot).
+    #[inline]
+    pub fn counter(&self, i: usize) -> i64 {
+        self.counters.get(i).copied().unwrap_or(0)
+    }
+
+    /// The score of side `side` (0 for a side that has none).
+    #[inline]
+    pub fn score(&self, side: usize) -> i64 {
+        self.scores.get(side).copied().unwrap_or(0)
+    }
+
+    /// The colour (side) a player plays: the player's own side when it is no player.
+    #[inline]
+    pub fn colour_of(&self, player: u8) -> u8 {
+        self.colour_of.get(player as usize).copied().unwrap_or(player)
+    }
+
+    /// The first player who plays colour (side) `colour`, if one does.
+    pub fn player_playing(&self, colour: u8) -> Option<u8> {
+        self.colour_of.iter().position(|c| *c == colour).map(|p| p as u8)
+    }
+}
+
+/// What happens to a position, in the game's words. Changes of the pieces, the player
+/// to move, the phase, counters and colours (which the hash covers) are [`Game`]'s
+/// operations below.
+impl<const W: usize> State<W> {
+    /// Ends the game with outcome `o` (or takes an ending back, with
+    /// [`Outcome::Ongoing`]).
+    #[inline]
+    pub fn set_outcome(&mut self, o: Outcome) {
+        self.outcome = o;
+    }
+
+    /// `n` more captures this turn.
+    #[inline]
+    pub fn count_captures(&mut self, n: u32) {
+        self.turn_captures += n;
+    }
+
+    /// The turn resets the count of turns without a capture when it ends, capture or
+    /// not (`reset_turns_without_capture`).
+    #[inline]
+    pub fn reset_clock(&mut self) {
+        self.clock_reset = true;
+    }
+
+    /// A piece jumped over cell `c` this turn.
+    #[inline]
+    pub fn jump_over(&mut self, c: u16) {
+        self.jumped.insert(c);
+    }
+
+    /// The last jump of this turn so far jumped over cell `c`.
+    #[inline]
+    pub fn set_last_jumped(&mut self, c: u16) {
+        self.last_jumped = c;
+    }
+
+    /// One more pass in a row.
+    #[inline]
+    pub fn count_pass(&mut self) {
+        self.passes += 1;
+    }
+
+    /// No pass in a row.
+    #[inline]
+    pub fn reset_passes(&mut self) {
+        self.passes = 0;
+    }
+
+    /// The turn is over: its tallies are counted (passes in a row, turns without a
+    /// capture, the turn as `previous`, the ply, the turns of the phase) and what is
+    /// kept only during a turn is cleared. `pass`: every part of it was a pass.
+    /// Returns the captures it made.
+    #[inline]
+    pub fn tally_turn(&mut self, pass: bool, previous: Previous) -> u32 {
+        if pass {
+            self.count_pass();
+        } else {
+            self.reset_passes();
+        }
+        self.turns_without_capture =
+            if self.turn_captures > 0 || self.clock_reset { 0 } else { self.turns_without_capture + 1 };
+        self.clock_reset = false;
+        self.previous = previous;
+        self.jumped = Bits::EMPTY;
+        self.last_jumped = NONE;
+        let captures = self.turn_captures;
+        self.turn_captures = 0;
+        self.ply += 1;
+        self.turn_in_phase += 1;
+        captures
+    }
+
+    /// A new phase begins: no turn played in it yet, no pass in a row.
+    #[inline]
+    pub fn begin_phase(&mut self) {
+        self.turn_in_phase = 0;
+        self.passes = 0;
+    }
+
+    /// Sets the player to move and the phase without changing the hash, and returns
+    /// those replaced: `end` runs as seen by the player who made the turn, in the phase
+    /// it was made in, then the next player and phase are put back.
+    #[inline]
+    pub fn see_as(&mut self, mover: u8, phase: u16) -> (u8, u16) {
+        let was = (self.mover, self.phase);
+        self.mover = mover;
+        self.phase = phase;
+        was
+    }
+
+    /// Records the key of the position just reached: `repeats` counts its earlier
+    /// occurrences.
+    #[inline]
+    pub fn record(&mut self, key: u64) {
+        self.repeats = 1 + self.history.iter().filter(|h| **h == key).count() as u32;
+        self.history.push(key);
+    }
+
+    /// Records the key of a position the game starts from (its first occurrence).
+    pub fn remember(&mut self, key: u64) {
+        self.history.push(key);
+    }
+
+    /// Forgets every position recorded: the next is the first of its kind.
+    pub fn forget_history(&mut self) {
+        self.history.clear();
+        self.repeats = 1;
+    }
+
+    /// Adds `v` to the score of side `side` (nothing for a side that has none).
+    #[inline]
+    pub fn add_to_score(&mut self, side: usize, v: i64) {
+        if let Some(x) = self.scores.get_mut(side) {
+            *x += v;
+        }
+    }
+
+    /// Sets the score of side `side`; false for a side that has none.
+    #[inline]
+    pub fn set_score(&mut self, side: usize, v: i64) -> bool {
+        match self.scores.get_mut(side) {
+            Some(x) => {
+                *x = v;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the previous turn (a position read from text).
+    pub fn set_previous(&mut self, p: Previous) {
+        self.previous = p;
+    }
+
+    /// Sets the tallies of turns (a position read from text).
+    pub fn set_tallies(&mut self, t: Tallies) {
+        self.turn_in_phase = t.turn_in_phase;
+        self.ply = t.ply;
+        self.passes = t.passes;
+        self.turns_without_capture = t.turns_without_capture;
     }
 }
 
@@ -722,6 +1072,31 @@ impl<const W: usize> Game<W> {
         moved_key_computed(from, to, p)
     }
 
+    /// The piece at `level` of the stack of `c` (0 at the bottom), if the stack is
+    /// that high.
+    #[inline]
+    pub fn piece_at(&self, s: &State<W>, c: u16, level: usize) -> Option<Piece> {
+        if level < s.height(c) as usize { s.pieces.get(c as usize * self.cap + level).copied() } else { None }
+    }
+
+    /// The pieces of the stack of `c`, from the bottom up.
+    pub fn stack<'a>(&'a self, s: &'a State<W>, c: u16) -> impl Iterator<Item = Piece> + 'a {
+        (0..s.height(c) as usize).filter_map(move |l| self.piece_at(s, c, l))
+    }
+
+    /// Zeroes the slots of every stack above its top, which nothing reads: two
+    /// positions with the same stacks are then equal (see
+    /// [`crate::engine::text::position::normalised`]).
+    pub fn zero_above_tops(&self, s: &mut State<W>) {
+        for c in 0..self.n.min(s.height.len()) {
+            let start = (c * self.cap + s.height[c] as usize).min(s.pieces.len());
+            let end = ((c + 1) * self.cap).min(s.pieces.len());
+            for p in &mut s.pieces[start..end] {
+                *p = 0;
+            }
+        }
+    }
+
     /// Removes every piece of a cell.
     pub fn clear(&self, s: &mut State<W>, c: u16) {
         while self.take(s, c).is_some() {}
@@ -743,6 +1118,13 @@ impl<const W: usize> Game<W> {
     pub fn set_counter(&self, s: &mut State<W>, i: usize, v: i64) {
         s.hash ^= counter_key(i, s.counters[i]) ^ counter_key(i, v);
         s.counters[i] = v;
+    }
+
+    /// Adds `v` to a counter.
+    #[inline]
+    pub fn add_to_counter(&self, s: &mut State<W>, i: usize, v: i64) {
+        let nv = s.counter(i) + v;
+        self.set_counter(s, i, nv);
     }
 
     /// Sets the colour a player plays.

@@ -99,12 +99,17 @@ impl<const W: usize> Game<W> {
     pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
         if c == u16::MAX {
             let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
-            if let Some(x) = s.scores.get_mut(side) {
-                *x = if add { *x + v } else { v };
+            if add {
+                s.add_to_score(side, v);
+            } else {
+                s.set_score(side, v);
             }
         } else if let Some(i) = self.counter_index(s, c, idx.iter().cloned()) {
-            let nv = if add { s.counters[i] + v } else { v };
-            self.set_counter(s, i, nv);
+            if add {
+                self.add_to_counter(s, i, v);
+            } else {
+                self.set_counter(s, i, v);
+            }
         }
     }
 
@@ -127,7 +132,7 @@ impl<const W: usize> Game<W> {
             }
             EffN::Remove(t) => {
                 for c in self.target_bits(s, cx, t).iter() {
-                    if s.height[c as usize] > 0 {
+                    if s.height(c) > 0 {
                         self.clear(s, c);
                         counted += 1;
                     }
@@ -163,11 +168,11 @@ impl<const W: usize> Game<W> {
             }
             EffN::Move(a, b) => {
                 let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
-                if a != NONE && b != NONE && s.height[a as usize] > 0 {
+                if a != NONE && b != NONE && s.height(a) > 0 {
                     // A piece moved onto another takes it, as a move does.
                     if self.move_stack(s, a, b).is_some() {
                         cx.mv.captures += 1;
-                        s.turn_captures += 1;
+                        s.count_captures(1);
                     }
                 }
             }
@@ -182,29 +187,29 @@ impl<const W: usize> Game<W> {
                 }
             }
             EffN::Win(side, win) => {
-                if s.outcome == Outcome::Ongoing {
+                if s.outcome() == Outcome::Ongoing {
                     let side = self.eside(s, cx, side);
                     let player = self.player_of(s, side);
-                    s.outcome = if *win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) };
+                    s.set_outcome(if *win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) });
                 }
             }
             EffN::Draw => {
-                if s.outcome == Outcome::Ongoing {
-                    s.outcome = Outcome::Draw;
+                if s.outcome() == Outcome::Ongoing {
+                    s.set_outcome(Outcome::Draw);
                 }
             }
             EffN::Finish => {
-                if s.outcome == Outcome::Ongoing {
-                    s.outcome = self.by_score(s, None);
+                if s.outcome() == Outcome::Ongoing {
+                    s.set_outcome(self.by_score(s, None));
                 }
             }
             EffN::FinishTiesTo(side) => {
-                if s.outcome == Outcome::Ongoing {
+                if s.outcome() == Outcome::Ongoing {
                     let side = self.eside(s, cx, side);
-                    s.outcome = self.by_score(s, Some(side));
+                    s.set_outcome(self.by_score(s, Some(side)));
                 }
             }
-            EffN::ResetClock => s.clock_reset = true,
+            EffN::ResetClock => s.reset_clock(),
             EffN::Stop => return Flow { refused: false, stopped: true },
             EffN::Refuse(why) => {
                 cx.mv.refusal = *why;
@@ -214,7 +219,7 @@ impl<const W: usize> Game<W> {
         }
         if capture {
             cx.mv.captures += counted;
-            s.turn_captures += counted;
+            s.count_captures(counted);
         }
         Flow::GO
     }

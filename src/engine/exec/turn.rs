@@ -3,7 +3,6 @@
 
 use crate::check::hir::Action;
 
-use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::closure::Flow;
@@ -31,13 +30,13 @@ impl<const W: usize> Game<W> {
     /// When the player to move has no legal turn: applies the `no moves` outcome (a
     /// draw if it declares none). Returns whether the game is now over.
     pub fn settle(&self, s: &mut State<W>) -> bool {
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             return true;
         }
         let mut cx = Ctx::new(None);
         self.run_block(s, &mut cx, &self.code.no_moves, &mut None);
-        if s.outcome == Outcome::Ongoing {
-            s.outcome = Outcome::Draw;
+        if s.outcome() == Outcome::Ongoing {
+            s.set_outcome(Outcome::Draw);
         }
         true
     }
@@ -72,7 +71,7 @@ impl<const W: usize> Game<W> {
         let mut pending = pending;
         let r = self.run_then(s, cx, part.rule, &mut pending);
         if rule.action == Action::Jump {
-            s.last_jumped = part.middle;
+            s.set_last_jumped(part.middle);
         }
         if r.refused || !check_end {
             return r;
@@ -91,7 +90,7 @@ impl<const W: usize> Game<W> {
         let taken = match action {
             Action::Step | Action::Slide | Action::Relocate => self.move_stack(s, p.from, p.to),
             Action::Jump => {
-                s.jumped.insert(p.middle);
+                s.jump_over(p.middle);
                 self.move_stack(s, p.from, p.to)
             }
             Action::Place => {
@@ -146,8 +145,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn record_position(&self, s: &mut State<W>) {
         if self.prog.uses.repetitions {
             let key = self.position_key(s);
-            s.repeats = 1 + s.history.iter().filter(|h| **h == key).count() as u32;
-            s.history.push(key);
+            s.record(key);
         }
     }
 
@@ -193,7 +191,7 @@ impl<const W: usize> Game<W> {
                 self.run_then(s, &mut cx, p.rule, &mut None);
             }
             if rule.action == Action::Jump {
-                s.last_jumped = p.middle;
+                s.set_last_jumped(p.middle);
             }
             Played { pass: rule.action == Action::Pass, action: Some(rule.action), from: p.from, to: p.to }
         } else {
@@ -210,7 +208,7 @@ impl<const W: usize> Game<W> {
                 } else {
                     self.apply_part(s, &mut cx, *p, None, !last);
                 }
-                if s.outcome != Outcome::Ongoing {
+                if s.outcome() != Outcome::Ongoing {
                     break;
                 }
             }
@@ -241,7 +239,7 @@ impl<const W: usize> Game<W> {
     /// the last, as the legal turns were found, and an outcome there ends the game at
     /// once; otherwise what it did is undone, and `end` waits for the turn to be counted.
     pub(crate) fn end_if_cut(&self, s: &mut State<W>, cx: &mut Ctx<W>, flow: Flow, cut: bool) {
-        if !cut || flow.refused || flow.stopped || s.outcome != Outcome::Ongoing {
+        if !cut || flow.refused || flow.stopped || s.outcome() != Outcome::Ongoing {
             return;
         }
         if self.prog.end_only_decides {
@@ -251,7 +249,7 @@ impl<const W: usize> Game<W> {
         }
         let mut after = cx.scratch_copy(s);
         self.run_end(&mut after, cx);
-        if after.outcome != Outcome::Ongoing {
+        if after.outcome() != Outcome::Ongoing {
             std::mem::swap(s, &mut after);
         }
         cx.give_back(after);
@@ -262,49 +260,40 @@ impl<const W: usize> Game<W> {
     /// the player who made the turn, in the phase it was made in. Returns the captures
     /// the turn made.
     pub(crate) fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) -> u32 {
-        if s.outcome == Outcome::Ongoing {
+        if s.outcome() == Outcome::Ongoing {
             if let Some(f) = &self.code.after_fx {
                 (f.0)(self, s, cx);
             } else if !self.code.after_turn.is_empty() {
                 self.run_block(s, cx, &self.code.after_turn, &mut None);
             }
         }
-        let (played_by, played_in) = (s.mover, s.phase);
-        let phase = self.prog.phases.get(s.phase as usize);
-        s.passes = if played.pass { s.passes + 1 } else { 0 };
-        s.turns_without_capture = if s.turn_captures > 0 || s.clock_reset { 0 } else { s.turns_without_capture + 1 };
-        s.clock_reset = false;
-        s.previous = crate::engine::exec::state::Previous {
-            action: played.action,
-            from: played.from,
-            to: played.to,
-            phase: phase.map_or(0, |p| p.model_index),
-            player: played_by,
-        };
-        s.jumped = Bits::EMPTY;
-        s.last_jumped = NONE;
-        let captures = s.turn_captures;
-        s.turn_captures = 0;
-        s.ply += 1;
-        s.turn_in_phase += 1;
-        let entered = phase.and_then(|p| p.turns).is_some_and(|t| s.turn_in_phase >= t);
+        let (played_by, played_in) = (s.mover(), s.phase());
+        let phase = self.prog.phases.get(s.phase() as usize);
+        let captures = s.tally_turn(
+            played.pass,
+            crate::engine::exec::state::Previous {
+                action: played.action,
+                from: played.from,
+                to: played.to,
+                phase: phase.map_or(0, |p| p.model_index),
+                player: played_by,
+            },
+        );
+        let entered = phase.and_then(|p| p.turns).is_some_and(|t| s.turn_in_phase() >= t);
         if entered {
             self.next_phase(s);
         }
         let next = self.next_mover(s, entered);
         self.set_mover(s, next);
         self.record_position(s);
-        if s.outcome == Outcome::Ongoing {
+        if s.outcome() == Outcome::Ongoing {
             // (The hash stays that of the next player and phase: `end` does not read it.)
-            let (next_mover, next_phase) = (s.mover, s.phase);
-            s.mover = played_by;
-            s.phase = played_in;
+            let (next_mover, next_phase) = s.see_as(played_by, played_in);
             self.run_end(s, cx);
-            s.phase = next_phase;
-            s.mover = next_mover;
+            s.see_as(next_mover, next_phase);
         }
-        if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
-            s.outcome = Outcome::Draw;
+        if s.outcome() == Outcome::Ongoing && s.phase() as usize >= self.prog.phases.len() {
+            s.set_outcome(Outcome::Draw);
         }
         captures
     }
@@ -312,13 +301,12 @@ impl<const W: usize> Game<W> {
     /// The phase after the current one, skipping phases of no turns.
     #[cold]
     pub(crate) fn next_phase(&self, s: &mut State<W>) {
-        let next = s.phase + 1;
+        let next = s.phase() + 1;
         self.set_phase(s, next);
-        s.turn_in_phase = 0;
-        s.passes = 0;
-        while let Some(p) = self.prog.phases.get(s.phase as usize) {
+        s.begin_phase();
+        while let Some(p) = self.prog.phases.get(s.phase() as usize) {
             if p.turns == Some(0) {
-                let next = s.phase + 1;
+                let next = s.phase() + 1;
                 self.set_phase(s, next);
             } else {
                 break;
@@ -327,14 +315,14 @@ impl<const W: usize> Game<W> {
     }
 
     pub(crate) fn next_mover(&self, s: &State<W>, entered: bool) -> u8 {
-        self.next_mover_in(s, s.phase, entered)
+        self.next_mover_in(s, s.phase(), entered)
     }
 
     /// The player to move after `s.mover` in phase `phase` (`entered`: the phase has
     /// just begun).
     pub(crate) fn next_mover_in(&self, s: &State<W>, phase: u16, entered: bool) -> u8 {
         let players = self.prog.players as u8;
-        let Some(p) = self.prog.phases.get(phase as usize) else { return s.mover };
+        let Some(p) = self.prog.phases.get(phase as usize) else { return s.mover() };
         if let Some(by) = p.by {
             return self.side_player(s, by);
         }
@@ -342,7 +330,7 @@ impl<const W: usize> Game<W> {
             return self.side_player(s, st);
         }
         // The player after the last is the first (a select, not a division or a branch).
-        let next = s.mover + 1;
+        let next = s.mover() + 1;
         next * u8::from(next < players)
     }
 
@@ -350,15 +338,15 @@ impl<const W: usize> Game<W> {
     /// one, leaving out the turns of `unnumbered` phases (the phases are played in order,
     /// each earlier one for all its turns).
     pub fn move_number(&self, s: &State<W>) -> u32 {
-        let current = s.phase as usize;
+        let current = s.phase() as usize;
         let mut skipped: u32 = 0;
         for (i, p) in self.prog.phases.iter().enumerate().take(current.saturating_add(1)) {
             if !p.numbered {
-                let turns = if i < current { p.turns.unwrap_or(0) } else { s.turn_in_phase };
+                let turns = if i < current { p.turns.unwrap_or(0) } else { s.turn_in_phase() };
                 skipped = skipped.saturating_add(turns);
             }
         }
-        s.ply.saturating_sub(skipped).saturating_add(1)
+        s.ply().saturating_sub(skipped).saturating_add(1)
     }
 
     /// The start position: the setup placed, the first phase, its first player.
@@ -366,24 +354,23 @@ impl<const W: usize> Game<W> {
         let mut s = self.empty_state();
         let mut cx = Ctx::new(None);
         self.setup(&mut s, &mut cx, &self.code.setup);
-        while let Some(p) = self.prog.phases.get(s.phase as usize) {
+        while let Some(p) = self.prog.phases.get(s.phase() as usize) {
             if p.turns == Some(0) {
-                let next = s.phase + 1;
+                let next = s.phase() + 1;
                 self.set_phase(&mut s, next);
             } else {
                 break;
             }
         }
-        let first = match self.prog.phases.get(s.phase as usize) {
+        let first = match self.prog.phases.get(s.phase() as usize) {
             Some(p) => p.by.or(p.starting).map_or(0, |x| self.side_player(&s, x)),
             None => 0,
         };
         self.set_mover(&mut s, first);
-        s.history.clear();
-        s.repeats = 1;
+        s.forget_history();
         if self.prog.uses.repetitions {
             let key = self.position_key(&s);
-            s.history.push(key);
+            s.remember(key);
         }
         s
     }
@@ -456,5 +443,5 @@ impl<const W: usize> Game<W> {
 fn took<const W: usize>(s: &mut State<W>, cx: &mut Ctx<W>, q: crate::engine::exec::state::Piece) {
     cx.mv.taken = Some(q);
     cx.mv.captures += 1;
-    s.turn_captures += 1;
+    s.count_captures(1);
 }

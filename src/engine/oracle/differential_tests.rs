@@ -85,8 +85,8 @@ fn compare<const W: usize>(
         assert_eq!(s, reference, "{label}, game {game}: the start positions differ");
         for ply in 0..plies {
             let at = format!("{label}, game {game}, ply {ply}");
-            assert_eq!(s.hash, g.hash_from_scratch(&s), "{at}: the hash kept is not the position's");
-            if s.outcome != Outcome::Ongoing {
+            assert_eq!(s.hash(), g.hash_from_scratch(&s), "{at}: the hash kept is not the position's");
+            if s.outcome() != Outcome::Ongoing {
                 break;
             }
             let turns = engine_turns(g, &s);
@@ -184,7 +184,7 @@ fn compare_fast<const W: usize>(
         assert_eq!(s, t, "{label}, game {game}: the start positions differ");
         for ply in 0..plies {
             let at = format!("{label}, game {game}, ply {ply}");
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 break;
             }
             let turns = engine_turns(g, &s);
@@ -230,7 +230,7 @@ fn the_fast_paths_change_nothing_but_speed() {
 
 /// The number of turn sequences of `depth` turns from `s` by the reference player.
 fn oracle_perft<const W: usize>(oracle: &Oracle<W>, s: &State<W>, depth: u32) -> u64 {
-    if depth == 0 || s.outcome != Outcome::Ongoing {
+    if depth == 0 || s.outcome() != Outcome::Ongoing {
         return u64::from(depth == 0);
     }
     let turns = oracle.legal_turns(s).expect("the reference player lists the turns");

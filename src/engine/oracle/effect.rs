@@ -39,7 +39,7 @@ pub fn effect<const W: usize>(
         }
         Effect::Remove => {
             for c in g.set_of(vals[0].clone()).iter() {
-                if s.height[c as usize] > 0 {
+                if s.height(c) > 0 {
                     g.clear(s, c);
                     counted += 1;
                 }
@@ -75,12 +75,12 @@ pub fn effect<const W: usize>(
         }
         Effect::Move => {
             let (a, b) = (vals[0].cell(), vals[1].cell());
-            if a != NONE && b != NONE && a != b && s.height[a as usize] > 0 {
-                let taken = !g.prog.stacks && s.height[b as usize] > 0;
+            if a != NONE && b != NONE && a != b && s.height(a) > 0 {
+                let taken = !g.prog.stacks && s.height(b) > 0;
                 g.move_stack(s, a, b);
                 if taken {
                     cx.mv.captures += 1;
-                    s.turn_captures += 1;
+                    s.count_captures(1);
                 }
             }
         }
@@ -95,43 +95,44 @@ pub fn effect<const W: usize>(
             }
         }
         Effect::Win | Effect::Lose => {
-            if s.outcome == Outcome::Ongoing {
+            if s.outcome() == Outcome::Ongoing {
                 let side = vals[0].side();
                 let player = g.player_of(s, side);
-                s.outcome = if e == Effect::Win { Outcome::Win(player) } else { Outcome::Win(g.opponent_of(player)) };
+                s.set_outcome(if e == Effect::Win {
+                    Outcome::Win(player)
+                } else {
+                    Outcome::Win(g.opponent_of(player))
+                });
             }
         }
         Effect::Draw => {
-            if s.outcome == Outcome::Ongoing {
-                s.outcome = Outcome::Draw;
+            if s.outcome() == Outcome::Ongoing {
+                s.set_outcome(Outcome::Draw);
             }
         }
         Effect::Finish => {
-            if s.outcome == Outcome::Ongoing {
-                s.outcome = g.by_score(s, None);
+            if s.outcome() == Outcome::Ongoing {
+                s.set_outcome(g.by_score(s, None));
             }
         }
         Effect::FinishTiesTo => {
-            if s.outcome == Outcome::Ongoing {
+            if s.outcome() == Outcome::Ongoing {
                 // A tie among the best scores goes to the side named, if it is one of them.
                 let side = g.score_index(s, vals[0].side());
-                let best = g.owner_sides().map(|x| s.scores[x]).max().unwrap_or(0);
-                let tied = g.owner_sides().filter(|&x| s.scores[x] == best).count() > 1;
-                s.outcome = if tied && s.scores.get(side) == Some(&best) {
-                    Outcome::Win(g.player_of(s, side as u8))
-                } else {
-                    g.by_score(s, None)
-                };
+                let best = g.owner_sides().map(|x| s.score(x)).max().unwrap_or(0);
+                let tied = g.owner_sides().filter(|&x| s.score(x) == best).count() > 1;
+                let won = tied && side < g.prog.sides.len() && s.score(side) == best;
+                s.set_outcome(if won { Outcome::Win(g.player_of(s, side as u8)) } else { g.by_score(s, None) });
             }
         }
-        Effect::ResetClock => s.clock_reset = true,
+        Effect::ResetClock => s.reset_clock(),
         Effect::Stop => return Flow { refused: false, stopped: true },
         Effect::Refuse => return Flow { refused: true, stopped: false },
         Effect::Again => {}
     }
     if capture {
         cx.mv.captures += counted;
-        s.turn_captures += counted;
+        s.count_captures(counted);
     }
     Flow::GO
 }

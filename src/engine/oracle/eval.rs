@@ -19,7 +19,7 @@ impl<const W: usize> Game<W> {
     #[inline]
     pub(crate) fn cells_of(&self, s: &State<W>, side: u8) -> Bits<W> {
         let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
-        s.side_bits.get(side as usize).copied().unwrap_or_default()
+        s.side_cells(side as usize)
     }
 
     fn table_at_index(&self, c: u16) -> usize {
@@ -45,16 +45,16 @@ impl<const W: usize> Game<W> {
             E::Local(i) => cx.slots.get(*i as usize).cloned().unwrap_or(Val::Bool(false)),
             E::Ctx(v) => self.context(s, cx, *v),
             E::Chosen(_) => self.context(s, cx, ContextVar::Chosen),
-            E::KindCells(k) => Val::Cells(s.kind_bits.get(*k as usize).copied().unwrap_or_default()),
+            E::KindCells(k) => Val::Cells(s.kind_cells(*k as usize)),
             E::KindSetOf(_) => Val::Cells(self.eval_set(s, cx, e)),
-            E::FlagCells(f) => Val::Cells(s.flag_bits.get(*f as usize).copied().unwrap_or_default()),
+            E::FlagCells(f) => Val::Cells(s.flag_cells(*f as usize)),
             E::Counter(c, idx) => {
                 let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
-                Val::Num(self.counter_index(s, *c, idx.iter().cloned()).map_or(0, |i| s.counters[i]))
+                Val::Num(self.counter_index(s, *c, idx.iter().cloned()).map_or(0, |i| s.counter(i)))
             }
             E::Score(x) => {
                 let side = self.eval(s, cx, x).side();
-                Val::Num(s.scores.get(self.score_index(s, side)).copied().unwrap_or(0))
+                Val::Num(s.score(self.score_index(s, side)))
             }
             E::NumTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
@@ -102,11 +102,11 @@ impl<const W: usize> Game<W> {
             }
             E::Call(b, args) => self.call(s, cx, *b, args),
             E::Previous(f) => match f {
-                Field::Action => s.previous.action.map_or(Val::Bool(false), Val::Action),
-                Field::From => Val::Cell(s.previous.from),
-                Field::To => Val::Cell(s.previous.to),
-                Field::Phase => Val::Phase(s.previous.phase),
-                Field::Player => Val::Side(s.previous.player),
+                Field::Action => s.previous().action.map_or(Val::Bool(false), Val::Action),
+                Field::From => Val::Cell(s.previous().from),
+                Field::To => Val::Cell(s.previous().to),
+                Field::Phase => Val::Phase(s.previous().phase),
+                Field::Player => Val::Side(s.previous().player),
             },
             E::CellToSet(x) => {
                 let v = self.eval(s, cx, x);
@@ -219,7 +219,7 @@ impl<const W: usize> Game<W> {
             E::Ctx(ContextVar::From) => cx.mv.from,
             E::Ctx(ContextVar::To) => cx.mv.to,
             E::Ctx(ContextVar::Middle) => cx.mv.middle,
-            E::Ctx(ContextVar::LastJumped) => s.last_jumped,
+            E::Ctx(ContextVar::LastJumped) => s.last_jumped(),
             E::Local(i) => match cx.slots.get(*i as usize) {
                 Some(Val::Cell(c)) => *c,
                 _ => NONE,
@@ -238,22 +238,22 @@ impl<const W: usize> Game<W> {
     pub fn eval_set(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> Bits<W> {
         match e {
             E::Set(id) => self.sets[*id as usize],
-            E::Ctx(ContextVar::Empty) => self.all - s.occupied,
-            E::Ctx(ContextVar::Occupied) => s.occupied,
-            E::Ctx(ContextVar::Own) => self.cells_of(s, s.mover),
-            E::Ctx(ContextVar::Enemy) => s.occupied - self.cells_of(s, s.mover),
+            E::Ctx(ContextVar::Empty) => self.all - s.occupied(),
+            E::Ctx(ContextVar::Occupied) => s.occupied(),
+            E::Ctx(ContextVar::Own) => self.cells_of(s, s.mover()),
+            E::Ctx(ContextVar::Enemy) => s.occupied() - self.cells_of(s, s.mover()),
             E::Ctx(ContextVar::Board) => self.all,
-            E::KindCells(k) => s.kind_bits.get(*k as usize).copied().unwrap_or_default(),
+            E::KindCells(k) => s.kind_cells(*k as usize),
             // A kind held in a value: none (or no value) holds no cell.
             E::KindSetOf(k) => match self.eval(s, cx, k) {
-                Val::Kind(k) => s.kind_bits.get(k as usize).copied().unwrap_or_default(),
+                Val::Kind(k) => s.kind_cells(k as usize),
                 _ => Bits::EMPTY,
             },
-            E::FlagCells(f) => s.flag_bits.get(*f as usize).copied().unwrap_or_default(),
+            E::FlagCells(f) => s.flag_cells(*f as usize),
             E::Call(Builtin::OwnedBy, args) => {
                 let side = match &args[0] {
                     E::Side(x) => *x,
-                    E::Ctx(ContextVar::Mover) => s.mover,
+                    E::Ctx(ContextVar::Mover) => s.mover(),
                     E::Local(i) => match cx.slots.get(*i as usize) {
                         Some(Val::Side(x)) => *x,
                         _ => return Bits::EMPTY,
@@ -295,7 +295,7 @@ impl<const W: usize> Game<W> {
             }
             E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
             E::Bin(Op::Sub, a, b) => self.eval_num(s, cx, a).saturating_sub(self.eval_num(s, cx, b)),
-            E::Ctx(ContextVar::Passes) => s.passes as i64,
+            E::Ctx(ContextVar::Passes) => s.passes() as i64,
             E::Ctx(ContextVar::Captures) => cx.mv.captures as i64,
             _ => self.eval(s, cx, e).num(),
         }
@@ -310,21 +310,23 @@ impl<const W: usize> Game<W> {
             ContextVar::Captures => Val::Num(cx.mv.captures as i64),
             ContextVar::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
             ContextVar::TakenOwner => Val::Side(cx.mv.taken.map_or(u8::MAX, side_of)),
-            ContextVar::Mover => Val::Side(s.mover),
-            ContextVar::Opponent => Val::Side(self.opponent_of(s.mover)),
-            ContextVar::Passes => Val::Num(s.passes as i64),
-            ContextVar::Repetitions => Val::Num(s.repeats as i64),
+            ContextVar::Mover => Val::Side(s.mover()),
+            ContextVar::Opponent => Val::Side(self.opponent_of(s.mover())),
+            ContextVar::Passes => Val::Num(s.passes() as i64),
+            ContextVar::Repetitions => Val::Num(s.repeats() as i64),
             ContextVar::Repeats => Val::Bool(self.oracle_seen_turns_ago(s) != 0),
             ContextVar::SeenTurnsAgo => Val::Num(self.oracle_seen_turns_ago(s) as i64),
-            ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture as i64),
-            ContextVar::Phase => Val::Phase(self.prog.phases.get(s.phase as usize).map_or(u16::MAX, |p| p.model_index)),
+            ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture() as i64),
+            ContextVar::Phase => {
+                Val::Phase(self.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index))
+            }
             ContextVar::Previous => Val::Bool(false),
-            ContextVar::LastJumped => Val::Cell(s.last_jumped),
-            ContextVar::Jumped => Val::Cells(s.jumped),
-            ContextVar::Empty => Val::Cells(self.all - s.occupied),
-            ContextVar::Occupied => Val::Cells(s.occupied),
-            ContextVar::Own => Val::Cells(self.cells_of(s, s.mover)),
-            ContextVar::Enemy => Val::Cells(s.occupied - self.cells_of(s, s.mover)),
+            ContextVar::LastJumped => Val::Cell(s.last_jumped()),
+            ContextVar::Jumped => Val::Cells(s.jumped()),
+            ContextVar::Empty => Val::Cells(self.all - s.occupied()),
+            ContextVar::Occupied => Val::Cells(s.occupied()),
+            ContextVar::Own => Val::Cells(self.cells_of(s, s.mover())),
+            ContextVar::Enemy => Val::Cells(s.occupied() - self.cells_of(s, s.mover())),
             ContextVar::Board => Val::Cells(self.all),
             ContextVar::Centre => Val::Cell(self.prog.geometry.centre().map_or(NONE, |c| c.0)),
             ContextVar::Players => Val::List(Rc::new((0..self.prog.players as u8).map(Val::Side).collect())),
@@ -589,7 +591,7 @@ impl<const W: usize> Game<W> {
             }
             Builtin::Without => {
                 let c = self.eval(s, cx, &args[0]).cell();
-                if c == NONE || s.height[c as usize] == 0 {
+                if c == NONE || s.height(c) == 0 {
                     return self.eval(s, cx, &args[1]);
                 }
                 let mut lifted = cx.scratch_copy(s);
@@ -677,7 +679,7 @@ impl<const W: usize> Game<W> {
                 let c = next().cell();
                 match self.top(s, c.min(self.n as u16 - 1)).filter(|_| c != NONE) {
                     Some(p) => {
-                        let same = s.side_bits[side_of(p) as usize];
+                        let same = s.side_cells(side_of(p) as usize);
                         let comp = self.component(c, same);
                         Val::Cells(comp)
                     }
@@ -746,7 +748,7 @@ impl<const W: usize> Game<W> {
             },
             Builtin::Height => {
                 let c = next().cell();
-                Val::Num(if c == NONE { 0 } else { s.height[c as usize] as i64 })
+                Val::Num(if c == NONE { 0 } else { s.height(c) as i64 })
             }
             Builtin::Owner => {
                 let c = next().cell();

@@ -77,18 +77,17 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let mut s = g.empty_state();
         let mut cx = Ctx::new(None);
         self.setup(&mut s, &mut cx, &self.prog.setup);
-        while self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns == Some(0)) {
-            let next = s.phase + 1;
+        while self.prog.phases.get(s.phase() as usize).is_some_and(|p| p.turns == Some(0)) {
+            let next = s.phase() + 1;
             g.set_phase(&mut s, next);
         }
-        let first = self.prog.phases.get(s.phase as usize).and_then(|p| p.by.or(p.starting));
+        let first = self.prog.phases.get(s.phase() as usize).and_then(|p| p.by.or(p.starting));
         let first = first.map_or(0, |side| g.player_of(&s, side));
         g.set_mover(&mut s, first);
-        s.history.clear();
-        s.repeats = 1;
+        s.forget_history();
         if self.prog.uses.repetitions {
-            let key = g.oracle_key(&s, s.mover, s.phase);
-            s.history.push(key);
+            let key = g.oracle_key(&s, s.mover(), s.phase());
+            s.remember(key);
         }
         s
     }
@@ -131,7 +130,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
 
     /// A player's colour (a side that is not a player is itself).
     fn colour_of_player(&self, s: &State<W>, side: u8) -> u8 {
-        if (side as usize) < self.prog.players { s.colour_of.get(side as usize).copied().unwrap_or(side) } else { side }
+        if (side as usize) < self.prog.players { s.colour_of(side) } else { side }
     }
 
     // ---------------------------------------------------------------------------
@@ -218,15 +217,15 @@ impl<'g, const W: usize> Oracle<'g, W> {
     /// reports one (a turn too long, a full stack).
     pub fn legal_turns(&self, s: &State<W>) -> Result<Vec<Vec<Part>>, String> {
         let mut out = Vec::new();
-        if s.full != NONE {
+        if s.full_stack() != NONE {
             return Err("a stack is full".into());
         }
-        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+        if s.outcome() != Outcome::Ongoing || s.phase() as usize >= self.prog.phases.len() {
             return Ok(out);
         }
         let mut cx = self.ctx(s);
         let mut turn = Turn { prefix: Vec::new(), seen: Vec::new() };
-        let body = &self.prog.phases[s.phase as usize].body;
+        let body = &self.prog.phases[s.phase() as usize].body;
         self.gen_block(s, &mut cx, body, &mut turn, None, &mut out)?;
         if out.is_empty() {
             self.gen_block(s, &mut cx, &self.prog.no_moves, &mut turn, None, &mut out)?;
@@ -367,7 +366,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                         let side = side(&g.eval(s, cx, e));
                         self.colour_of_player(s, side)
                     }
-                    None => self.colour_of_player(s, s.mover),
+                    None => self.colour_of_player(s, s.mover()),
                 };
                 // A kind known only now goes in the part, above the owner; none places nothing.
                 let extra = match &rule.kind_of {
@@ -384,14 +383,14 @@ impl<'g, const W: usize> Oracle<'g, W> {
             }
             Action::Take => {
                 let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
-                for to in dest.iter().filter(|&c| s.height[c as usize] > 0) {
+                for to in dest.iter().filter(|&c| s.height(c) > 0) {
                     candidates.push((Part::new(rid, NONE, to, NONE, 0), None));
                 }
             }
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
                 let pieces = match (only_from, &rule.subject) {
                     (Some(c), _) => Bits::single(c),
-                    (None, Some(e)) => cells(&g.eval(s, cx, e)) & s.occupied,
+                    (None, Some(e)) => cells(&g.eval(s, cx, e)) & s.occupied(),
                     (None, None) => Bits::EMPTY,
                 };
                 for from in pieces.iter() {
@@ -422,7 +421,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                                     if dest(cx).has(to) {
                                         candidates.push((Part::new(rid, from, to, NONE, 0), None));
                                     }
-                                    if s.occupied.has(to) {
+                                    if s.occupied().has(to) {
                                         break;
                                     }
                                     to = next(to);
@@ -494,10 +493,10 @@ impl<'g, const W: usize> Oracle<'g, W> {
         inner.mv.chosen = cx.mv.chosen.clone();
         let mut pending = Vec::new();
         let flow = self.apply_part(&mut next, &mut inner, part, Some(&mut pending), true);
-        if next.full != NONE {
-            return Err(format!("a stack is full at cell {}", next.full));
+        if next.full_stack() != NONE {
+            return Err(format!("a stack is full at cell {}", next.full_stack()));
         }
-        let revisits = !turn.prefix.is_empty() && (next.hash == s.hash || turn.seen.contains(&next.hash));
+        let revisits = !turn.prefix.is_empty() && (next.hash() == s.hash() || turn.seen.contains(&next.hash()));
         if flow.refused || revisits {
             return Ok(());
         }
@@ -506,14 +505,14 @@ impl<'g, const W: usize> Oracle<'g, W> {
         }
         let mut whole = turn.prefix.clone();
         whole.push(part);
-        if flow.stopped || next.outcome != Outcome::Ongoing || pending.is_empty() {
+        if flow.stopped || next.outcome() != Outcome::Ongoing || pending.is_empty() {
             if !self.leaves_royal_attacked(&next) {
                 out.push(whole);
             }
             return Ok(());
         }
         turn.prefix.push(part);
-        turn.seen.push(s.hash);
+        turn.seen.push(s.hash());
         let mark = out.len();
         let mut any_optional = false;
         let mut any_required = false;
@@ -549,13 +548,13 @@ impl<'g, const W: usize> Oracle<'g, W> {
     /// are left out, and `then` blocks are not run.
     pub fn attacked(&self, s: &State<W>, cx: &Ctx<W>, cells: Bits<W>, side: u8) -> bool {
         let g = self.game;
-        if cx.attack != NONE || s.phase as usize >= self.prog.phases.len() {
+        if cx.attack != NONE || s.phase() as usize >= self.prog.phases.len() {
             return false;
         }
         let attacker = g.player_of(s, side);
         cells.iter().any(|c| {
             let mut t = s.clone();
-            if t.height[c as usize] == 0 {
+            if t.height(c) == 0 {
                 let owner = self.colour_of_player(&t, (attacker + 1) % self.prog.players as u8);
                 g.put(&mut t, c, piece(owner, self.prog.royal.first().copied().unwrap_or(0), 0));
             }
@@ -564,7 +563,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             inner.attack = c;
             let mut turn = Turn { prefix: Vec::new(), seen: Vec::new() };
             let mut out = Vec::new();
-            let body = &self.prog.phases[t.phase as usize].body;
+            let body = &self.prog.phases[t.phase() as usize].body;
             let _ = self.gen_block(&t, &mut inner, body, &mut turn, None, &mut out);
             !out.is_empty()
         })
@@ -574,9 +573,9 @@ impl<'g, const W: usize> Oracle<'g, W> {
     /// attacked by another player.
     fn leaves_royal_attacked(&self, after: &State<W>) -> bool {
         let g = self.game;
-        let p = after.mover;
+        let p = after.mover();
         let mine = g.cells_of(after, p);
-        let royal = self.prog.royal.iter().fold(Bits::EMPTY, |b, &k| b | after.kind_bits[k as usize]) & mine;
+        let royal = self.prog.royal.iter().fold(Bits::EMPTY, |b, &k| b | after.kind_cells(k as usize)) & mine;
         if royal.is_empty() {
             return false;
         }
@@ -604,10 +603,10 @@ impl<'g, const W: usize> Oracle<'g, W> {
         cx.mv.taken = None;
         // Without stacks, a piece that moves (or is placed) onto another takes it.
         let moves_onto = !matches!(rule.action, Action::Choose | Action::Pass | Action::Take) && part.to != part.from;
-        if !g.prog.stacks && moves_onto && part.to != NONE && s.height[part.to as usize] > 0 {
+        if !g.prog.stacks && moves_onto && part.to != NONE && s.height(part.to) > 0 {
             cx.mv.taken = g.top(s, part.to);
             cx.mv.captures += 1;
-            s.turn_captures += 1;
+            s.count_captures(1);
         }
         match rule.action {
             Action::Choose => {
@@ -623,7 +622,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             }
             Action::Jump => {
                 g.move_stack(s, part.from, part.to);
-                s.jumped.insert(part.middle);
+                s.jump_over(part.middle);
             }
             Action::Place => {
                 let kind = if rule.kind_of.is_some() { part.extra >> 8 } else { rule.kind };
@@ -631,10 +630,10 @@ impl<'g, const W: usize> Oracle<'g, W> {
             }
             Action::Take => {
                 // The piece on the cell (the whole stack) leaves the board, as a capture.
-                if part.to != NONE && s.height[part.to as usize] > 0 {
+                if part.to != NONE && s.height(part.to) > 0 {
                     cx.mv.taken = g.top(s, part.to);
                     cx.mv.captures += 1;
-                    s.turn_captures += 1;
+                    s.count_captures(1);
                 }
                 while g.take(s, part.to).is_some() {}
             }
@@ -643,7 +642,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let mut pending = pending;
         let flow = self.run_block(s, cx, &rule.then, false, &mut pending);
         if rule.action == Action::Jump {
-            s.last_jumped = part.middle;
+            s.set_last_jumped(part.middle);
         }
         if flow.refused || !check_end {
             return flow;
@@ -669,87 +668,75 @@ impl<'g, const W: usize> Oracle<'g, W> {
             // A last part whose `then` block names further parts ended the turn early:
             // `end` runs after it as after any part that is not the last, and ends the
             // game if it declares an outcome (as the legal turns were found).
-            if last && !flow.refused && !flow.stopped && !pending.is_empty() && s.outcome == Outcome::Ongoing {
+            if last && !flow.refused && !flow.stopped && !pending.is_empty() && s.outcome() == Outcome::Ongoing {
                 let mut after = s.clone();
                 self.run_block(&mut after, &mut cx, &self.prog.end, false, &mut None);
-                if after.outcome != Outcome::Ongoing {
+                if after.outcome() != Outcome::Ongoing {
                     *s = after;
                 }
             }
-            if s.outcome != Outcome::Ongoing {
+            if s.outcome() != Outcome::Ongoing {
                 break;
             }
         }
-        if s.outcome == Outcome::Ongoing {
+        if s.outcome() == Outcome::Ongoing {
             self.run_block(s, &mut cx, &self.prog.after_turn, false, &mut None);
         }
         let action = |p: &Part| self.prog.rules[p.rule as usize].action;
         let (first, last) = (parts.first(), parts.last());
-        s.passes = if parts.iter().all(|p| action(p) == Action::Pass) { s.passes + 1 } else { 0 };
-        s.turns_without_capture = if s.turn_captures > 0 || s.clock_reset { 0 } else { s.turns_without_capture + 1 };
-        s.clock_reset = false;
-        s.previous = Previous {
+        let previous = Previous {
             action: first.map(action),
             from: first.map_or(NONE, |p| p.from),
             to: last.map_or(NONE, |p| p.to),
-            phase: self.prog.phases.get(s.phase as usize).map_or(0, |p| p.model_index),
-            player: s.mover,
+            phase: self.prog.phases.get(s.phase() as usize).map_or(0, |p| p.model_index),
+            player: s.mover(),
         };
-        s.jumped = Bits::EMPTY;
-        s.last_jumped = NONE;
-        s.turn_captures = 0;
-        s.ply += 1;
-        s.turn_in_phase += 1;
-        let (played_by, played_in) = (s.mover, s.phase);
+        s.tally_turn(parts.iter().all(|p| action(p) == Action::Pass), previous);
+        let (played_by, played_in) = (s.mover(), s.phase());
         let mut entered = false;
-        if self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase >= t)) {
-            let next = s.phase + 1;
+        if self.prog.phases.get(s.phase() as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase() >= t)) {
+            let next = s.phase() + 1;
             g.set_phase(s, next);
-            s.turn_in_phase = 0;
-            s.passes = 0;
+            s.begin_phase();
             entered = true;
-            while self.prog.phases.get(s.phase as usize).is_some_and(|p| p.turns == Some(0)) {
-                let next = s.phase + 1;
+            while self.prog.phases.get(s.phase() as usize).is_some_and(|p| p.turns == Some(0)) {
+                let next = s.phase() + 1;
                 g.set_phase(s, next);
             }
         }
-        let next = match self.prog.phases.get(s.phase as usize) {
-            None => s.mover,
+        let next = match self.prog.phases.get(s.phase() as usize) {
+            None => s.mover(),
             Some(p) => match (p.by, p.starting) {
                 (Some(by), _) => g.player_of(s, by),
                 (None, Some(first)) if entered => g.player_of(s, first),
-                _ => (s.mover + 1) % self.prog.players as u8,
+                _ => (s.mover() + 1) % self.prog.players as u8,
             },
         };
         g.set_mover(s, next);
         if self.prog.uses.repetitions {
-            let key = g.oracle_key(s, s.mover, s.phase);
-            s.repeats = 1 + s.history.iter().filter(|h| **h == key).count() as u32;
-            s.history.push(key);
+            let key = g.oracle_key(s, s.mover(), s.phase());
+            s.record(key);
         }
-        if s.outcome == Outcome::Ongoing {
-            let (next_mover, next_phase) = (s.mover, s.phase);
-            s.mover = played_by;
-            s.phase = played_in;
+        if s.outcome() == Outcome::Ongoing {
+            let (next_mover, next_phase) = s.see_as(played_by, played_in);
             self.run_block(s, &mut cx, &self.prog.end, false, &mut None);
-            s.phase = next_phase;
-            s.mover = next_mover;
+            s.see_as(next_mover, next_phase);
         }
-        if s.outcome == Outcome::Ongoing && s.phase as usize >= self.prog.phases.len() {
-            s.outcome = Outcome::Draw;
+        if s.outcome() == Outcome::Ongoing && s.phase() as usize >= self.prog.phases.len() {
+            s.set_outcome(Outcome::Draw);
         }
     }
 
     /// When the player to move has no legal turn: the `no moves` outcome, a draw if it
     /// declares none.
     pub fn settle(&self, s: &mut State<W>) {
-        if s.outcome != Outcome::Ongoing {
+        if s.outcome() != Outcome::Ongoing {
             return;
         }
         let mut cx = Ctx::new(None);
         self.run_block(s, &mut cx, &self.prog.no_moves, false, &mut None);
-        if s.outcome == Outcome::Ongoing {
-            s.outcome = Outcome::Draw;
+        if s.outcome() == Outcome::Ongoing {
+            s.set_outcome(Outcome::Draw);
         }
     }
 }

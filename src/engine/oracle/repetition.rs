@@ -16,14 +16,14 @@ impl<const W: usize> Game<W> {
         let c = self.prog.repetition.as_ref().unwrap_or(&all);
         let mut h = 0;
         for cell in 0..self.n {
-            for l in 0..s.height[cell] as usize {
-                h ^= self.piece_key(cell as u16, l, s.pieces[cell * self.cap + l]);
+            for (l, p) in self.stack(s, cell as u16).enumerate() {
+                h ^= self.piece_key(cell as u16, l, p);
             }
         }
         if c.mover {
             h ^= mover_key(mover);
-            for (p, colour) in s.colour_of.iter().enumerate() {
-                h ^= colour_key(p, *colour);
+            for p in 0..self.prog.players {
+                h ^= colour_key(p, s.colour_of(p as u8));
             }
         }
         if c.phase {
@@ -33,7 +33,7 @@ impl<const W: usize> Game<W> {
             let start = self.counter_base[counter as usize];
             let end = self.counter_base.get(counter as usize + 1).copied().unwrap_or(self.counter_slots);
             for slot in start..end {
-                h ^= counter_key(slot, s.counters[slot]);
+                h ^= counter_key(slot, s.counter(slot));
             }
         }
         h
@@ -43,9 +43,9 @@ impl<const W: usize> Game<W> {
     /// turn to end now (0: never).
     pub(crate) fn oracle_seen_turns_ago(&self, s: &State<W>) -> u32 {
         let phases = &self.prog.phases;
-        let mut phase = s.phase;
+        let mut phase = s.phase();
         let mut entered = false;
-        if phases.get(phase as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase + 1 >= t)) {
+        if phases.get(phase as usize).is_some_and(|p| p.turns.is_some_and(|t| s.turn_in_phase() + 1 >= t)) {
             phase += 1;
             entered = true;
             while phases.get(phase as usize).is_some_and(|p| p.turns == Some(0)) {
@@ -53,15 +53,16 @@ impl<const W: usize> Game<W> {
             }
         }
         let mover = match phases.get(phase as usize) {
-            None => s.mover,
+            None => s.mover(),
             Some(p) => match (p.by, p.starting) {
                 (Some(by), _) => self.player_of(s, by),
                 (None, Some(first)) if entered => self.player_of(s, first),
-                _ => (s.mover + 1) % self.prog.players as u8,
+                _ => (s.mover() + 1) % self.prog.players as u8,
             },
         };
         let key = self.oracle_key(s, mover, phase);
-        let found = (0..s.history.len()).rev().find(|&i| s.history[i] == key);
-        found.map_or(0, |i| (s.history.len() - i) as u32)
+        let history = s.history();
+        let found = (0..history.len()).rev().find(|&i| history[i] == key);
+        found.map_or(0, |i| (history.len() - i) as u32)
     }
 }

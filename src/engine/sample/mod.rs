@@ -154,7 +154,7 @@ impl<const W: usize> Game<W> {
         // The general path clears the rest itself.
         list.clear_turns();
         self.check_stacks(s)?;
-        if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
+        if s.outcome() != Outcome::Ongoing || s.phase() as usize >= self.prog.phases.len() {
             return Ok(None);
         }
         // Turns of the same effect are one move: drawn from the list, once each.
@@ -162,7 +162,7 @@ impl<const W: usize> Game<W> {
             self.legal_moves(s, list)?;
             return Ok(if list.is_empty() { None } else { Some(rng.below(list.len())) });
         }
-        if let Some(Some(plan)) = self.code.plans.get(s.phase as usize) {
+        if let Some(Some(plan)) = self.code.plans.get(s.phase() as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
             let drawn = self.random_by_plan(s, &mut cx, rng, list, plan);
@@ -416,7 +416,7 @@ impl<const W: usize> Game<W> {
         let pieces = match cr.subject_lit {
             Some(l) => self.set_lit_bits(s, l),
             None => (cr.subject.as_ref()?.0)(self, s, cx),
-        } & s.occupied;
+        } & s.occupied();
         Some((dest, pieces))
     }
 
@@ -457,7 +457,7 @@ impl<const W: usize> Game<W> {
         cx.lazy = true;
         cx.groups = true;
         let mut prefix = Vec::new();
-        let body = &self.code.phases[s.phase as usize];
+        let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, list, None);
         self.listed(s, list)?;
         let mut exact = list.len() + list.group_total();

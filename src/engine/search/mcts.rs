@@ -257,7 +257,7 @@ fn reward(outcome: Option<Outcome>, player: u8) -> f64 {
 }
 
 fn terminal_of<const W: usize>(s: &State<W>) -> Option<Outcome> {
-    if s.outcome == Outcome::Ongoing { None } else { Some(s.outcome) }
+    if s.outcome() == Outcome::Ongoing { None } else { Some(s.outcome()) }
 }
 
 /// The general evaluation of an unfinished position, per player, 0 to 1 (see the
@@ -269,7 +269,7 @@ pub fn evaluate<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut Vec<f64>) {
     let prog = &g.prog;
     let n = prog.players;
     let mut measure = vec![0i64; n];
-    let score = |x: usize| s.scores.get(x).copied().unwrap_or(0);
+    let score = |x: usize| s.score(x);
     let first = g.owner_sides().start;
     let scored = prog.uses.scores && g.owner_sides().any(|x| score(x) != score(first));
     let by_side: Vec<i64> = if scored {
@@ -354,7 +354,7 @@ pub fn search<const W: usize>(
 ) -> Result<Analysis, EngineError> {
     let start = Instant::now();
     let mut rng = Rng::new(cfg.seed);
-    let mut nodes = vec![Node::new(root.mover, terminal_of(root), false)];
+    let mut nodes = vec![Node::new(root.mover(), terminal_of(root), false)];
     let mut root_moves = MoveList::new();
     g.legal_moves(root, &mut root_moves)?;
     let mut done =
@@ -418,7 +418,7 @@ pub fn search<const W: usize>(
                     parts += node.moves.iter().map(|m| m.len()).sum::<usize>();
                     if node.moves.is_empty() {
                         g.settle(&mut state);
-                        node.terminal = Some(state.outcome);
+                        node.terminal = Some(state.outcome());
                         break;
                     }
                     let n = node.moves.len();
@@ -440,7 +440,7 @@ pub fn search<const W: usize>(
                     let Some(k) = g.random_move(&state, &mut rng, &mut list)? else {
                         if nodes[at].made == 0 {
                             g.settle(&mut state);
-                            nodes[at].terminal = Some(state.outcome);
+                            nodes[at].terminal = Some(state.outcome());
                         }
                         break;
                     };
@@ -704,7 +704,7 @@ no moves { draw }
         let any = game(TICTACTOE);
         with_game!(&any, g => {
             let s = play_line(g, &["a1", "c1", "b2", "a3", "c3"]);
-            assert!(matches!(s.outcome, Outcome::Win(0)));
+            assert!(matches!(s.outcome(), Outcome::Win(0)));
             let a = search(g, &s, &Config::default(), None).expect("search");
             assert!(a.best.is_none());
         });

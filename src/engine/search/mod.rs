@@ -126,8 +126,8 @@ pub fn random_game<const W: usize>(
 ) -> Result<(Ending, u32), EngineError> {
     let mut plies = 0;
     loop {
-        if s.outcome != Outcome::Ongoing {
-            return Ok((Ending::Finished(s.outcome), plies));
+        if s.outcome() != Outcome::Ongoing {
+            return Ok((Ending::Finished(s.outcome()), plies));
         }
         if plies >= max_plies {
             return Ok((Ending::Unfinished, plies));

@@ -39,15 +39,15 @@ fn parts_taking<const W: usize>(g: &Game<W>, s: &State<W>, parts: &[Part]) -> Ve
     let mut cx = Ctx::new(start.as_ref());
     let mut took = Vec::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
-        if g.prog.rules.get(p.rule as usize).is_none() || t.outcome != Outcome::Ongoing {
+        if g.prog.rules.get(p.rule as usize).is_none() || t.outcome() != Outcome::Ongoing {
             break;
         }
         if i > 0 {
             cx.mv = MoveVars::default();
         }
-        let before = t.turn_captures;
+        let before = t.turn_captures();
         g.apply_part(&mut t, &mut cx, *p, None, false);
-        took.push(t.turn_captures > before);
+        took.push(t.turn_captures() > before);
     }
     finish!(cx);
     took
@@ -313,7 +313,7 @@ fn find_move_in<const W: usize>(
         return Ok(i);
     }
     if list.is_empty() {
-        return Err(if s.outcome == Outcome::Ongoing {
+        return Err(if s.outcome() == Outcome::Ongoing {
             "there is no legal move".to_string()
         } else {
             "the game is over".to_string()
@@ -408,7 +408,7 @@ fn find_move_in<const W: usize>(
     }
     let here_notes: Vec<&String> = firsts.iter().collect();
     let typed_jump = typed.contains(&Tok::Sep('x'));
-    let own = s.colour_of.get(s.mover as usize).copied().unwrap_or(s.mover);
+    let own = s.colour_of(s.mover());
     let top = g.top(s, from);
     if cells.len() > 1 && here.is_empty() {
         match top {

@@ -73,15 +73,8 @@ use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of,
 /// when their normalised forms are equal.
 pub fn normalised<const W: usize>(g: &Game<W>, s: &State<W>) -> State<W> {
     let mut s = s.clone();
-    s.history.clear();
-    s.repeats = 1;
-    for c in 0..g.n.min(s.height.len()) {
-        let start = (c * g.cap + s.height[c] as usize).min(s.pieces.len());
-        let end = ((c + 1) * g.cap).min(s.pieces.len());
-        for p in &mut s.pieces[start..end] {
-            *p = 0;
-        }
-    }
+    s.forget_history();
+    g.zero_above_tops(&mut s);
     s
 }
 
@@ -114,16 +107,16 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
         let opts: Vec<String> = p.option_text.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(out, "# options: {}", opts.join(" "));
     }
-    let _ = writeln!(out, "turn {}", side_name(g, s.mover));
-    let _ = writeln!(out, "phase {}", p.phases.get(s.phase as usize).map_or("-", |ph| ph.name.as_str()));
-    let _ = writeln!(out, "turn_in_phase {}", s.turn_in_phase);
-    let _ = writeln!(out, "ply {}", s.ply);
-    let _ = writeln!(out, "passes {}", s.passes);
-    let _ = writeln!(out, "without_capture {}", s.turns_without_capture);
+    let _ = writeln!(out, "turn {}", side_name(g, s.mover()));
+    let _ = writeln!(out, "phase {}", p.phases.get(s.phase() as usize).map_or("-", |ph| ph.name.as_str()));
+    let _ = writeln!(out, "turn_in_phase {}", s.turn_in_phase());
+    let _ = writeln!(out, "ply {}", s.ply());
+    let _ = writeln!(out, "passes {}", s.passes());
+    let _ = writeln!(out, "without_capture {}", s.turns_without_capture());
     let empty = g.empty_state();
     let start = g.start();
-    if s.previous != empty.previous {
-        let prev = &s.previous;
+    if s.previous() != empty.previous() {
+        let prev = &s.previous();
         let action = prev.action.map_or("-", Action::word);
         let phase = match p.phases.iter().find(|ph| ph.model_index == prev.phase) {
             Some(ph) => ph.name.clone(),
@@ -137,9 +130,10 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
             side_name(g, prev.player)
         );
     }
-    for (player, colour) in s.colour_of.iter().enumerate() {
-        if p.has_colours || empty.colour_of.get(player) != Some(colour) {
-            let _ = writeln!(out, "colour {} {}", side_name(g, player as u8), side_name(g, *colour));
+    for player in 0..p.players as u8 {
+        let colour = s.colour_of(player);
+        if p.has_colours || empty.colour_of(player) != colour {
+            let _ = writeln!(out, "colour {} {}", side_name(g, player), side_name(g, colour));
         }
     }
     for (c, dims) in p.counters.iter().enumerate() {
@@ -150,8 +144,11 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
         let slots: usize = dims.iter().map(Vec::len).product();
         for offset in 0..slots {
             let slot = g.counter_base[c] + offset;
-            let Some(&value) = s.counters.get(slot) else { continue };
-            if value == 0 && start.counters.get(slot).is_none_or(|v| *v == 0) {
+            if slot >= g.counter_slots {
+                continue;
+            }
+            let value = s.counter(slot);
+            if value == 0 && start.counter(slot) == 0 {
                 continue;
             }
             let name = p.counter_names.get(c).map_or("?", String::as_str);
@@ -170,12 +167,13 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
             let _ = writeln!(out, "counter {name}[{}] {value}", keys.join(","));
         }
     }
-    for (side, score) in s.scores.iter().enumerate() {
-        if *score != 0 || start.scores.get(side).is_some_and(|v| *v != 0) {
+    for side in 0..p.sides.len() {
+        let score = s.score(side);
+        if score != 0 || start.score(side) != 0 {
             let _ = writeln!(out, "score {} {score}", side_name(g, side as u8));
         }
     }
-    match s.outcome {
+    match s.outcome() {
         Outcome::Ongoing => {}
         Outcome::Draw => out.push_str("result draw\n"),
         Outcome::Win(player) => {
@@ -183,11 +181,10 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
         }
     }
     for c in 0..g.n {
-        let h = s.height[c] as usize;
-        if h == 0 {
+        if s.height(c as u16) == 0 {
             continue;
         }
-        let pieces: Vec<String> = (0..h).map(|l| piece_text(g, s.pieces[c * g.cap + l])).collect();
+        let pieces: Vec<String> = g.stack(s, c as u16).map(|p| piece_text(g, p)).collect();
         let _ = writeln!(out, "cell {} {}", cell_text(g, c as u16), pieces.join(", "));
     }
     out
@@ -206,7 +203,7 @@ fn write_reserves<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut String) {
     let [sides, kinds] = &dims[..] else { return };
     for (i, side) in sides.iter().enumerate() {
         for (j, kind) in kinds.iter().enumerate() {
-            let v = s.counters.get(base + i * kinds.len() + j).copied().unwrap_or(0);
+            let v = s.counter(base + i * kinds.len() + j);
             let _ = writeln!(out, "reserve {} {} {v}", key_text(g, side), key_text(g, kind));
         }
     }
@@ -320,12 +317,14 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 let [n] = words[..] else { return Err(err(expect(&format!("{keyword} NUMBER"), rest))) };
                 once(format!("`{keyword}`"))?;
                 let n = count(n).map_err(err)?;
+                let mut t = s.tallies();
                 match keyword {
-                    "turn_in_phase" => s.turn_in_phase = n,
-                    "ply" => s.ply = n,
-                    "passes" => s.passes = n,
-                    _ => s.turns_without_capture = n,
+                    "turn_in_phase" => t.turn_in_phase = n,
+                    "ply" => t.ply = n,
+                    "passes" => t.passes = n,
+                    _ => t.turns_without_capture = n,
                 }
+                s.set_tallies(t);
             }
             "previous" => {
                 let [action, from, to, phase, player] = words[..] else {
@@ -354,7 +353,7 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                     }
                 };
                 let player = find_player(g, player).map_err(err)?;
-                s.previous = crate::engine::exec::state::Previous { action, from, to, phase, player };
+                s.set_previous(crate::engine::exec::state::Previous { action, from, to, phase, player });
             }
             "colour" => {
                 let [player, side] = words[..] else { return Err(err(expect("colour PLAYER SIDE", rest))) };
@@ -388,20 +387,19 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
                 let x = find_side(g, side).map_err(err)?;
                 once(format!("the score of {side}"))?;
                 let v = number(value).map_err(err)?;
-                match s.scores.get_mut(x as usize) {
-                    Some(slot) => *slot = v,
-                    None => return Err(err(format!("`{side}` has no score"))),
+                if !s.set_score(x as usize, v) {
+                    return Err(err(format!("`{side}` has no score")));
                 }
                 scores_given.insert(x);
             }
             "result" => {
                 once("the result".into())?;
-                s.outcome = match words[..] {
+                s.set_outcome(match words[..] {
                     ["draw"] => Outcome::Draw,
                     ["ongoing"] => Outcome::Ongoing,
                     ["win", player] => Outcome::Win(find_player(g, player).map_err(err)?),
                     _ => return Err(err(expect("result draw` or `result win PLAYER", rest))),
-                };
+                });
             }
             "cell" => {
                 let Some((label, pieces)) = rest.split_once(char::is_whitespace) else {
@@ -454,23 +452,22 @@ pub fn read<const W: usize>(g: &Game<W>, text: &str) -> Result<State<W>, Positio
     }
     // Counters and scores left out have the setup's values.
     let start = g.start();
-    for (slot, &v) in start.counters.iter().enumerate() {
+    for slot in 0..g.counter_slots {
+        let v = start.counter(slot);
         if v != 0 && !counters_given.contains(&slot) {
             g.set_counter(&mut s, slot, v);
         }
     }
-    for (side, &v) in start.scores.iter().enumerate() {
-        if v != 0
-            && !scores_given.contains(&(side as u8))
-            && let Some(slot) = s.scores.get_mut(side)
-        {
-            *slot = v;
+    for side in 0..g.prog.sides.len() {
+        let v = start.score(side);
+        if v != 0 && !scores_given.contains(&(side as u8)) {
+            s.set_score(side, v);
         }
     }
     // The position read is the first occurrence that repetitions count.
     if g.prog.uses.repetitions {
         let key = g.position_key(&s);
-        s.history.push(key);
+        s.remember(key);
     }
     Ok(s)
 }
@@ -694,18 +691,20 @@ end { if passes == 2 { finish } }
     fn counters_left_out_have_the_setups_values() {
         let any = game(RESERVE);
         crate::with_game!(&any, g => {
+            let counters = |x: &State<_>| (0..g.counter_slots).map(|i| x.counter(i)).collect::<Vec<_>>();
+            let scores = |x: &State<_>| (0..g.prog.sides.len()).map(|i| x.score(i)).collect::<Vec<_>>();
             let start = g.start();
             let s = read(g, "turn north\ncell b2 south disc\n").unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(s.counters, start.counters);
-            assert_eq!(s.counters.iter().filter(|v| **v == 2).count(), 2);
-            assert_eq!(s.scores, start.scores);
-            assert_eq!(s.hash, g.hash_from_scratch(&s));
+            assert_eq!(counters(&s), counters(&start));
+            assert_eq!(counters(&s).iter().filter(|v| **v == 2).count(), 2);
+            assert_eq!(scores(&s), scores(&start));
+            assert_eq!(s.hash(), g.hash_from_scratch(&s));
             let mut list = crate::engine::MoveList::new();
             g.legal_moves(&s, &mut list).expect("legal moves");
             assert_eq!(list.len(), 8 + 1, "a placement on each empty square, and the pass");
             let spent = read(g, "counter reserve[north] 0\nscore south 0\n").unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(spent.counters.iter().filter(|v| **v == 0).count(), 1);
-            assert!(spent.scores.iter().all(|v| *v == 0));
+            assert_eq!(counters(&spent).iter().filter(|v| **v == 0).count(), 1);
+            assert!(scores(&spent).iter().all(|v| *v == 0));
             g.legal_moves(&spent, &mut list).expect("legal moves");
             assert_eq!(list.len(), 1, "only the pass");
             let text = write(g, &spent);
@@ -752,11 +751,12 @@ end { if passes == 2 { draw } }
             assert!(!text.contains("counter "), "the reserves are not written as a counter: {text}");
             assert_eq!(normalised(g, &read(g, &text).unwrap_or_else(|e| panic!("{e}"))), normalised(g, &start));
             let left_out = read(g, "turn north\n").unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(left_out.counters, start.counters, "a reserve left out has the setup's value");
+            let counters = |x: &State<_>| (0..g.counter_slots).map(|i| x.counter(i)).collect::<Vec<_>>();
+            assert_eq!(counters(&left_out), counters(&start), "a reserve left out has the setup's value");
             let spent = read(g, "turn north\nreserve light disc 0\n").unwrap_or_else(|e| panic!("{e}"));
             assert_ne!(spent, left_out);
-            assert_ne!(spent.hash, left_out.hash);
-            assert_eq!(spent.hash, g.hash_from_scratch(&spent));
+            assert_ne!(spent.hash(), left_out.hash());
+            assert_eq!(spent.hash(), g.hash_from_scratch(&spent));
             let mut list = crate::engine::MoveList::new();
             g.legal_moves(&spent, &mut list).expect("legal moves");
             assert_eq!(list.len(), 1, "light holds nothing to place: only the pass");
@@ -806,7 +806,7 @@ end { if passes == 2 { draw } }
                     let text = write(g, &s);
                     let back = read(g, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
                     assert_eq!(normalised(g, &back), normalised(g, &s), "{text}");
-                    assert_eq!(back.hash, g.hash_from_scratch(&back));
+                    assert_eq!(back.hash(), g.hash_from_scratch(&back));
                     g.legal_moves(&s, &mut list).expect("legal moves");
                     if list.is_empty() {
                         break;
@@ -841,16 +841,16 @@ cell a1 light disc marked tired
 cell B2 dark ring
 ";
             let s = read(g, text).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(s.mover, 1);
-            assert_eq!(g.prog.phases[s.phase as usize].name, "main");
-            assert_eq!((s.turn_in_phase, s.ply, s.passes, s.turns_without_capture), (4, 6, 1, 3));
-            assert_eq!(s.previous.action, Some(Action::Step));
-            assert_eq!(s.colour_of, vec![3, 2]);
-            assert_eq!(s.counters.iter().filter(|v| **v != 0).count(), 2);
-            assert_eq!(s.scores[3], 5);
-            assert_eq!(s.outcome, Outcome::Win(0));
-            assert_eq!(s.occupied.count(), 2);
-            assert_eq!(s.hash, g.hash_from_scratch(&s));
+            assert_eq!(s.mover(), 1);
+            assert_eq!(g.prog.phases[s.phase() as usize].name, "main");
+            assert_eq!((s.turn_in_phase(), s.ply(), s.passes(), s.turns_without_capture()), (4, 6, 1, 3));
+            assert_eq!(s.previous().action, Some(Action::Step));
+            assert_eq!((s.colour_of(0), s.colour_of(1)), (3, 2));
+            assert_eq!((0..g.counter_slots).filter(|i| s.counter(*i) != 0).count(), 2);
+            assert_eq!(s.score(3), 5);
+            assert_eq!(s.outcome(), Outcome::Win(0));
+            assert_eq!(s.occupied().count(), 2);
+            assert_eq!(s.hash(), g.hash_from_scratch(&s));
             let again = read(g, &write(g, &s)).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(again, s);
         });
@@ -862,9 +862,9 @@ cell B2 dark ring
         crate::with_game!(&any, g => {
             let s = read(g, "cell b2 north disc, south disc, north disc").unwrap_or_else(|e| panic!("{e}"));
             let c = g.prog.geometry.parse_label("b2").map(|c| c.0 as usize).unwrap_or(0);
-            assert_eq!(s.height[c], 3);
-            assert_eq!(side_of(s.pieces[c * g.cap]), 0);
-            assert_eq!(side_of(s.pieces[c * g.cap + 1]), 1);
+            assert_eq!(s.height(c as u16), 3);
+            assert_eq!(g.piece_at(&s, c as u16, 0).map(side_of), Some(0));
+            assert_eq!(g.piece_at(&s, c as u16, 1).map(side_of), Some(1));
             assert_eq!(write(g, &s).lines().last(), Some("cell b2 north disc, south disc, north disc"));
         });
     }
@@ -951,7 +951,7 @@ cell B2 dark ring
             for any in GAMES.get_or_init(|| [game(FLAT), game(TALL)]) {
                 crate::with_game!(any, g => {
                     if let Ok(s) = read(g, &text) {
-                        proptest::prop_assert_eq!(s.hash, g.hash_from_scratch(&s));
+                        proptest::prop_assert_eq!(s.hash(), g.hash_from_scratch(&s));
                         let again = read(g, &write(g, &s));
                         proptest::prop_assert!(again.is_ok());
                         proptest::prop_assert_eq!(normalised(g, &again.unwrap_or_else(|_| s.clone())), normalised(g, &s));

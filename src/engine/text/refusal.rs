@@ -52,7 +52,7 @@ pub struct Reason {
 /// reason is found this way (a rule allows the move as a first part, or the rules
 /// read what cannot be known here).
 pub fn why_not<const W: usize>(g: &Game<W>, s: &State<W>, cells: &[u16]) -> Option<Reason> {
-    let phase = g.prog.phases.get(s.phase as usize)?;
+    let phase = g.prog.phases.get(s.phase() as usize)?;
     let mut rules = Vec::new();
     rules_of(g, s, &phase.body, &mut Vec::new(), &mut rules);
     let (from, to) = match cells {
@@ -276,7 +276,7 @@ fn follow<const W: usize>(
     bind(g, &mut cx, slots);
     let mut middle = NONE;
     if from != NONE {
-        let pieces = cr.subject.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx)) & s.occupied;
+        let pieces = cr.subject.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx)) & s.occupied();
         if !pieces.has(from) {
             let why = format!(
                 "a {} moves only `{}`, and the piece on {} is not one",
@@ -405,7 +405,7 @@ fn way<const W: usize>(
                 let mut c = step(from, d);
                 let mut blocked = NONE;
                 while c != NONE && c != to {
-                    if blocked == NONE && s.occupied.has(c) {
+                    if blocked == NONE && s.occupied().has(c) {
                         blocked = c;
                     }
                     c = step(c, d);
