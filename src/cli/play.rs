@@ -27,7 +27,7 @@ use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
 use rulesi::engine::text::notation::{find_move, move_text};
 use rulesi::engine::text::position;
-use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, Sampler, State};
 use rulesi::with_game;
 
 use super::ColorChoice;
@@ -159,8 +159,8 @@ pub fn engine_move<const W: usize>(
 ) -> Result<Option<Chosen>, EngineError> {
     Ok(match who {
         Who::Random | Who::Human => {
-            let mut list = MoveList::new();
-            g.random_move(s, rng, &mut list)?.map(|i| Chosen { parts: list.get(i).to_vec(), search: None })
+            let mut sampler = Sampler::new();
+            g.random_move(s, rng, &mut sampler)?.map(|turn| Chosen { parts: turn.to_vec(), search: None })
         }
         Who::Computer => {
             let cfg = mcts::Config { seed: rng.next_u64(), ..cfg.clone() };

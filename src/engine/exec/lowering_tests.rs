@@ -8,6 +8,7 @@ use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::MoveList;
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::exec::value::Val;
+use crate::engine::sample::Sampler;
 use crate::engine::search::Rng;
 use crate::engine::{AnyGame, build};
 use crate::with_game;
@@ -161,18 +162,18 @@ fn random_playouts_stay_consistent() {
             with_game!(&any, g => {
                 let slow = two_part(g);
                 let mut rng = Rng::new(3);
-                let mut list = MoveList::new();
+                let mut sampler = Sampler::new();
                 for _ in 0..if slow { 2 } else { 5 } {
                     let mut s = g.start();
                     for _ in 0..3000 {
                         if s.outcome != Outcome::Ongoing {
                             break;
                         }
-                        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
+                        let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("random move") else {
                             g.settle(&mut s);
                             break;
                         };
-                        let parts = list.get(i).to_vec();
+                        let parts = turn.to_vec();
                         g.play(&mut s, &parts).expect("play");
                         assert_eq!(s.hash, g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
                     }
@@ -191,7 +192,7 @@ fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u6
 /// games of two-part turns), every `every` plies.
 fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every: usize) -> Vec<State<W>> {
     let mut rng = Rng::new(seed);
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let mut s = g.start();
     let mut out = Vec::new();
     for ply in 0..plies {
@@ -201,11 +202,11 @@ fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every:
         if ply % every == 0 {
             out.push(s.clone());
         }
-        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
+        let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("random move") else {
             g.settle(&mut s);
             break;
         };
-        let parts = list.get(i).to_vec();
+        let parts = turn.to_vec();
         g.play(&mut s, &parts).expect("play");
     }
     out
