@@ -455,7 +455,7 @@ impl<const W: usize> Game<W> {
     /// A move whose mask conditions hold: list it unchecked, or check the rest of its
     /// conditions and finish the turn.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn emit_masked<S: Sink>(
         &self,
         s: &State<W>,

@@ -96,6 +96,16 @@ impl MoveList {
         (e.is_some() || overflow).then_some(e)
     }
 
+    /// Removes every turn, leaving what stopped the listing (which [`Game::listed`]
+    /// takes): what random play does before each draw.
+    ///
+    /// [`Game::listed`]: crate::engine::exec::state::Game::listed
+    #[inline(always)]
+    pub(crate) fn clear_turns(&mut self) {
+        self.parts.clear();
+        self.spans.clear();
+    }
+
     /// Whether a turn of `parts` parts may be added without passing
     /// [`MAX_LISTED_PARTS`] (when it may not, the listing is stopped).
     #[inline(always)]

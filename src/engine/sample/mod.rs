@@ -105,8 +105,9 @@ impl<const W: usize> Game<W> {
 
     /// [`Game::random_move`]: where the turn drawn is. By plan when the phase has one,
     /// falling back on the general path when the plan cannot decide.
+    #[inline]
     fn draw(&self, s: &State<W>, rng: &mut Rng, sampler: &mut Sampler) -> Result<Option<Drawn>, EngineError> {
-        sampler.list.clear();
+        sampler.list.clear_turns();
         self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
             return Ok(None);
