@@ -7,10 +7,10 @@ use crate::engine::exec::context::Ctx;
 use crate::engine::exec::moves::MoveList;
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, State};
-use crate::engine::sample::Drawn;
 use crate::engine::sample::boxes::BOX_MISSES;
 use crate::engine::sample::candidates::Candidates;
 use crate::engine::sample::follow::FOLLOW_MISSES;
+use crate::engine::sample::{Drawn, Sampler};
 
 impl<const W: usize> Game<W> {
     /// Random play, the general way: the turn drawn (in `cands`' turns, or alone in
@@ -52,15 +52,32 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         rng: &mut crate::engine::search::Rng,
+        sampler: &mut Sampler<W>,
+    ) -> Result<Option<Drawn>, EngineError> {
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx::new(start);
+        // The scratch positions of the last draw, so that playing parts out on copies
+        // allocates nothing.
+        cx.extra = sampler.take_extra();
+        let drawn = self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list);
+        // Given back (`sampler.extra` is empty, taken above: nothing to drop).
+        std::mem::swap(&mut sampler.extra, &mut cx.extra);
+        drawn
+    }
+
+    /// [`Game::random_general`], in the context `cx`.
+    fn general_draw(
+        &self,
+        s: &State<W>,
+        rng: &mut crate::engine::search::Rng,
+        cx: &mut Ctx<W>,
         cands: &mut Candidates,
         list: &mut MoveList,
     ) -> Result<Option<Drawn>, EngineError> {
         cands.clear();
-        let start = if self.prog.uses.turn_start { Some(s) } else { None };
-        let mut cx = Ctx::new(start);
         let mut prefix = Vec::new();
         let body = &self.code.phases[s.phase as usize];
-        self.gen_block(s, &mut cx, body, &mut prefix, cands, None);
+        self.gen_block(s, cx, body, &mut prefix, cands, None);
         self.listed(s, cands)?;
         let mut exact = cands.len() + cands.group_total();
         let mut boxed = cands.box_total();
@@ -74,7 +91,7 @@ impl<const W: usize> Game<W> {
                 let (rule, from, extra, first, end) = cands.follow_info(gi);
                 let action = self.prog.rules[rule as usize].action;
                 let p1 = self.part_of(rule, action, from, to, extra);
-                if let Some((a, b)) = self.check_follow(s, &mut cx, cands, p1, j, first, end)? {
+                if let Some((a, b)) = self.check_follow(s, cx, cands, p1, j, first, end)? {
                     let i = match b {
                         Some(p2) => {
                             list.push(&[a], p2);
@@ -87,7 +104,7 @@ impl<const W: usize> Game<W> {
                 // The fallback: the first parts' turns, listed.
                 follow_misses += 1;
                 if follow_misses == FOLLOW_MISSES {
-                    self.follows_to_turns(s, &mut cx, cands);
+                    self.follows_to_turns(s, cx, cands);
                     self.listed(s, cands)?;
                     exact = cands.len() + cands.group_total();
                     follows = 0;
@@ -95,7 +112,7 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             if r < cands.len() {
-                if cands.is_checked(r) || self.check_part(s, &mut cx, cands.get(r)[0])? {
+                if cands.is_checked(r) || self.check_part(s, cx, cands.get(r)[0])? {
                     return Ok(Some(Drawn::Candidate(r)));
                 }
                 cands.swap_remove(r);
@@ -103,14 +120,14 @@ impl<const W: usize> Game<W> {
             } else if r < exact {
                 let (gi, to) = cands.group_nth((r - cands.len()) as u32, W);
                 let (rule, from, extra) = cands.group_info(gi);
-                if let Some(part) = self.check_masked(s, &mut cx, rule, from, to, extra) {
+                if let Some(part) = self.check_masked(s, cx, rule, from, to, extra) {
                     return Ok(Some(Drawn::Listed(list.push_one(part))));
                 }
                 cands.group_remove(gi, to, W);
                 exact -= 1;
             } else {
                 let (bi, from, k) = cands.box_slot((r - exact) as u32);
-                if let Some(part) = self.check_box(s, &mut cx, cands, bi, from, k) {
+                if let Some(part) = self.check_box(s, cx, cands, bi, from, k) {
                     return Ok(Some(Drawn::Listed(list.push_one(part))));
                 }
                 // A slot that is not a legal move stays (it is drawn again with the
@@ -119,7 +136,7 @@ impl<const W: usize> Game<W> {
                 // ends.
                 misses += 1;
                 if misses == BOX_MISSES {
-                    self.boxes_to_groups(s, &mut cx, cands);
+                    self.boxes_to_groups(s, cx, cands);
                     exact = cands.len() + cands.group_total();
                     boxed = 0;
                 }
@@ -127,7 +144,7 @@ impl<const W: usize> Game<W> {
         }
         // No candidate is legal: the turns of `no moves`, listed.
         list.clear();
-        self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, list, None);
+        self.gen_block(s, cx, &self.code.no_moves, &mut prefix, list, None);
         self.listed(s, list)?;
         Ok(if list.is_empty() { None } else { Some(Drawn::Listed(rng.below(list.len()))) })
     }

@@ -19,7 +19,7 @@ pub mod plan;
 pub mod turns;
 
 use crate::engine::error::EngineError;
-use crate::engine::exec::context::{Ctx, finish};
+use crate::engine::exec::context::{Ctx, CtxExtra, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::search::Rng;
@@ -54,21 +54,34 @@ pub(crate) const RELOCATE_SELF: usize = 8;
 
 /// Random play's scratch space, reused from turn to turn (drawing allocates nothing
 /// once it has grown): the turns listed (all of them, or the one drawn), the
-/// candidates of the general path, and those of the draw by plan.
-#[derive(Clone, Debug, Default)]
-pub struct Sampler {
+/// candidates of the general path, those of the draw by plan, and the evaluation
+/// scratch of the general path (positions to play parts on).
+#[derive(Default)]
+pub struct Sampler<const W: usize> {
     /// Turns listed, or the turn drawn alone.
     list: MoveList,
     /// The candidates of the general path.
     cands: Candidates,
     /// The candidates of the draw by plan.
     plan: PlanCandidates,
+    /// The scratch of the general path's evaluation context, kept from turn to turn.
+    extra: Option<Box<CtxExtra<W>>>,
 }
 
-impl Sampler {
+impl<const W: usize> Sampler<W> {
     /// A sampler with no scratch space yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The evaluation scratch kept from the last draw, with what belongs to that turn
+    /// (its cache of sets, the positions of the turn being generated) removed.
+    #[inline]
+    pub(crate) fn take_extra(&mut self) -> Option<Box<CtxExtra<W>>> {
+        let mut x = self.extra.take()?;
+        x.cache.clear();
+        x.turn.clear();
+        Some(x)
     }
 }
 
@@ -93,10 +106,10 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         rng: &mut Rng,
-        sampler: &'a mut Sampler,
+        sampler: &'a mut Sampler<W>,
     ) -> Result<Option<&'a [Part]>, EngineError> {
         let drawn = self.draw(s, rng, sampler)?;
-        let sampler: &'a Sampler = sampler;
+        let sampler: &'a Sampler<W> = sampler;
         Ok(drawn.map(|d| match d {
             Drawn::Listed(i) => sampler.list.get(i),
             Drawn::Candidate(i) => crate::engine::exec::sink::Sink::get(&sampler.cands, i),
@@ -106,7 +119,7 @@ impl<const W: usize> Game<W> {
     /// [`Game::random_move`]: where the turn drawn is. By plan when the phase has one,
     /// falling back on the general path when the plan cannot decide.
     #[inline]
-    fn draw(&self, s: &State<W>, rng: &mut Rng, sampler: &mut Sampler) -> Result<Option<Drawn>, EngineError> {
+    fn draw(&self, s: &State<W>, rng: &mut Rng, sampler: &mut Sampler<W>) -> Result<Option<Drawn>, EngineError> {
         sampler.list.clear_turns();
         self.check_stacks(s)?;
         if s.outcome != Outcome::Ongoing || s.phase as usize >= self.prog.phases.len() {
@@ -125,7 +138,7 @@ impl<const W: usize> Game<W> {
                 return Ok(Some(Drawn::Listed(sampler.list.push_one(part))));
             }
         }
-        self.random_general(s, rng, &mut sampler.cands, &mut sampler.list)
+        self.random_general(s, rng, sampler)
     }
 
     /// Random play by listing: every legal turn listed into `list`, one picked

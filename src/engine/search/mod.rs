@@ -123,7 +123,7 @@ pub fn random_game<const W: usize>(
     s: &mut State<W>,
     rng: &mut Rng,
     max_plies: u32,
-    sampler: &mut Sampler,
+    sampler: &mut Sampler<W>,
 ) -> Result<(Ending, u32), EngineError> {
     let mut plies = 0;
     loop {
