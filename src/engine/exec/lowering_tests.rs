@@ -183,6 +183,41 @@ fn random_playouts_stay_consistent() {
     }
 }
 
+/// A sampler reused from turn to turn (its candidates, turns and evaluation scratch
+/// left from the turns before) draws the same turns as a fresh one with the same
+/// random numbers, on every game with and without fast paths.
+#[test]
+fn a_reused_sampler_draws_as_a_fresh_one() {
+    for path in every_game() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let model = crate::check_source(&text).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        for fast in [true, false] {
+            let any = crate::engine::build_with_fast_paths(&model, &values, fast).expect("the game builds");
+            with_game!(&any, g => {
+                let plies = if two_part(g) { 40 } else { 300 };
+                let mut rng = Rng::new(11);
+                let mut reused = Sampler::new();
+                let mut s = g.start();
+                for ply in 0..plies {
+                    if s.outcome != Outcome::Ongoing {
+                        break;
+                    }
+                    let mut new = Sampler::new();
+                    let fresh = g.random_move(&s, &mut rng.clone(), &mut new).expect("random move").map(|t| t.to_vec());
+                    let drawn = g.random_move(&s, &mut rng, &mut reused).expect("random move").map(|t| t.to_vec());
+                    assert_eq!(drawn, fresh, "{} (fast paths {fast}), ply {ply}", path.display());
+                    let Some(turn) = drawn else {
+                        g.settle(&mut s);
+                        break;
+                    };
+                    g.play(&mut s, &turn).expect("play");
+                }
+            });
+        }
+    }
+}
+
 /// Checks that random play is uniform on a position (see [`check_uniform`]).
 fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u64, label: &str) -> usize {
     crate::engine::search::check_uniform(g, s, per, seed).unwrap_or_else(|e| panic!("{label}: {e}"))

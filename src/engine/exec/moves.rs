@@ -139,6 +139,11 @@ impl MoveList {
         self.spans.swap_remove(i);
     }
 
+    /// Removes turn `i`, keeping the order of the others.
+    pub(crate) fn remove(&mut self, i: usize) {
+        self.spans.remove(i);
+    }
+
     /// Every turn.
     pub fn iter(&self) -> impl Iterator<Item = &[Part]> {
         (0..self.len()).map(|i| self.get(i))

@@ -1,8 +1,9 @@
 //! Random play: drawing one legal turn uniformly without listing them all. A
 //! [`Sampler`] owns the scratch space of the draws and is reused from turn to turn.
-//! The strategies, each uniform over the legal turns, each falling back on the next:
+//! The strategies, each uniform over the legal turns, so that every mixture of them
+//! is uniform too, each with its fallback written where it is taken:
 //!
-//! - listing ([`Game::random_listed`]): every turn listed, one picked; the only one
+//! - listing (`Game::random_listed`): every turn listed, one picked; the only one
 //!   without fast paths ([`Game::fast`]) or with `moves by effect`;
 //! - by plan (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
 //!   static destinations; falls back on the general path;

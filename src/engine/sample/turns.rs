@@ -65,13 +65,15 @@ impl Sink for LazyTurns {
     }
     fn keep_longest(&mut self, mark: usize) {
         let longest = (mark..self.len()).map(|i| self.get(i).len()).max().unwrap_or(0);
-        let keep: Vec<bool> = (0..self.len()).map(|i| i < mark || self.get(i).len() == longest).collect();
-        self.list.keep_only(&keep);
-        let mut i = 0;
-        self.checked.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
+        let mut i = mark;
+        while i < self.len() {
+            if self.get(i).len() < longest {
+                self.list.remove(i);
+                self.checked.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
     fn fail(&mut self, e: EngineError) {
         self.list.fail(e)
