@@ -19,7 +19,7 @@ use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_m
 use std::hint::black_box;
 
 use rulesi::engine::search::{Rng, random_game};
-use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options};
+use rulesi::engine::{AnyGame, Game, MoveList, Outcome, Sampler, State, build, compile::options};
 use rulesi::with_game;
 
 /// The longest playout, in turns.
@@ -90,10 +90,11 @@ fn bench_game<const W: usize>(c: &mut Criterion, name: &str, g: &Game<W>) {
     // A playout can take long (each sample then runs it once): flat sampling keeps the
     // number of runs at the sample size.
     group.sampling_mode(SamplingMode::Flat);
+    let mut sampler = Sampler::new();
     group.bench_function("playout", |b| {
         b.iter_batched_ref(
             || (start.clone(), Rng::new(PLAYOUT_SEED)),
-            |(s, rng)| random_game(g, s, rng, PLAYOUT_PLIES, &mut list).expect("playout"),
+            |(s, rng)| random_game(g, s, rng, PLAYOUT_PLIES, &mut sampler).expect("playout"),
             BatchSize::SmallInput,
         )
     });

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget, Config};
-use rulesi::engine::{AnyGame, Game, MoveList, Outcome, State, build, compile::options, text::position};
+use rulesi::engine::{AnyGame, Game, Outcome, Sampler, State, build, compile::options, text::position};
 use rulesi::with_game;
 
 fn sackson() -> AnyGame {
@@ -34,7 +34,7 @@ const FACING: &str = "turn white\nphase play\n\
 fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, seed: u64, max: u32) -> Option<Outcome> {
     let mut s = start.clone();
     let mut rng = Rng::new(seed);
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     for _ in 0..max {
         if s.outcome() != Outcome::Ongoing {
             return Some(s.outcome());
@@ -44,7 +44,7 @@ fn play<const W: usize>(g: &Game<W>, start: &State<W>, computer: Option<u8>, see
                 Config { budget: Budget::Iterations(200), playout_plies: 4, seed: rng.next_u64(), ..Config::default() };
             mcts::search(g, &s, &cfg, None).expect("search").best_move().map(|m| m.to_vec())
         } else {
-            g.random_move(&s, &mut rng, &mut list).expect("random move").map(|i| list.get(i).to_vec())
+            g.random_move(&s, &mut rng, &mut sampler).expect("random move").map(|turn| turn.to_vec())
         };
         match parts {
             Some(p) => g.play(&mut s, &p).expect("play"),

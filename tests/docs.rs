@@ -431,7 +431,7 @@ fn the_rhombus_connection_example_plays() {
 #[test]
 fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
     use rulesi::engine::search::{Rng, perft};
-    use rulesi::engine::{MoveList, Outcome, build, compile::options};
+    use rulesi::engine::{MoveList, Outcome, Sampler, build, compile::options};
     let text =
         std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILES[0])).expect("the reference");
     let found = blocks(FILES[0], &text).expect("closed blocks");
@@ -451,6 +451,7 @@ fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
         };
         let mut rng = Rng::new(3);
         let mut list = MoveList::new();
+        let mut sampler = Sampler::new();
         let mut passes = 0;
         for _ in 0..20 {
             let mut s = g.start();
@@ -461,12 +462,12 @@ fn the_flipping_example_counts_othello_and_ends_without_extra_passes() {
                     // A pass is played only when the other player then has a move.
                     assert!(!list.is_empty() && !is_pass(list.get(0)), "a pass with no move after it");
                 }
-                let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("a move") else {
+                let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("a move") else {
                     // Neither player can move: `no moves` decides the game.
                     g.settle(&mut s);
                     break;
                 };
-                let turn = list.get(i).to_vec();
+                let turn = turn.to_vec();
                 last_was_pass = is_pass(&turn);
                 passes += usize::from(last_was_pass);
                 g.play(&mut s, &turn).expect("play");

@@ -4,7 +4,7 @@
 
 use rulesi::engine::compile::options;
 use rulesi::engine::search::perft;
-use rulesi::engine::{AnyGame, MoveList, Outcome, build, build_with_fast_paths};
+use rulesi::engine::{AnyGame, MoveList, Outcome, Sampler, build, build_with_fast_paths};
 use rulesi::with_game;
 
 fn game(text: &str, fast: bool) -> AnyGame {
@@ -266,11 +266,11 @@ fn the_pie_rule_pattern_of_the_reference_ends_in_wins() {
         let any = game(text, fast);
         with_game!(&any, g => {
             let mut rng = rulesi::engine::search::Rng::new(7);
-            let mut list = MoveList::new();
+            let mut sampler = Sampler::new();
             let mut wins = [0u32; 2];
             for _ in 0..20 {
                 let mut s = g.start();
-                let (ending, _) = rulesi::engine::search::random_game(g, &mut s, &mut rng, 1000, &mut list).expect("a random game");
+                let (ending, _) = rulesi::engine::search::random_game(g, &mut s, &mut rng, 1000, &mut sampler).expect("a random game");
                 match ending {
                     rulesi::engine::search::Ending::Finished(Outcome::Win(p)) => wins[p as usize] += 1,
                     other => panic!("fast paths {fast}: a game of Hex ended {other:?}"),

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args as ClapArgs;
 
 use rulesi::engine::search::{Ending, Rng, random_game};
-use rulesi::engine::{Game, MoveList, Outcome, State};
+use rulesi::engine::{Game, Outcome, Sampler, State};
 use rulesi::with_game;
 
 use super::load::{GameArgs, load, start_position};
@@ -90,7 +90,7 @@ fn play_batch<const W: usize>(
     seconds: f64,
 ) -> Result<Tally, String> {
     let mut rng = Rng::new(seed);
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let mut state = start.clone();
     let mut t = Tally { wins: vec![0; g.prog.players], ..Tally::default() };
     if playouts == Some(0) {
@@ -99,7 +99,7 @@ fn play_batch<const W: usize>(
     let cpu0 = thread_cpu_seconds();
     loop {
         state.clone_from(start);
-        let (ending, n) = random_game(g, &mut state, &mut rng, max_plies, &mut list)
+        let (ending, n) = random_game(g, &mut state, &mut rng, max_plies, &mut sampler)
             .map_err(|e| format!("in random game {}: {e}", t.games + 1))?;
         t.games += 1;
         t.plies += n as u64;

@@ -27,7 +27,7 @@ use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
 use rulesi::engine::text::notation::{find_move, move_text};
 use rulesi::engine::text::position;
-use rulesi::engine::{EngineError, Game, MoveList, Outcome, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, Sampler, State};
 use rulesi::with_game;
 
 use super::ColorChoice;
@@ -148,19 +148,20 @@ pub struct Chosen {
     pub search: Option<(u64, f64)>,
 }
 
-/// The move of a non-human player; `None` when there is no legal move.
+/// The move of a non-human player; `None` when there is no legal move. `sampler` is
+/// random play's scratch space, reused from move to move.
 pub fn engine_move<const W: usize>(
     g: &Game<W>,
     s: &State<W>,
     who: Who,
     cfg: &mcts::Config,
     rng: &mut Rng,
+    sampler: &mut Sampler<W>,
     progress: Option<&mut dyn FnMut(&mcts::Progress)>,
 ) -> Result<Option<Chosen>, EngineError> {
     Ok(match who {
         Who::Random | Who::Human => {
-            let mut list = MoveList::new();
-            g.random_move(s, rng, &mut list)?.map(|i| Chosen { parts: list.get(i).to_vec(), search: None })
+            g.random_move(s, rng, sampler)?.map(|turn| Chosen { parts: turn.to_vec(), search: None })
         }
         Who::Computer => {
             let cfg = mcts::Config { seed: rng.next_u64(), ..cfg.clone() };
@@ -193,6 +194,8 @@ struct Session<'g, const W: usize> {
     who: Vec<Who>,
     cfg: mcts::Config,
     rng: Rng,
+    /// Random play's scratch space, reused from move to move.
+    sampler: Sampler<W>,
     interactive: bool,
     game_path: PathBuf,
     ruleset: Option<String>,
@@ -573,9 +576,9 @@ impl<const W: usize> Session<'_, W> {
                     p.value * 100.0
                 );
             };
-            engine_move(g, s, who, &self.cfg, &mut self.rng, Some(&mut report))
+            engine_move(g, s, who, &self.cfg, &mut self.rng, &mut self.sampler, Some(&mut report))
         } else {
-            engine_move(g, s, who, &self.cfg, &mut self.rng, None)
+            engine_move(g, s, who, &self.cfg, &mut self.rng, &mut self.sampler, None)
         }
     }
 
@@ -895,6 +898,7 @@ pub fn run(args: Args) -> ExitCode {
             who,
             cfg: mcts::Config { budget: args.think, playout_plies: args.playout_plies, ..mcts::Config::default() },
             rng: Rng::new(seed),
+            sampler: Sampler::new(),
             interactive,
             game_path: game_args.file.clone(),
             ruleset: game_args.ruleset.clone(),

@@ -22,6 +22,7 @@ pub use bits::Bits;
 pub use error::{BuildError, EngineError, EngineErrorKind};
 pub use exec::moves::{MoveList, Part};
 pub use exec::state::{Game, Outcome, State};
+pub use sample::Sampler;
 
 /// A compiled game at the bitset width its board needs.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use rulesi::engine::compile::program::NONE;
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts::{self, Budget};
 use rulesi::engine::text::notation::{find_move, move_text};
-use rulesi::engine::{self, AnyGame, Game, MoveList, Outcome, Part, State};
+use rulesi::engine::{self, AnyGame, Game, MoveList, Outcome, Part, Sampler, State};
 use rulesi::with_game;
 
 use crate::cli::board::{View, move_cells};
@@ -259,7 +259,7 @@ impl Server {
             }
             let cfg = mcts::Config { budget, ..mcts::Config::default() };
             let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-            let found = engine_move(g, s, Who::Computer, &cfg, &mut Rng::new(seed), None).map_err(ApiError::engine)?;
+            let found = engine_move(g, s, Who::Computer, &cfg, &mut Rng::new(seed), &mut Sampler::new(), None).map_err(ApiError::engine)?;
             let Some(c) = found else { return Err(game_over()) };
             let text = move_text(g, s, &c.parts);
             Played { parts: c.parts, text }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rulesi::engine::search::Rng;
 use rulesi::engine::search::mcts;
-use rulesi::engine::{EngineError, Game, MoveList, Outcome, Part, State};
+use rulesi::engine::{EngineError, Game, MoveList, Outcome, Part, Sampler, State};
 
 use crate::cli::play::{Who, engine_move};
 
@@ -70,6 +70,7 @@ pub fn play_game<const W: usize>(
     let mut s = g.start();
     let mut plies = 0;
     let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let alike = who.iter().all(|w| *w == who[0]);
     loop {
         let end = if s.outcome() != Outcome::Ongoing {
@@ -93,7 +94,7 @@ pub fn play_game<const W: usize>(
         };
         // (The chooser is always a player; random play covers what cannot happen.)
         let who = who.get(chooser as usize).copied().unwrap_or(Who::Random);
-        match engine_move(g, &s, who, cfg, &mut rng, None)? {
+        match engine_move(g, &s, who, cfg, &mut rng, &mut sampler, None)? {
             Some(c) => {
                 watch.before(g, &s, Some(&c.parts))?;
                 let mut captures = 0;

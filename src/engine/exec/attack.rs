@@ -69,7 +69,7 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<W>,
         rid: u32,
         cr: &crate::engine::exec::code::CRule<W>,
-        out: &mut MoveList,
+        out: &mut impl crate::engine::exec::sink::Sink,
     ) {
         let c = cx.attack;
         let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return };

@@ -66,11 +66,6 @@ impl<const W: usize> Default for MoveVars<W> {
 pub struct Ctx<'s, const W: usize> {
     /// Local slots (grown when first written: most rules write none).
     pub slots: Vec<Val<W>>,
-    /// Generating for random play: simple rules' conditions are checked later.
-    pub lazy: bool,
-    /// Generating for random play, where rules with masks may add whole groups of
-    /// candidates ([`MoveList::push_group`]).
-    pub groups: bool,
     /// Move variables.
     pub mv: MoveVars<W>,
     /// Generating the attacks on this cell ([`NONE`] otherwise): only the first parts
@@ -215,22 +210,14 @@ impl<'s, const W: usize> Ctx<'s, W> {
     /// here (`finish!` forgets a context that holds nothing instead of dropping it).
     #[inline(always)]
     pub fn holds_nothing(&self) -> bool {
-        let Ctx { slots, lazy: _, groups: _, mv, attack: _, turn_start: _, extra } = self;
+        let Ctx { slots, mv, attack: _, turn_start: _, extra } = self;
         let MoveVars { from: _, to: _, middle: _, chosen, captures: _, taken: _, rule: _, refusal: _ } = mv;
         slots.capacity() == 0 && extra.is_none() && chosen.is_none()
     }
 
     /// A context with no locals written and no move.
     pub fn new(turn_start: Option<&'s State<W>>) -> Self {
-        Ctx {
-            slots: Vec::new(),
-            lazy: false,
-            groups: false,
-            mv: MoveVars::default(),
-            attack: NONE,
-            turn_start,
-            extra: None,
-        }
+        Ctx { slots: Vec::new(), mv: MoveVars::default(), attack: NONE, turn_start, extra: None }
     }
 
     /// The parts few evaluations need, made now if they were not.

@@ -11,6 +11,7 @@ use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::{CRule, CS, Mask};
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
 use crate::engine::exec::moves::{MoveList, Part, placement_extra};
+use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::exec::statement::Pending;
 
@@ -67,7 +68,7 @@ impl<const W: usize> Game<W> {
     /// The error that stopped listing the turns of `s` into `out`, if one did (`out`
     /// is then cleared).
     #[inline]
-    pub(crate) fn listed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+    pub(crate) fn listed<S: Sink>(&self, s: &State<W>, out: &mut S) -> Result<(), EngineError> {
         if !out.failed() {
             return Ok(());
         }
@@ -76,7 +77,7 @@ impl<const W: usize> Game<W> {
 
     #[cold]
     #[inline(never)]
-    pub(crate) fn listing_failed(&self, s: &State<W>, out: &mut MoveList) -> Result<(), EngineError> {
+    pub(crate) fn listing_failed<S: Sink>(&self, s: &State<W>, out: &mut S) -> Result<(), EngineError> {
         let e = out.take_fault().flatten().unwrap_or_else(|| {
             EngineErrorKind::TooManyTurns {
                 move_number: self.move_number(s),
@@ -114,13 +115,13 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    pub(crate) fn gen_block(
+    pub(crate) fn gen_block<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         stmts: &[CS<W>],
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
         again: Option<(u32, u16)>,
     ) {
         for st in stmts {
@@ -128,13 +129,13 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    pub(crate) fn gen_stmt(
+    pub(crate) fn gen_stmt<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         st: &CS<W>,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
         again: Option<(u32, u16)>,
     ) {
         match st {
@@ -159,8 +160,8 @@ impl<const W: usize> Game<W> {
                 self.store(cx, *slot, v);
             }
             CS::First(blocks) => {
-                // Candidates must be in the list to be checked here: no groups.
-                let groups = std::mem::replace(&mut cx.groups, false);
+                // Candidates must be turns to be checked here: no counted ones.
+                let out = out.turns();
                 for b in blocks {
                     let mark = out.len();
                     self.gen_block(s, cx, b, prefix, out, again);
@@ -168,14 +169,12 @@ impl<const W: usize> Game<W> {
                         break;
                     }
                 }
-                cx.groups = groups;
             }
             CS::Longest(b) => {
-                let groups = std::mem::replace(&mut cx.groups, false);
+                let out = out.turns();
                 let mark = out.len();
                 self.gen_block(s, cx, b, prefix, out, again);
                 out.keep_longest(mark);
-                cx.groups = groups;
             }
             CS::Optional(b) | CS::Required(b) => self.gen_block(s, cx, b, prefix, out, again),
             CS::Move(r) => self.gen_rule(s, cx, *r, None, prefix, out),
@@ -189,14 +188,14 @@ impl<const W: usize> Game<W> {
     }
 
     /// Generates the moves of one rule (with `only_from` for `again`).
-    pub(crate) fn gen_rule(
+    pub(crate) fn gen_rule<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
         only_from: Option<u16>,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         let rule = &self.prog.rules[rid as usize];
         if cx.attack != NONE && (rule.asks_attack || !out.is_empty()) {
@@ -207,12 +206,12 @@ impl<const W: usize> Game<W> {
         cx.mv.rule = rid;
         // Random play: a rule that can neither refuse nor continue lists its moves
         // unchecked; their conditions are checked when drawn (`random_move`).
-        let lazy = cx.lazy && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
+        let lazy = S::UNCHECKED && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
         if cx.attack != NONE && self.fast && rule.reversible && !self.back.is_empty() {
             // An attack on one cell: walk back from it (see `Game::attacks_back`).
             self.attacks_back(s, cx, rid, cr, out);
-        } else if cx.groups && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
-            // Random play over turns of two parts (see `crate::engine::exec::follow`).
+        } else if S::COUNTS && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+            // Random play over turns of two parts (see `crate::engine::sample::follow`).
             self.gen_follow(s, cx, rid, cr, out);
         } else if let Some(m) = &cr.mask {
             self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
@@ -224,7 +223,7 @@ impl<const W: usize> Game<W> {
 
     /// Generation by destination sets (see [`Mask`]).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gen_masked(
+    pub(crate) fn gen_masked<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -234,10 +233,10 @@ impl<const W: usize> Game<W> {
         only_from: Option<u16>,
         lazy: bool,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         let action = self.prog.rules[rid as usize].action;
-        let group = lazy && cx.groups;
+        let group = lazy && S::COUNTS;
         let Some(to_set) = &cr.to else { return };
         // The destinations, as far as they do not depend on the piece.
         let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
@@ -456,8 +455,8 @@ impl<const W: usize> Game<W> {
     /// A move whose mask conditions hold: list it unchecked, or check the rest of its
     /// conditions and finish the turn.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn emit_masked(
+    #[inline(always)]
+    pub(crate) fn emit_masked<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -466,7 +465,7 @@ impl<const W: usize> Game<W> {
         lazy: bool,
         part: Part,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         if lazy {
             out.push_unchecked(part);
@@ -503,7 +502,7 @@ impl<const W: usize> Game<W> {
 
     /// Generation move by move, for the rules masks do not cover.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gen_plain(
+    pub(crate) fn gen_plain<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -512,10 +511,10 @@ impl<const W: usize> Game<W> {
         only_from: Option<u16>,
         lazy: bool,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         let rule = &self.prog.rules[rid as usize];
-        let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut MoveList| {
+        let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut S| {
             if lazy {
                 out.push_unchecked(part);
                 return;
@@ -652,7 +651,7 @@ impl<const W: usize> Game<W> {
     /// Whether a turn from `mark` on is legal: unchecked turns are checked (in order)
     /// until one passes; those that fail are removed. An error found while checking is
     /// recorded in `out` (see [`Game::listed`]).
-    pub(crate) fn any_legal_from(&self, s: &State<W>, cx: &mut Ctx<W>, out: &mut MoveList, mark: usize) -> bool {
+    pub(crate) fn any_legal_from<S: Sink>(&self, s: &State<W>, cx: &mut Ctx<W>, out: &mut S, mark: usize) -> bool {
         let i = mark;
         while i < out.len() {
             if out.is_checked(i) {
@@ -760,14 +759,14 @@ impl<const W: usize> Game<W> {
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
-    pub(crate) fn complete(
+    pub(crate) fn complete<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
         part: Part,
         prefix: &mut Vec<Part>,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         if cx.attack != NONE {
             // Generating attacks: the part is listed unplayed when it ends on the cell.
@@ -784,7 +783,7 @@ impl<const W: usize> Game<W> {
         // Random play: a one-part turn that may be refused (or leave a royal piece
         // attacked) is played out only if it is drawn (`Game::check_part`). Its
         // conditions read no local (none is bound), so they read the same then.
-        let defer = cx.lazy && prefix.is_empty() && cx.slots.is_empty();
+        let defer = S::UNCHECKED && prefix.is_empty() && cx.slots.is_empty();
         if defer && !rule.goes_on {
             out.push_unchecked(part);
             return;

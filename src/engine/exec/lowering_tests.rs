@@ -8,6 +8,7 @@ use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::MoveList;
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::exec::value::Val;
+use crate::engine::sample::Sampler;
 use crate::engine::search::Rng;
 use crate::engine::{AnyGame, build};
 use crate::with_game;
@@ -161,21 +162,56 @@ fn random_playouts_stay_consistent() {
             with_game!(&any, g => {
                 let slow = two_part(g);
                 let mut rng = Rng::new(3);
-                let mut list = MoveList::new();
+                let mut sampler = Sampler::new();
                 for _ in 0..if slow { 2 } else { 5 } {
                     let mut s = g.start();
                     for _ in 0..3000 {
                         if s.outcome() != Outcome::Ongoing {
                             break;
                         }
-                        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
+                        let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("random move") else {
                             g.settle(&mut s);
                             break;
                         };
-                        let parts = list.get(i).to_vec();
+                        let parts = turn.to_vec();
                         g.play(&mut s, &parts).expect("play");
                         assert_eq!(s.hash(), g.hash_from_scratch(&s), "{label}: hash after {parts:?}");
                     }
+                }
+            });
+        }
+    }
+}
+
+/// A sampler reused from turn to turn (its candidates, turns and evaluation scratch
+/// left from the turns before) draws the same turns as a fresh one with the same
+/// random numbers, on every game with and without fast paths.
+#[test]
+fn a_reused_sampler_draws_as_a_fresh_one() {
+    for path in every_game() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let model = crate::check_source(&text).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        for fast in [true, false] {
+            let any = crate::engine::build_with_fast_paths(&model, &values, fast).expect("the game builds");
+            with_game!(&any, g => {
+                let plies = if two_part(g) { 40 } else { 300 };
+                let mut rng = Rng::new(11);
+                let mut reused = Sampler::new();
+                let mut s = g.start();
+                for ply in 0..plies {
+                    if s.outcome != Outcome::Ongoing {
+                        break;
+                    }
+                    let mut new = Sampler::new();
+                    let fresh = g.random_move(&s, &mut rng.clone(), &mut new).expect("random move").map(|t| t.to_vec());
+                    let drawn = g.random_move(&s, &mut rng, &mut reused).expect("random move").map(|t| t.to_vec());
+                    assert_eq!(drawn, fresh, "{} (fast paths {fast}), ply {ply}", path.display());
+                    let Some(turn) = drawn else {
+                        g.settle(&mut s);
+                        break;
+                    };
+                    g.play(&mut s, &turn).expect("play");
                 }
             });
         }
@@ -191,7 +227,7 @@ fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed: u6
 /// games of two-part turns), every `every` plies.
 fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every: usize) -> Vec<State<W>> {
     let mut rng = Rng::new(seed);
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let mut s = g.start();
     let mut out = Vec::new();
     for ply in 0..plies {
@@ -201,11 +237,11 @@ fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every:
         if ply % every == 0 {
             out.push(s.clone());
         }
-        let Some(i) = g.random_move(&s, &mut rng, &mut list).expect("random move") else {
+        let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("random move") else {
             g.settle(&mut s);
             break;
         };
-        let parts = list.get(i).to_vec();
+        let parts = turn.to_vec();
         g.play(&mut s, &parts).expect("play");
     }
     out

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod repetition;
 pub mod same_effect;
 pub mod sides;
+pub mod sink;
 pub mod state;
 pub mod statement;
 pub mod turn;

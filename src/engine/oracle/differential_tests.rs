@@ -16,6 +16,7 @@ use crate::engine::exec::lowering_tests::games;
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::oracle::Oracle;
+use crate::engine::sample::Sampler;
 use crate::engine::search::Rng;
 use crate::engine::{AnyGame, build};
 use crate::with_game;
@@ -177,7 +178,7 @@ fn compare_fast<const W: usize>(
 ) -> usize {
     let mut rng = Rng::new(seed);
     let mut draws = Rng::new(seed ^ 0x5eed);
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let mut compared = 0;
     for game in 0..games {
         let (mut s, mut t) = (g.start(), plain.start());
@@ -191,10 +192,10 @@ fn compare_fast<const W: usize>(
             assert_eq!(turns, engine_turns(plain, &t), "{at}: the legal turns differ");
             compared += 1;
             for (who, game) in [("fast", g), ("plain", plain)] {
-                let drawn = game.random_move(&s, &mut draws, &mut list).expect("random play draws");
+                let drawn = game.random_move(&s, &mut draws, &mut sampler).expect("random play draws");
                 match drawn {
-                    Some(i) => {
-                        assert!(turns.iter().any(|m| m == list.get(i)), "{at}: {who} random play drew an illegal turn")
+                    Some(turn) => {
+                        assert!(turns.iter().any(|m| m == turn), "{at}: {who} random play drew an illegal turn")
                     }
                     None => assert!(turns.is_empty(), "{at}: {who} random play found no turn"),
                 }

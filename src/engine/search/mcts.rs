@@ -44,6 +44,7 @@ use std::time::{Duration, Instant};
 use crate::engine::error::EngineError;
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::sample::Sampler;
 use crate::engine::search::{Ending, Rng, random_game};
 
 /// How long to think.
@@ -381,7 +382,7 @@ pub fn search<const W: usize>(
         }
     }
     let mut state = root.clone();
-    let mut list = MoveList::new();
+    let mut sampler = Sampler::new();
     let mut path: Vec<u32> = Vec::new();
     let mut values: Vec<f64> = Vec::new();
     let mut iterations = 0u64;
@@ -437,14 +438,13 @@ pub fn search<const W: usize>(
                 let wide = nodes[at].wide;
                 let i = if nodes[at].listing == Listing::Sampled {
                     // Draw a turn; a turn drawn before leads to its child.
-                    let Some(k) = g.random_move(&state, &mut rng, &mut list)? else {
+                    let Some(drawn) = g.random_move(&state, &mut rng, &mut sampler)? else {
                         if nodes[at].made == 0 {
                             g.settle(&mut state);
                             nodes[at].terminal = Some(state.outcome());
                         }
                         break;
                     };
-                    let drawn = list.get(k);
                     let node = &mut nodes[at];
                     let seen = node.moves.iter().position(|m| m == drawn);
                     match seen {
@@ -508,7 +508,7 @@ pub fn search<const W: usize>(
             Some(o) => Some(o),
             None => {
                 let began = Instant::now();
-                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut list)?;
+                let (ending, plies) = random_game(g, &mut state, &mut rng, cut, &mut sampler)?;
                 if let Budget::Time(t) = cfg.budget {
                     // Adapt the cut to the measured time per random turn.
                     playout_time += began.elapsed();

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::engine::error::EngineError;
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::sample::Sampler;
 
 /// The number of distinct legal move sequences of length `depth` (a turn of several
 /// parts is one move; counts stop at a finished game), or the first error met.
@@ -122,7 +123,7 @@ pub fn random_game<const W: usize>(
     s: &mut State<W>,
     rng: &mut Rng,
     max_plies: u32,
-    list: &mut MoveList,
+    sampler: &mut Sampler<W>,
 ) -> Result<(Ending, u32), EngineError> {
     let mut plies = 0;
     loop {
@@ -132,11 +133,11 @@ pub fn random_game<const W: usize>(
         if plies >= max_plies {
             return Ok((Ending::Unfinished, plies));
         }
-        let Some(i) = g.random_move(s, rng, list)? else {
+        let Some(turn) = g.random_move(s, rng, sampler)? else {
             g.settle(s);
             continue;
         };
-        g.play(s, list.get(i))?;
+        g.play(s, turn)?;
         plies += 1;
     }
 }
@@ -155,9 +156,10 @@ pub fn check_uniform<const W: usize>(g: &Game<W>, s: &State<W>, per: usize, seed
     }
     let mut counts: HashMap<Vec<Part>, usize> = HashMap::new();
     let mut rng = Rng::new(seed);
+    let mut sampler = Sampler::new();
     for _ in 0..per * legal.len() {
-        let i = g.random_move(s, &mut rng, &mut list).map_err(|e| e.to_string())?.ok_or("no random move")?;
-        let turn = list.get(i).to_vec();
+        let turn = g.random_move(s, &mut rng, &mut sampler).map_err(|e| e.to_string())?.ok_or("no random move")?;
+        let turn = turn.to_vec();
         if !legal.contains(&turn) {
             return Err(format!("random_move drew {turn:?}, not a legal move"));
         }

@@ -1,0 +1,109 @@
+//! Where the generator writes what it finds: the legal turns, listed
+//! ([`MoveList`](crate::engine::exec::moves::MoveList)), or the candidates random play
+//! draws from (`crate::engine::sample::Candidates`). The generator is generic over its
+//! sink, so what it outputs is decided by the sink's type (each kind of sink is its own
+//! copy of the generator: no test and no indirect call per move).
+
+use crate::engine::bits::Bits;
+use crate::engine::error::EngineError;
+use crate::engine::exec::moves::Part;
+
+/// What the generator writes into: turns, and for random play, candidates that are
+/// counted or checked only when drawn.
+pub trait Sink {
+    /// Whether the sink takes one-part turns whose conditions are still to be checked
+    /// ([`Sink::push_unchecked`]): random play checks a candidate only if it is drawn.
+    const UNCHECKED: bool;
+    /// Whether the sink takes counted candidates: groups of destinations, boxes and
+    /// first parts of turns that may go on ([`Sink::push_group`], [`Sink::push_box`],
+    /// [`Sink::push_follow`]). The generator asks this before it calls those methods,
+    /// so a sink without them never receives one.
+    const COUNTS: bool;
+
+    /// The sink `first` and `longest` blocks write into: turns only (checked or
+    /// not), which the generator can check and remove where they stand.
+    type Turns: Sink<Turns = Self::Turns>;
+
+    /// The turns of the sink, as a sink of their own (see [`Sink::Turns`]).
+    fn turns(&mut self) -> &mut Self::Turns;
+
+    /// How many turns (checked or not; counted candidates are not turns).
+    fn len(&self) -> usize;
+
+    /// Whether there is no turn.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The parts of turn `i`.
+    fn get(&self, i: usize) -> &[Part];
+
+    /// Whether turn `i` is known to be legal.
+    fn is_checked(&self, i: usize) -> bool;
+
+    /// Marks turn `i` as known to be legal.
+    fn set_checked(&mut self, i: usize);
+
+    /// Removes turn `i`, moving the last turn into its place.
+    fn swap_remove(&mut self, i: usize);
+
+    /// Adds a legal turn: `prefix` followed by `last` (nothing once the parts listed
+    /// would pass [`MAX_LISTED_PARTS`](crate::engine::error::MAX_LISTED_PARTS)).
+    fn push(&mut self, prefix: &[Part], last: Part);
+
+    /// Keeps, among the turns from `mark` on, only those with the most parts.
+    fn keep_longest(&mut self, mark: usize);
+
+    /// Records what stops the listing (the first error only).
+    fn fail(&mut self, e: EngineError);
+
+    /// Whether the listing has been stopped by an error, or by too many parts.
+    fn failed(&self) -> bool;
+
+    /// What stopped the listing: `Some(None)` when it was too many parts.
+    fn take_fault(&mut self) -> Option<Option<EngineError>>;
+
+    /// Removes everything (keeping the memory).
+    fn clear(&mut self);
+
+    /// Adds a one-part turn whose conditions are still to be checked (only when
+    /// [`Sink::UNCHECKED`]; a sink without it keeps nothing).
+    fn push_unchecked(&mut self, _part: Part) {}
+
+    /// Adds a group of unchecked one-part turns: `rule` from `from` to each cell of
+    /// `set` (only when [`Sink::COUNTS`]).
+    fn push_group<const W: usize>(&mut self, _rule: u32, _from: u16, _extra: u16, _set: &Bits<W>) {}
+
+    /// Adds a piece to the box being built: `from`, with `slots` slots (only when
+    /// [`Sink::COUNTS`]).
+    fn box_piece(&mut self, _from: u16, _slots: u16) {}
+
+    /// Ends the box being built: `rule` along `dirs`, to `dest`, over `over` (only when
+    /// [`Sink::COUNTS`]).
+    fn push_box<const W: usize>(&mut self, _rule: u32, _dirs: u32, _dest: &Bits<W>, _over: &Bits<W>) {}
+
+    /// Adds a candidate second part: `rule` from `from`, with `count` destinations
+    /// (only when [`Sink::COUNTS`]).
+    fn push_second(&mut self, _rule: u32, _from: u16, _count: u32) {}
+
+    /// How many candidate second parts have been added.
+    fn seconds_len(&self) -> u32 {
+        0
+    }
+
+    /// Adds first parts: `rule` from `from` to each cell of `set` (not empty), each
+    /// standing for `weight` slots, with the candidate second parts `first..end` (only
+    /// when [`Sink::COUNTS`]).
+    #[allow(clippy::too_many_arguments)]
+    fn push_follow<const W: usize>(
+        &mut self,
+        _rule: u32,
+        _from: u16,
+        _extra: u16,
+        _set: &Bits<W>,
+        _weight: u32,
+        _first: u32,
+        _end: u32,
+    ) {
+    }
+}

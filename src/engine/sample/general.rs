@@ -1,0 +1,151 @@
+//! Random play, the general way: the phase generated into [`Candidates`] (turns,
+//! some unchecked; groups; boxes; first parts of turns that may go on), one candidate
+//! drawn at a time and checked only when drawn.
+
+use crate::engine::error::EngineError;
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::moves::MoveList;
+use crate::engine::exec::sink::Sink;
+use crate::engine::exec::state::{Game, State};
+use crate::engine::sample::boxes::BOX_MISSES;
+use crate::engine::sample::candidates::Candidates;
+use crate::engine::sample::follow::FOLLOW_MISSES;
+use crate::engine::sample::{Drawn, Sampler};
+
+impl<const W: usize> Game<W> {
+    /// Random play, the general way: the turn drawn (in `cands`' turns, or alone in
+    /// `list`), or `None` when the player to move has no legal turn.
+    ///
+    /// The candidates are the turns `legal_moves` would list, before the conditions
+    /// that can only be checked move by move: rules that can neither refuse nor
+    /// continue list one-part turns unchecked, or, when masks cover them, whole groups
+    /// of destinations per piece (counted, not listed); rules whose one-part turns may
+    /// be refused, or may leave a royal piece attacked, list them unplayed (a drawn one
+    /// is played out on a copy, [`Game::check_part`]). One candidate is drawn
+    /// uniformly among all those left; if it fails its remaining conditions it is
+    /// removed and another is drawn. Each legal turn is one candidate, and every draw is
+    /// uniform over the candidates left, so the first legal one drawn is uniform over the
+    /// legal turns (by symmetry: removing failures never favours one legal turn over
+    /// another).
+    ///
+    /// Rules that move pieces one step or one jump along directions known for the
+    /// whole generation add a *box* instead of groups: each piece with the
+    /// destinations its rule could reach from its cell (the static part of the mask,
+    /// a table made when the game is built) that are in the rule's destination set,
+    /// whether or not the move passes its other conditions now. A slot is at most one
+    /// turn and every turn of the rule is one slot, so drawing uniformly among list
+    /// entries, group cells and box slots together still gives each legal turn the
+    /// same chance at every draw; a box slot that is not a legal turn is simply drawn
+    /// again later with the same chance. Turns of two parts are drawn by slots the
+    /// same way (see `crate::engine::sample::follow`).
+    ///
+    /// Two fallbacks, each uniform, so the mixture is uniform too: after
+    /// [`BOX_MISSES`] box slots that are not legal turns, the boxes are replaced by the
+    /// exact groups of their moves ([`Game::boxes_to_groups`]), which ends the search
+    /// in a position with few or no legal turns; after [`FOLLOW_MISSES`] slots of
+    /// first parts that are not legal turns, the first parts are replaced by their
+    /// turns, listed ([`Game::follows_to_turns`]). When no candidate is legal, the
+    /// turns of `no moves` are listed into `list` and one is picked.
+    ///
+    /// The errors of [`Game::legal_moves`], when the turns drawn from must be listed.
+    pub(crate) fn random_general(
+        &self,
+        s: &State<W>,
+        rng: &mut crate::engine::search::Rng,
+        sampler: &mut Sampler<W>,
+    ) -> Result<Option<Drawn>, EngineError> {
+        let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        let mut cx = Ctx::new(start);
+        // The scratch positions of the last draw, so that playing parts out on copies
+        // allocates nothing.
+        cx.extra = sampler.take_extra();
+        let drawn = self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list);
+        // Given back (`sampler.extra` is empty, taken above: nothing to drop).
+        std::mem::swap(&mut sampler.extra, &mut cx.extra);
+        drawn
+    }
+
+    /// [`Game::random_general`], in the context `cx`.
+    fn general_draw(
+        &self,
+        s: &State<W>,
+        rng: &mut crate::engine::search::Rng,
+        cx: &mut Ctx<W>,
+        cands: &mut Candidates,
+        list: &mut MoveList,
+    ) -> Result<Option<Drawn>, EngineError> {
+        cands.clear();
+        let mut prefix = Vec::new();
+        let body = &self.code.phases[s.phase() as usize];
+        self.gen_block(s, cx, body, &mut prefix, cands, None);
+        self.listed(s, cands)?;
+        let mut exact = cands.len() + cands.group_total();
+        let mut boxed = cands.box_total();
+        let mut follows = cands.follow_total();
+        let (mut misses, mut follow_misses) = (0, 0);
+        while exact + boxed + follows > 0 {
+            let r = rng.below(exact + boxed + follows);
+            if r >= exact + boxed {
+                // A first part and one of its slots (see `crate::engine::sample::follow`).
+                let (gi, to, j) = cands.follow_slot((r - exact - boxed) as u64, W);
+                let (rule, from, extra, first, end) = cands.follow_info(gi);
+                let action = self.prog.rules[rule as usize].action;
+                let p1 = self.part_of(rule, action, from, to, extra);
+                if let Some((a, b)) = self.check_follow(s, cx, cands, p1, j, first, end)? {
+                    let i = match b {
+                        Some(p2) => {
+                            list.push(&[a], p2);
+                            list.len().checked_sub(1)
+                        }
+                        None => Some(list.push_one(a)),
+                    };
+                    return Ok(i.map(Drawn::Listed));
+                }
+                // The fallback: the first parts' turns, listed.
+                follow_misses += 1;
+                if follow_misses == FOLLOW_MISSES {
+                    self.follows_to_turns(s, cx, cands);
+                    self.listed(s, cands)?;
+                    exact = cands.len() + cands.group_total();
+                    follows = 0;
+                }
+                continue;
+            }
+            if r < cands.len() {
+                if cands.is_checked(r) || self.check_part(s, cx, cands.get(r)[0])? {
+                    return Ok(Some(Drawn::Candidate(r)));
+                }
+                cands.swap_remove(r);
+                exact -= 1;
+            } else if r < exact {
+                let (gi, to) = cands.group_nth((r - cands.len()) as u32, W);
+                let (rule, from, extra) = cands.group_info(gi);
+                if let Some(part) = self.check_masked(s, cx, rule, from, to, extra) {
+                    return Ok(Some(Drawn::Listed(list.push_one(part))));
+                }
+                cands.group_remove(gi, to, W);
+                exact -= 1;
+            } else {
+                let (bi, from, k) = cands.box_slot((r - exact) as u32);
+                if let Some(part) = self.check_box(s, cx, cands, bi, from, k) {
+                    return Ok(Some(Drawn::Listed(list.push_one(part))));
+                }
+                // A slot that is not a legal move stays (it is drawn again with the
+                // same chance as before); the fallback: after a few misses the boxes
+                // give way to exact groups, so that a position with few or no moves
+                // ends.
+                misses += 1;
+                if misses == BOX_MISSES {
+                    self.boxes_to_groups(s, cx, cands);
+                    exact = cands.len() + cands.group_total();
+                    boxed = 0;
+                }
+            }
+        }
+        // No candidate is legal: the turns of `no moves`, listed.
+        list.clear();
+        self.gen_block(s, cx, &self.code.no_moves, &mut prefix, list, None);
+        self.listed(s, list)?;
+        Ok(if list.is_empty() { None } else { Some(Drawn::Listed(rng.below(list.len()))) })
+    }
+}

@@ -1,0 +1,316 @@
+//! Random play by a phase's plan (see [`Plan`]): the rule the phase's conditions pick,
+//! drawn over its pieces' static destinations without generating the other rules.
+
+use crate::check::hir::Action;
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::code::{CRule, Mask, Plan};
+use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::moves::Part;
+use crate::engine::exec::state::{Game, State};
+use crate::engine::sample::{BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF};
+
+/// The candidates of one rule drawn by plan when its slots are listed (start cell,
+/// destination, direction): a buffer reused from position to position.
+#[derive(Clone, Debug, Default)]
+pub struct PlanCandidates(Vec<(u16, u16, u8)>);
+
+impl PlanCandidates {
+    /// The buffer, at least `len` long (its contents are unspecified).
+    #[inline]
+    pub(crate) fn at_least(&mut self, len: usize) -> &mut [(u16, u16, u8)] {
+        if self.0.len() < len {
+            self.0.resize(len, (0, 0, 0));
+        }
+        &mut self.0
+    }
+
+    /// Candidate `i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> (u16, u16, u8) {
+        self.0[i]
+    }
+
+    /// Puts candidate `j` in the place of candidate `i`.
+    #[inline]
+    pub(crate) fn replace(&mut self, i: usize, j: usize) {
+        self.0[i] = self.0[j];
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// Random play by a phase's [`Plan`]: the conditions of the phase pick the rule;
+    /// its slots are its pieces' static destinations in its destination set (each at
+    /// most one turn, every turn of the rule one slot); a slot is drawn uniformly and
+    /// checked (the other conditions), again until one is a legal turn: the part drawn.
+    ///
+    /// Three draws in turn, each falling back on the next: steps along constant
+    /// directions drawn exactly (until [`EXACT_MISSES`] misses), (piece, direction)
+    /// slots drawn by rejection (until [`DIRECTION_MISSES`] misses), then the
+    /// candidates listed and drawn without replacement. `None` when the plan cannot
+    /// decide (it names no rule, the rule has no mask, no candidate is legal): then
+    /// the general path draws, from scratch ([`Game::random_general`]). Each draw here
+    /// is uniform over the legal turns, and so is the general path's, so the mixture
+    /// is uniform.
+    pub(crate) fn random_by_plan(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rng: &mut crate::engine::search::Rng,
+        buf: &mut PlanCandidates,
+        plan: &Plan<W>,
+    ) -> Option<Part> {
+        let mut p = plan;
+        let rid = loop {
+            match p {
+                Plan::Rule(r) => break *r,
+                Plan::General => return None,
+                Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
+            }
+        };
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        let action = self.prog.rules[rid as usize].action;
+        cx.mv.rule = rid;
+        if action == Action::Relocate {
+            return self.random_relocate(s, cx, rng, rid);
+        }
+        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        // First by rejection: a (piece, direction) slot drawn uniformly is at most one
+        // move of the rule and every move is one slot, so the first slot that is a legal
+        // move is uniform over the legal moves. Most positions need a draw or two; after
+        // [`DIRECTION_MISSES`] misses the candidates are listed (below), which is
+        // uniform too, and so is the mixture.
+        let np = pieces.count() as usize;
+        if np == 0 {
+            return None;
+        }
+        // Steps along constant directions: each destination bit of a piece is one
+        // candidate (`static_ok` holds exactly the targets), so the candidates are
+        // counted with a popcount per piece and drawn exactly, without replacement:
+        // each draw is uniform over the candidates left, so the first legal one is
+        // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
+        // draw afresh (uniform too, and so is the mixture).
+        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * self.ndirs < 128 {
+            // The pieces' cells in increasing order, and their counts of candidates as
+            // the bytes of one number (each below 128, and so is their sum). The
+            // static destinations are read by word and bit (`static_ok` has `64 * W`
+            // entries for steps; the general path draws if it had not).
+            let rows: &[[Bits<W>; 64]; W] = m.static_ok.as_chunks::<64>().0.try_into().ok()?;
+            let mut cells = [0u16; EXACT_PIECES];
+            let mut bytes = [0u8; EXACT_PIECES];
+            let (mut k, mut total) = (0usize, 0u32);
+            for (i, (row, &w)) in rows.iter().zip(pieces.0.iter()).enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let b = w.trailing_zeros() as usize & 63;
+                    let c = (row[b] & dest).count();
+                    // `k < np <= EXACT_PIECES`: the mask only spares the bounds test.
+                    cells[k & (EXACT_PIECES - 1)] = (i * 64 + b) as u16;
+                    bytes[k & (EXACT_PIECES - 1)] = c as u8;
+                    total += c;
+                    k += 1;
+                    w &= w - 1;
+                }
+            }
+            let mut counts = u128::from_le_bytes(bytes);
+            let mut dead = [(NONE, NONE); EXACT_MISSES];
+            let mut misses = 0;
+            while total > 0 && misses < EXACT_MISSES {
+                // The piece of the `r`-th candidate, without a branch: byte `j` of
+                // `upto` is the number of candidates of pieces `0..=j`; the piece is the
+                // number of bytes not above `r` (each byte's top bit tells, as no byte
+                // reaches 128), and `r` less the candidates before it is the candidate.
+                let r = rng.below(total as usize) as u32;
+                let upto = counts.wrapping_mul(BYTES_ONE);
+                let above = ((upto | BYTES_TOP) - u128::from(r + 1).wrapping_mul(BYTES_ONE)) & BYTES_TOP;
+                let j = (EXACT_PIECES as u32 - above.count_ones()) as usize & (EXACT_PIECES - 1);
+                let before = ((upto << 8) >> (8 * j)) as u32 & 0xff;
+                let from = cells[j];
+                let (i, b) = (from as usize / 64 % W, from as usize % 64);
+                let mut t = rows[i][b] & dest;
+                for &(f, x) in &dead[..misses] {
+                    if f == from {
+                        t.remove(x);
+                    }
+                }
+                let to = t.nth(r - before)?;
+                if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
+                    return Some(part);
+                }
+                dead[misses] = (from, to);
+                misses += 1;
+                counts -= 1 << (8 * j);
+                total -= 1;
+            }
+            if total == 0 {
+                return None;
+            }
+        }
+        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+        let over = match (&cr.over, action) {
+            (Some(o), Action::Jump) => (o.0)(self, s, cx),
+            _ => Bits::EMPTY,
+        };
+        let jump = action == Action::Jump;
+        let nd = self.ndirs;
+        for _ in 0..DIRECTION_MISSES {
+            let r = rng.below(np * nd);
+            let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
+            let at = from as usize * nd + d;
+            let to = m.targets[at];
+            if to == NONE || !dest.has(to) || dirs >> d & 1 == 0 {
+                continue;
+            }
+            let middle = if jump { self.step[at] } else { NONE };
+            if jump && !over.has(middle) {
+                continue;
+            }
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
+                return Some(part);
+            }
+        }
+        // Every (piece, direction) whose static destination is in the destination set
+        // and whose jumped cell may be jumped: each move of the rule once (destinations
+        // are unique per start cell), written without a branch per candidate.
+        let cands = buf.at_least(self.n * nd);
+        let mut k = 0;
+        for from in pieces.iter() {
+            let row = &m.targets[from as usize * nd..from as usize * nd + nd];
+            for (d, &to) in row.iter().enumerate() {
+                cands[k] = (from, to, d as u8);
+                let over_ok = !jump || over.has(self.step[from as usize * nd + d]);
+                k += usize::from(dest.has(to) & (dirs >> d & 1 == 1) & over_ok);
+            }
+        }
+        // Draw one; a candidate that fails the other conditions is removed and another
+        // drawn: each draw is uniform over the candidates left, so the first legal one
+        // is uniform over the legal moves.
+        while k > 0 {
+            let i = rng.below(k);
+            let (from, to, d) = buf.get(i);
+            let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
+                return Some(part);
+            }
+            k -= 1;
+            buf.replace(i, k);
+        }
+        None
+    }
+
+    /// Random play of a `relocate` rule by plan (see [`Game::random_by_plan`]; its
+    /// destination set does not read `from`). The candidates are the pairs (piece,
+    /// destination): the pieces are the occupied cells of its subject, the destinations
+    /// its destination set within its static conditions and the conditions computed
+    /// once per generation, as `gen_masked` lists them. Each legal move is one pair; a
+    /// pair `from == to` is none (the general path leaves it out). The pairs are
+    /// numbered piece by piece (pair `r` is piece `r / nd` and destination `r % nd`)
+    /// and drawn exactly, without replacement: the numbers of the pairs `from == to`
+    /// and of the misses are left out of the draw, so each draw is uniform over the
+    /// candidates left and the first legal one is uniform over the legal moves. `None`
+    /// (the general path draws, uniformly too, so the mixture is uniform) when no
+    /// candidate is left, after [`EXACT_MISSES`] misses, or when more than
+    /// [`RELOCATE_SELF`] pieces stand in the destination set.
+    // Cold and not inlined: relocations are rare turns, and the step draw of
+    // `random_by_plan` keeps its registers.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn random_relocate(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rng: &mut crate::engine::search::Rng,
+        rid: u32,
+    ) -> Option<Part> {
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        let dest = dest & m.static_ok[0];
+        let nd = dest.count() as usize;
+        let total = pieces.count() as usize * nd;
+        // The numbers of the pairs left out of the draw, in increasing order.
+        let mut out = [0usize; RELOCATE_SELF + EXACT_MISSES];
+        let mut n = 0;
+        let selves = pieces & dest;
+        if !selves.is_empty() {
+            if selves.count() as usize > RELOCATE_SELF {
+                return None;
+            }
+            for c in selves.iter() {
+                let below = Bits::first_n(c as usize);
+                out[n] = (pieces & below).count() as usize * nd + (dest & below).count() as usize;
+                n += 1;
+            }
+        }
+        let mut misses = 0;
+        while n < total && misses < EXACT_MISSES {
+            // The `r`-th number not left out.
+            let mut r = rng.below(total - n);
+            for &x in &out[..n] {
+                r += usize::from(x <= r);
+            }
+            let from = pieces.nth((r / nd) as u32)?;
+            let to = dest.nth((r % nd) as u32)?;
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
+                return Some(part);
+            }
+            let at = out[..n].partition_point(|&x| x < r);
+            out.copy_within(at..n, at + 1);
+            out[at] = r;
+            n += 1;
+            misses += 1;
+        }
+        None
+    }
+
+    /// The destinations of a masked rule drawn by plan (its `to` set and the
+    /// conditions that are sets of destinations not reading `from`) and its pieces on
+    /// the board. One-literal sets (the most common subjects and destinations) are read
+    /// inline.
+    #[inline(always)]
+    pub(crate) fn plan_sets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        cr: &CRule<W>,
+        m: &Mask<W>,
+    ) -> Option<(Bits<W>, Bits<W>)> {
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        };
+        for c in &m.per_gen {
+            dest &= (c.0)(self, s, cx);
+        }
+        let pieces = match cr.subject_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.subject.as_ref()?.0)(self, s, cx),
+        } & s.occupied();
+        Some((dest, pieces))
+    }
+
+    /// A candidate of a masked rule whose static conditions hold: the part, when the
+    /// conditions that read `from` and the residual hold too.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn masked_candidate(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        m: &Mask<W>,
+        rid: u32,
+        from: u16,
+        to: u16,
+        middle: u16,
+    ) -> Option<Part> {
+        cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+        if !m.from_floor.has(to) && !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
+            return None;
+        }
+        cx.mv.to = to;
+        cx.mv.middle = middle;
+        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then(|| Part::new(rid, from, to, middle, 0))
+    }
+}
