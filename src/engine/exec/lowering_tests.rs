@@ -200,7 +200,7 @@ fn a_reused_sampler_draws_as_a_fresh_one() {
                 let mut reused = Sampler::new();
                 let mut s = g.start();
                 for ply in 0..plies {
-                    if s.outcome != Outcome::Ongoing {
+                    if s.outcome() != Outcome::Ongoing {
                         break;
                     }
                     let mut new = Sampler::new();
