@@ -103,18 +103,16 @@ pub struct CtxExtra<const W: usize> {
 }
 
 impl<const W: usize> CtxExtra<W> {
-    /// Forgets what belongs to the turn (and to the game) it served: temporaries, the
-    /// turn's cache and positions, the parts of sets (they depend on the board). The
-    /// memory stays, and so do a few scratch positions (each is overwritten whole
-    /// before use).
+    /// Forgets what belongs to the turn it served: temporaries, the turn's cache and
+    /// positions. The memory stays, and so do a few scratch positions (each is
+    /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
+    /// game they were found in: see [`Components::of`]).
     fn reset(&mut self) {
-        let CtxExtra { temps, scratch, cache, turn, components } = self;
+        let CtxExtra { temps, scratch, cache, turn, components: _ } = self;
         temps.clear();
         scratch.truncate(SPARE_POSITIONS);
         cache.clear();
         turn.clear();
-        components.sets.clear();
-        components.next = 0;
     }
 }
 
@@ -178,6 +176,8 @@ pub struct Components<const W: usize> {
     sets: Vec<Split<W>>,
     /// The entry replaced next when every one is taken.
     next: usize,
+    /// The game the parts were found in ([`Game::identity`](crate::engine::exec::state::Game::identity)).
+    game: u64,
 }
 
 /// A set and the connected parts of it found so far.
@@ -190,6 +190,19 @@ struct Split<const W: usize> {
 }
 
 impl<const W: usize> Components<W> {
+    /// The memo of the game `identity`: emptied first if it holds another game's
+    /// parts (a context's scratch outlives its turn, and a thread may play several
+    /// games).
+    #[inline]
+    pub fn of(&mut self, identity: u64) -> &mut Self {
+        if self.game != identity {
+            self.sets.clear();
+            self.next = 0;
+            self.game = identity;
+        }
+        self
+    }
+
     /// The entry of `set`, made (empty) if there is none.
     fn entry(&mut self, set: Bits<W>) -> &mut Split<W> {
         let i = match self.sets.iter().position(|x| x.set == set) {
@@ -368,7 +381,9 @@ mod tests {
         assert_eq!(next.cached(7), None);
         assert_eq!(next.temp(1), Bits::EMPTY);
         let x = next.extra();
-        assert!(x.turn.is_empty() && x.components.sets.is_empty() && x.temps.is_empty());
+        assert!(x.turn.is_empty() && x.temps.is_empty());
+        assert_eq!(x.components.sets.len(), 1, "the parts of sets are kept for their game");
+        assert!(x.components.of(1).sets.is_empty(), "and forgotten for another");
     }
 
     /// The parts of a set of cells on a line (a part is a run of consecutive cells).

@@ -55,14 +55,10 @@ impl<const W: usize> Game<W> {
         sampler: &mut Sampler<W>,
     ) -> Result<Option<Drawn>, EngineError> {
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        // The context's scratch positions come from the thread's spares (see
+        // `Ctx::extra`): playing parts out on copies allocates nothing.
         let mut cx = Ctx::new(start);
-        // The scratch positions of the last draw, so that playing parts out on copies
-        // allocates nothing.
-        cx.extra = sampler.take_extra();
-        let drawn = self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list);
-        // Given back (`sampler.extra` is empty, taken above: nothing to drop).
-        std::mem::swap(&mut sampler.extra, &mut cx.extra);
-        drawn
+        self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list)
     }
 
     /// [`Game::random_general`], in the context `cx`.

@@ -20,7 +20,7 @@ pub mod plan;
 pub mod turns;
 
 use crate::engine::error::EngineError;
-use crate::engine::exec::context::{Ctx, CtxExtra, finish};
+use crate::engine::exec::context::{Ctx, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::search::Rng;
@@ -55,8 +55,8 @@ pub(crate) const RELOCATE_SELF: usize = 8;
 
 /// Random play's scratch space, reused from turn to turn (drawing allocates nothing
 /// once it has grown): the turns listed (all of them, or the one drawn), the
-/// candidates of the general path, those of the draw by plan, and the evaluation
-/// scratch of the general path (positions to play parts on).
+/// candidates of the general path and those of the draw by plan. (The evaluation
+/// scratch, positions to play parts on, is kept by the thread: see `Ctx::extra`.)
 #[derive(Default)]
 pub struct Sampler<const W: usize> {
     /// Turns listed, or the turn drawn alone.
@@ -65,24 +65,14 @@ pub struct Sampler<const W: usize> {
     cands: Candidates,
     /// The candidates of the draw by plan.
     plan: PlanCandidates,
-    /// The scratch of the general path's evaluation context, kept from turn to turn.
-    extra: Option<Box<CtxExtra<W>>>,
+    /// The sampler draws on boards of `W` words.
+    size: std::marker::PhantomData<[(); W]>,
 }
 
 impl<const W: usize> Sampler<W> {
     /// A sampler with no scratch space yet.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The evaluation scratch kept from the last draw, with what belongs to that turn
-    /// (its cache of sets, the positions of the turn being generated) removed.
-    #[inline]
-    pub(crate) fn take_extra(&mut self) -> Option<Box<CtxExtra<W>>> {
-        let mut x = self.extra.take()?;
-        x.cache.clear();
-        x.turn.clear();
-        Some(x)
     }
 }
 
