@@ -51,7 +51,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn random_general(
         &self,
         s: &State<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         sampler: &mut Sampler<W>,
     ) -> Result<Option<Drawn>, EngineError> {
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
@@ -65,7 +65,7 @@ impl<const W: usize> Game<W> {
     fn general_draw(
         &self,
         s: &State<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         cx: &mut Ctx<W>,
         cands: &mut Candidates,
         list: &mut MoveList,

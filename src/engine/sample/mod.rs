@@ -23,7 +23,7 @@ use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
-use crate::engine::search::Rng;
+use crate::engine::rng::Rng;
 
 pub use boxes::BOX_MISSES;
 pub use candidates::Candidates;
