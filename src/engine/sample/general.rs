@@ -2,6 +2,7 @@
 //! some unchecked; groups; boxes; first parts of turns that may go on), one candidate
 //! drawn at a time and checked only when drawn.
 
+use crate::engine::bits::Bits;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::moves::MoveList;
@@ -75,6 +76,10 @@ impl<const W: usize> Game<W> {
         let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, cx, body, &mut prefix, cands, None);
         self.listed(s, cands)?;
+        if self.prog.moves_by_effect && !cands.ends_apart(|rule, from| self.reach_from(rule, from)) {
+            // Turns that may have the same effect: drawn from the merged list.
+            return self.random_listed(s, rng, list);
+        }
         let mut exact = cands.len() + cands.group_total();
         let mut boxed = cands.box_total();
         let mut follows = cands.follow_total();
@@ -138,10 +143,20 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
-        // No candidate is legal: the turns of `no moves`, listed.
+        // No candidate is legal: the turns of `no moves`, listed (and merged).
         list.clear();
         self.gen_block(s, cx, &self.code.no_moves, &mut prefix, list, None);
         self.listed(s, list)?;
+        if self.prog.moves_by_effect {
+            self.merge_same_effect(s, list)?;
+        }
         Ok(if list.is_empty() { None } else { Some(Drawn::Listed(rng.below(list.len()))) })
+    }
+
+    /// The cells rule `rid` may reach from `from` (its static destinations; every cell
+    /// for a rule without them).
+    fn reach_from(&self, rid: u32, from: u16) -> Bits<W> {
+        let mask = self.code.rules.get(rid as usize).and_then(|r| r.mask.as_ref());
+        mask.and_then(|m| m.static_ok.get(from as usize).copied()).unwrap_or(self.all)
     }
 }

@@ -4,7 +4,8 @@
 //! is uniform too, each with its fallback written where it is taken:
 //!
 //! - listing (`Game::random_listed`): every turn listed, one picked; the only one
-//!   without fast paths ([`Game::fast`]) or with `moves by effect`;
+//!   without fast paths ([`Game::fast`]), and with `moves by effect` when candidates
+//!   of the general path might have the same effect (`Candidates::ends_apart`);
 //! - by plan (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
 //!   static destinations; falls back on the general path;
 //! - general (`general.rs`): candidates generated into [`Candidates`] and checked
@@ -116,10 +117,12 @@ impl<const W: usize> Game<W> {
         if s.outcome() != Outcome::Ongoing || s.phase() as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        // Turns of the same effect are one move: drawn from the list, once each.
-        if !self.fast || self.prog.moves_by_effect {
+        if !self.fast {
             return self.random_listed(s, rng, &mut sampler.list);
         }
+        // With `moves by effect`, a plan draws one rule's one-part turns, which end on
+        // different cells from each start cell (so none merge), and the general path
+        // lists the turns when its candidates might merge.
         if let Some(Some(plan)) = self.code.plans.get(s.phase() as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
