@@ -11,6 +11,7 @@ pub mod error;
 pub mod exec;
 #[cfg(test)]
 pub(crate) mod oracle;
+pub mod rng;
 pub mod sample;
 pub mod search;
 pub mod text;

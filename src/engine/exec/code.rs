@@ -2845,7 +2845,7 @@ impl<const W: usize> Game<W> {
         match self.top(s, c) {
             Some(p) => {
                 let same = s.side_cells(crate::engine::exec::state::side_of(p) as usize);
-                cx.extra().components.part(c, same, || self.component(c, same))
+                cx.extra().components.of(self.identity).part(c, same, || self.component(c, same))
             }
             None => Bits::EMPTY,
         }
@@ -2854,7 +2854,7 @@ impl<const W: usize> Game<W> {
     /// The groups (connected parts) of a set, in order of their first cells, found
     /// once per set in a context.
     pub fn groups_of(&self, cx: &mut Ctx<W>, set: Bits<W>) -> std::rc::Rc<Vec<Bits<W>>> {
-        cx.extra().components.all(set, |seed| self.component(seed, set))
+        cx.extra().components.of(self.identity).all(set, |seed| self.component(seed, set))
     }
 
     /// Whether cell `c` (on the board) is in a set, without building the set.

@@ -1,6 +1,8 @@
 //! The evaluation context: a turn's locals, its move variables (`from`, `to`, ...), and
 //! the scratch space few evaluations need.
 
+use std::any::Any;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -74,7 +76,8 @@ pub struct Ctx<'s, const W: usize> {
     /// The position at the start of the turn, when the rules read it.
     pub turn_start: Option<&'s State<W>>,
     /// What few evaluations need (scratch positions, temporaries, the turn's cache),
-    /// made when first needed so that a context costs nothing to make and drop.
+    /// taken when first needed so that a context costs nothing to make and drop: from
+    /// the thread's spares, where a context that ends leaves it (see [`Ctx::extra`]).
     pub extra: Option<Box<CtxExtra<W>>>,
 }
 
@@ -99,6 +102,68 @@ pub struct CtxExtra<const W: usize> {
     pub components: Components<W>,
 }
 
+impl<const W: usize> CtxExtra<W> {
+    /// Forgets what belongs to the turn it served: temporaries, the turn's cache and
+    /// positions. The memory stays, and so do a few scratch positions (each is
+    /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
+    /// game they were found in: see [`Components::of`]).
+    fn reset(&mut self) {
+        let CtxExtra { temps, scratch, cache, turn, components: _ } = self;
+        temps.clear();
+        scratch.truncate(SPARE_POSITIONS);
+        cache.clear();
+        turn.clear();
+    }
+}
+
+/// How many scratch positions a spare [`CtxExtra`] keeps.
+const SPARE_POSITIONS: usize = 4;
+
+/// How many spare [`CtxExtra`]s a thread keeps.
+const SPARES: usize = 4;
+
+thread_local! {
+    /// The extra parts of the contexts that ended on this thread, reset, for the next
+    /// contexts to take (see [`Ctx::extra`]): a turn that needs scratch positions
+    /// allocates none once the thread has played a turn like it. Any `W`: a spare of
+    /// another board size is left for a context of that size.
+    static SPARE_EXTRAS: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A spare [`CtxExtra`] of this size, or a new one.
+fn take_spare<const W: usize>() -> Box<CtxExtra<W>> {
+    SPARE_EXTRAS
+        .try_with(|spares| {
+            let mut spares = spares.try_borrow_mut().ok()?;
+            let i = spares.iter().rposition(|x| x.is::<CtxExtra<W>>())?;
+            spares.swap_remove(i).downcast::<CtxExtra<W>>().ok()
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Keeps `extra`, reset, for the next context of the thread (dropped when enough are
+/// kept).
+fn give_spare<const W: usize>(mut extra: Box<CtxExtra<W>>) {
+    extra.reset();
+    let _ = SPARE_EXTRAS.try_with(|spares| {
+        if let Ok(mut spares) = spares.try_borrow_mut()
+            && spares.len() < SPARES
+        {
+            spares.push(extra);
+        }
+    });
+}
+
+impl<const W: usize> Drop for Ctx<'_, W> {
+    fn drop(&mut self) {
+        if let Some(extra) = self.extra.take() {
+            give_spare(extra);
+        }
+    }
+}
+
 /// How many sets [`Components`] keeps the parts of (the oldest is replaced).
 const KEPT_SETS: usize = 4;
 
@@ -111,6 +176,8 @@ pub struct Components<const W: usize> {
     sets: Vec<Split<W>>,
     /// The entry replaced next when every one is taken.
     next: usize,
+    /// The game the parts were found in ([`Game::identity`](crate::engine::exec::state::Game::identity)).
+    game: u64,
 }
 
 /// A set and the connected parts of it found so far.
@@ -123,6 +190,19 @@ struct Split<const W: usize> {
 }
 
 impl<const W: usize> Components<W> {
+    /// The memo of the game `identity`: emptied first if it holds another game's
+    /// parts (a context's scratch outlives its turn, and a thread may play several
+    /// games).
+    #[inline]
+    pub fn of(&mut self, identity: u64) -> &mut Self {
+        if self.game != identity {
+            self.sets.clear();
+            self.next = 0;
+            self.game = identity;
+        }
+        self
+    }
+
     /// The entry of `set`, made (empty) if there is none.
     fn entry(&mut self, set: Bits<W>) -> &mut Split<W> {
         let i = match self.sets.iter().position(|x| x.set == set) {
@@ -223,7 +303,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
     /// The parts few evaluations need, made now if they were not.
     #[inline]
     pub fn extra(&mut self) -> &mut CtxExtra<W> {
-        self.extra.get_or_insert_with(Box::default)
+        self.extra.get_or_insert_with(take_spare)
     }
 
     /// A copy of `s` to change (from the scratch positions when there is one).
@@ -277,6 +357,34 @@ mod tests {
 
     use super::*;
     use crate::engine::exec::value::Val;
+
+    /// The extra parts of a context that ended go to the next context of the thread
+    /// that needs them, with nothing of its turn left in them; a context of another
+    /// board size makes its own.
+    #[test]
+    fn a_context_takes_the_extra_parts_of_one_that_ended_reset() {
+        let mut cx: Ctx<'_, 2> = Ctx::new(None);
+        cx.keep(7, Bits::single(3));
+        cx.set_temp(1, Bits::single(4));
+        cx.extra().turn.push(99);
+        cx.extra().components.sets.push(Split { set: Bits::single(5), parts: Rc::default(), whole: true });
+        let first: *const CtxExtra<2> = &**cx.extra.as_ref().unwrap();
+        drop(cx);
+
+        let mut other: Ctx<'_, 1> = Ctx::new(None);
+        let theirs: *const CtxExtra<1> = other.extra();
+        assert_ne!(theirs as usize, first as usize);
+
+        let mut next: Ctx<'_, 2> = Ctx::new(None);
+        let again: *const CtxExtra<2> = next.extra();
+        assert_eq!(again, first, "the spare is taken");
+        assert_eq!(next.cached(7), None);
+        assert_eq!(next.temp(1), Bits::EMPTY);
+        let x = next.extra();
+        assert!(x.turn.is_empty() && x.temps.is_empty());
+        assert_eq!(x.components.sets.len(), 1, "the parts of sets are kept for their game");
+        assert!(x.components.of(1).sets.is_empty(), "and forgotten for another");
+    }
 
     /// The parts of a set of cells on a line (a part is a run of consecutive cells).
     fn run_of(set: Bits<2>, seed: u16) -> Bits<2> {

@@ -69,6 +69,9 @@ pub struct Previous {
     pub player: u8,
 }
 
+/// The identity of the next game built (see [`Game::identity`]).
+static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// The game's run-time tables for a word width.
 #[derive(Clone, Debug)]
 pub struct Game<const W: usize> {
@@ -116,6 +119,10 @@ pub struct Game<const W: usize> {
     /// picks one), no blocks run as one closure, and
     /// every part is applied before its turn is listed. Both ways play the same game.
     pub fast: bool,
+    /// This game's number among the games built by the process (its clones share
+    /// it): what a memo kept beyond one turn belongs to (see
+    /// [`Components::of`](crate::engine::exec::context::Components::of)).
+    pub identity: u64,
 }
 
 /// A position of a game.
@@ -689,6 +696,7 @@ impl<const W: usize> Game<W> {
             key_bits: (0, 0, 0),
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
             fast,
+            identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             prog,
             code: Code::default(),
         };

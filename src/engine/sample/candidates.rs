@@ -36,6 +36,8 @@ pub struct Candidates {
     /// Candidate second parts: rule, start cell and how many destinations, in runs
     /// (one run per first rule and turn).
     seconds: Vec<(u32, u16, u32)>,
+    /// The start and end cells of every candidate (scratch of [`Candidates::ends_apart`]).
+    ends: Vec<u32>,
 }
 
 /// First parts of one rule from one cell, each standing for `weight` slots: the part
@@ -72,6 +74,41 @@ struct Group {
 }
 
 impl Candidates {
+    /// Whether no two candidate turns start on the same cell and end on the same cell
+    /// (`reach(rule, from)`: the cells a box's rule may reach from `from`). The turns
+    /// of a game with `moves by effect` that merge share both (see
+    /// `Game::merge_same_effect`): when the candidates' are all apart, the legal turns
+    /// among them are the merged list, and drawing from them draws from it. First
+    /// parts of turns that may go on end who knows where: never apart.
+    pub(crate) fn ends_apart<const W: usize>(&mut self, reach: impl Fn(u32, u16) -> Bits<W>) -> bool {
+        if !self.follows.is_empty() {
+            return false;
+        }
+        let key = |from: u16, to: u16| (from as u32) << 16 | to as u32;
+        let mut ends = std::mem::take(&mut self.ends);
+        ends.clear();
+        for i in 0..self.turns.len() {
+            let parts = self.turns.get(i);
+            let (first, last) = (parts.first(), parts.last());
+            ends.push(key(first.map_or(u16::MAX, |p| p.from), last.map_or(u16::MAX, |p| p.to)));
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            let mut set = Bits::<W>::EMPTY;
+            set.0.copy_from_slice(&self.words[i * W..(i + 1) * W]);
+            ends.extend(set.iter().map(|to| key(g.from, to)));
+        }
+        for (i, b) in self.boxes.iter().enumerate() {
+            let dest = self.box_bits::<W>(2 * i);
+            for &(from, _) in &self.box_pieces[b.first as usize..(b.first + b.n) as usize] {
+                ends.extend((reach(b.rule, from) & dest).iter().map(|to| key(from, to)));
+            }
+        }
+        ends.sort_unstable();
+        let apart = ends.windows(2).all(|w| w[0] != w[1]);
+        self.ends = ends;
+        apart
+    }
+
     /// Removes the first parts of turns that may go on and their candidate second
     /// parts.
     pub(crate) fn clear_follows(&mut self) {

@@ -2,6 +2,7 @@
 //! some unchecked; groups; boxes; first parts of turns that may go on), one candidate
 //! drawn at a time and checked only when drawn.
 
+use crate::engine::bits::Bits;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::moves::MoveList;
@@ -51,25 +52,21 @@ impl<const W: usize> Game<W> {
     pub(crate) fn random_general(
         &self,
         s: &State<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         sampler: &mut Sampler<W>,
     ) -> Result<Option<Drawn>, EngineError> {
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
+        // The context's scratch positions come from the thread's spares (see
+        // `Ctx::extra`): playing parts out on copies allocates nothing.
         let mut cx = Ctx::new(start);
-        // The scratch positions of the last draw, so that playing parts out on copies
-        // allocates nothing.
-        cx.extra = sampler.take_extra();
-        let drawn = self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list);
-        // Given back (`sampler.extra` is empty, taken above: nothing to drop).
-        std::mem::swap(&mut sampler.extra, &mut cx.extra);
-        drawn
+        self.general_draw(s, rng, &mut cx, &mut sampler.cands, &mut sampler.list)
     }
 
     /// [`Game::random_general`], in the context `cx`.
     fn general_draw(
         &self,
         s: &State<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         cx: &mut Ctx<W>,
         cands: &mut Candidates,
         list: &mut MoveList,
@@ -79,6 +76,10 @@ impl<const W: usize> Game<W> {
         let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, cx, body, &mut prefix, cands, None);
         self.listed(s, cands)?;
+        if self.prog.moves_by_effect && !cands.ends_apart(|rule, from| self.reach_from(rule, from)) {
+            // Turns that may have the same effect: drawn from the merged list.
+            return self.random_listed(s, rng, list);
+        }
         let mut exact = cands.len() + cands.group_total();
         let mut boxed = cands.box_total();
         let mut follows = cands.follow_total();
@@ -142,10 +143,20 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
-        // No candidate is legal: the turns of `no moves`, listed.
+        // No candidate is legal: the turns of `no moves`, listed (and merged).
         list.clear();
         self.gen_block(s, cx, &self.code.no_moves, &mut prefix, list, None);
         self.listed(s, list)?;
+        if self.prog.moves_by_effect {
+            self.merge_same_effect(s, list)?;
+        }
         Ok(if list.is_empty() { None } else { Some(Drawn::Listed(rng.below(list.len()))) })
+    }
+
+    /// The cells rule `rid` may reach from `from` (its static destinations; every cell
+    /// for a rule without them).
+    fn reach_from(&self, rid: u32, from: u16) -> Bits<W> {
+        let mask = self.code.rules.get(rid as usize).and_then(|r| r.mask.as_ref());
+        mask.and_then(|m| m.static_ok.get(from as usize).copied()).unwrap_or(self.all)
     }
 }

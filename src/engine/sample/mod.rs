@@ -4,7 +4,8 @@
 //! is uniform too, each with its fallback written where it is taken:
 //!
 //! - listing (`Game::random_listed`): every turn listed, one picked; the only one
-//!   without fast paths ([`Game::fast`]) or with `moves by effect`;
+//!   without fast paths ([`Game::fast`]), and with `moves by effect` when candidates
+//!   of the general path might have the same effect (`Candidates::ends_apart`);
 //! - by plan (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
 //!   static destinations; falls back on the general path;
 //! - general (`general.rs`): candidates generated into [`Candidates`] and checked
@@ -20,10 +21,10 @@ pub mod plan;
 pub mod turns;
 
 use crate::engine::error::EngineError;
-use crate::engine::exec::context::{Ctx, CtxExtra, finish};
+use crate::engine::exec::context::{Ctx, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
-use crate::engine::search::Rng;
+use crate::engine::rng::Rng;
 
 pub use boxes::BOX_MISSES;
 pub use candidates::Candidates;
@@ -55,8 +56,8 @@ pub(crate) const RELOCATE_SELF: usize = 8;
 
 /// Random play's scratch space, reused from turn to turn (drawing allocates nothing
 /// once it has grown): the turns listed (all of them, or the one drawn), the
-/// candidates of the general path, those of the draw by plan, and the evaluation
-/// scratch of the general path (positions to play parts on).
+/// candidates of the general path and those of the draw by plan. (The evaluation
+/// scratch, positions to play parts on, is kept by the thread: see `Ctx::extra`.)
 #[derive(Default)]
 pub struct Sampler<const W: usize> {
     /// Turns listed, or the turn drawn alone.
@@ -65,24 +66,14 @@ pub struct Sampler<const W: usize> {
     cands: Candidates,
     /// The candidates of the draw by plan.
     plan: PlanCandidates,
-    /// The scratch of the general path's evaluation context, kept from turn to turn.
-    extra: Option<Box<CtxExtra<W>>>,
+    /// The sampler draws on boards of `W` words.
+    size: std::marker::PhantomData<[(); W]>,
 }
 
 impl<const W: usize> Sampler<W> {
     /// A sampler with no scratch space yet.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The evaluation scratch kept from the last draw, with what belongs to that turn
-    /// (its cache of sets, the positions of the turn being generated) removed.
-    #[inline]
-    pub(crate) fn take_extra(&mut self) -> Option<Box<CtxExtra<W>>> {
-        let mut x = self.extra.take()?;
-        x.cache.clear();
-        x.turn.clear();
-        Some(x)
     }
 }
 
@@ -126,10 +117,12 @@ impl<const W: usize> Game<W> {
         if s.outcome() != Outcome::Ongoing || s.phase() as usize >= self.prog.phases.len() {
             return Ok(None);
         }
-        // Turns of the same effect are one move: drawn from the list, once each.
-        if !self.fast || self.prog.moves_by_effect {
+        if !self.fast {
             return self.random_listed(s, rng, &mut sampler.list);
         }
+        // With `moves by effect`, a plan draws one rule's one-part turns, which end on
+        // different cells from each start cell (so none merge), and the general path
+        // lists the turns when its candidates might merge.
         if let Some(Some(plan)) = self.code.plans.get(s.phase() as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);

@@ -57,7 +57,7 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         buf: &mut PlanCandidates,
         plan: &Plan<W>,
     ) -> Option<Part> {
@@ -221,7 +221,7 @@ impl<const W: usize> Game<W> {
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        rng: &mut crate::engine::search::Rng,
+        rng: &mut crate::engine::rng::Rng,
         rid: u32,
     ) -> Option<Part> {
         let cr = &self.code.rules[rid as usize];

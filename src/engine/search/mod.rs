@@ -9,6 +9,8 @@ use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, Outcome, State};
 use crate::engine::sample::Sampler;
 
+pub use crate::engine::rng::Rng;
+
 /// The number of distinct legal move sequences of length `depth` (a turn of several
 /// parts is one move; counts stop at a finished game), or the first error met.
 ///
@@ -81,30 +83,6 @@ pub fn perft_parallel<const W: usize>(
             .collect()
     });
     counts.into_iter().sum()
-}
-
-/// A small, fast, seedable random number generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
 }
 
 /// How a random game ended.

@@ -801,7 +801,7 @@ end { if passes == 2 { draw } }
             crate::with_game!(&any, g => {
                 let mut s = g.start();
                 let mut list = crate::engine::MoveList::new();
-                let mut rng = crate::engine::search::Rng::new(7);
+                let mut rng = crate::engine::rng::Rng::new(7);
                 for _ in 0..30 {
                     let text = write(g, &s);
                     let back = read(g, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
