@@ -2018,7 +2018,7 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
             NumC::RunLen(PathC::of(c).expect("checked"), *d, lits_of(set).expect("checked"))
         }
         NumN::Add(..) => {
-            // `(a + b) + c` as [a, b, c], summed from the left as `en` does.
+            // `(a + b) + c` as [a, b, c], summed from the left.
             let (mut terms, mut t) = (Vec::new(), n);
             while let NumN::Add(a, b) = t {
                 terms.push(num_c::<W>(b));

@@ -11,8 +11,9 @@
 //!   bit tests on the cell);
 //! - `count(SET)`, `any(SET)`, tables of static definitions, comparisons of numbers.
 //!
-//! Every other shape keeps its `E` and is evaluated by the general interpreter
-//! ([`Game::eval`]), so the lowering is always complete. Statements are lowered the same
+//! Every expression lowers to a node (an expression with none fails the build), and
+//! every node is made a closure ([`closure`]), the engine's one executor: the trees are
+//! the compile-time form, never walked at play time. Statements are lowered the same
 //! way ([`CS`]); effects on a cell or a set of cells get their own nodes.
 //!
 //! The module also prepares *mask generation* for move rules (see [`Mask`]): the
