@@ -1,9 +1,11 @@
 //! Closures: the typed code of [`crate::engine::exec::code`] turned into Rust closures, once, when the
-//! game is built.
+//! game is built. They are the engine's only executor: every node kind has a builder
+//! arm here (or in [`crate::engine::exec::values`] for values, lists, loops' collections
+//! and the forms all node types share) making its closure from its children's closures.
 //!
 //! A tree walk pays a dispatch and a large function's prologue at every node; a
 //! closure pays one indirect call and does only its own work. The shapes rules are
-//! made of get closures of their own:
+//! made of get closures of their own, ahead of the generic arms:
 //!
 //! - a cell in a set, `to + d + d in (enemy and not captured)`: the cell's path and the
 //!   set's *literals* (a conjunction of bit tests: occupied, own, a kind, a flag, a side,
@@ -11,22 +13,24 @@
 //! - `any(S)`, `count(S) == n` with `S` a conjunction of literals: the words of the
 //!   bitsets intersected in one closure;
 //! - `and`/`or`/`not`: flattened, negations pushed down to the tests;
+//! - numbers inline in their parent's closure (constants, counts of literals, runs,
+//!   sums), comparisons with a constant as one range test;
 //! - statement blocks with no continuation (most `then` blocks, `end`): one closure per
 //!   statement, and `flag(f, to + d)` on one cell without a set.
-//!
-//! Everything else calls the tree evaluators of [`crate::engine::exec::code`] on its node, so every
-//! program is covered.
 
 use std::fmt;
+use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::board::{CellId, SymId};
+use crate::check::hir::Builtin;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, NumN, SetN, SideN, Target};
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 use crate::engine::exec::value::Val;
-use crate::engine::exec::values::Wrap;
+use crate::engine::exec::values::{ItemIter, items_f, list_f, val_f, wrap_f};
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -65,21 +69,39 @@ impl Flow {
     }
 }
 
+/// A node of the typed code evaluating to `O`.
+pub type FF<const W: usize, O> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> O + Send + Sync>;
 /// A condition.
-pub type FB<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync>;
+pub type FB<const W: usize> = FF<W, bool>;
 /// A number.
-pub type FN<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> i64 + Send + Sync>;
+pub type FN<const W: usize> = FF<W, i64>;
 /// A cell.
-pub type FC<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u16 + Send + Sync>;
+pub type FC<const W: usize> = FF<W, u16>;
 /// A set of cells.
-pub type FS<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> Bits<W> + Send + Sync>;
+pub type FS<const W: usize> = FF<W, Bits<W>>;
+/// A side, or a direction (`u8::MAX`: none).
+pub type FU8<const W: usize> = FF<W, u8>;
+/// A kind or a flag (`u16::MAX`: none).
+pub type FId<const W: usize> = FF<W, u16>;
+/// A value.
+pub type FV<const W: usize> = FF<W, Val<W>>;
+/// A list.
+pub type FL<const W: usize> = FF<W, Rc<Vec<Val<W>>>>;
+/// The elements a loop runs over.
+pub type FI<const W: usize> = FF<W, ItemIter<W>>;
 /// Whether a cell (on the board) is in a set.
 pub type FM<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync>;
 /// A set of directions (a mask, a bit per direction).
-pub type FD<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> u32 + Send + Sync>;
+pub type FD<const W: usize> = FF<W, u32>;
 /// Statements run for their effects.
 pub type FX<const W: usize> = F<dyn Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync>;
 
+/// Makes the closure of a node.
+pub fn ff<const W: usize, O: 'static>(
+    f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> O + Send + Sync + 'static,
+) -> FF<W, O> {
+    F(Arc::new(Box::new(f)))
+}
 fn fb<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync + 'static) -> FB<W> {
     F(Arc::new(Box::new(f)))
 }
@@ -111,29 +133,144 @@ pub fn fx<const W: usize>(
 
 /// A side, read inline when it is a constant or the mover.
 #[derive(Clone, Debug)]
-enum SideC {
+pub enum SideC<const W: usize> {
     Const(u8),
     Mover,
-    Tree(SideN),
+    Fn(FU8<W>),
 }
 
-impl SideC {
-    fn of(n: &SideN) -> SideC {
+impl<const W: usize> SideC<W> {
+    /// The side's code.
+    pub fn of(n: &SideN) -> SideC<W> {
         match n {
             SideN::Const(x) => SideC::Const(*x),
             SideN::Mover => SideC::Mover,
-            _ => SideC::Tree(n.clone()),
+            _ => SideC::Fn(side_f(n)),
         }
     }
 
+    /// Evaluates the side.
     #[inline(always)]
-    fn eval<const W: usize>(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> u8 {
+    pub fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> u8 {
         match self {
             SideC::Const(x) => *x,
             SideC::Mover => s.mover(),
-            SideC::Tree(n) => g.eside(s, cx, n),
+            SideC::Fn(f) => (f.0)(g, s, cx),
         }
     }
+}
+
+/// A side as a closure.
+pub fn side_f<const W: usize>(n: &SideN) -> FU8<W> {
+    match n {
+        SideN::Const(x) => {
+            let x = *x;
+            ff(move |_, _, _| x)
+        }
+        SideN::Mover => ff(|_, s, _| s.mover()),
+        SideN::Opponent => ff(|g, s, _| g.opponent_of(s.mover())),
+        SideN::Local(i) => {
+            let i = *i as usize;
+            ff(move |_, _, cx| match cx.slots.get(i) {
+                Some(Val::Side(x)) => *x,
+                _ => 0,
+            })
+        }
+        SideN::OpponentOf(x) => {
+            let x = SideC::of(x);
+            ff(move |g, s, cx| {
+                let x = x.eval(g, s, cx);
+                g.opponent_of(x)
+            })
+        }
+        SideN::Owner(c) => {
+            let c = cell_f::<W>(c);
+            ff(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                match (c != NONE).then(|| g.top(s, c)).flatten() {
+                    Some(p) => side_of(p),
+                    None => u8::MAX,
+                }
+            })
+        }
+        SideN::Previous => ff(|_, s, _| s.previous().player),
+        SideN::TakenOwner => ff(|_, _, cx| cx.mv.taken.map_or(u8::MAX, side_of)),
+        SideN::W(w) => wrap_f(w),
+    }
+}
+
+/// A direction as a closure (`u8::MAX`: none).
+pub fn dir_f<const W: usize>(n: &DirN) -> FU8<W> {
+    match n {
+        DirN::Const(d) => {
+            let d = *d;
+            ff(move |_, _, _| d)
+        }
+        DirN::Local(i) => {
+            let i = *i as usize;
+            ff(move |_, _, cx| match cx.slots.get(i) {
+                Some(Val::Dir(d)) => *d,
+                _ => u8::MAX,
+            })
+        }
+        DirN::Opposite(x) => {
+            let x = dir_f::<W>(x);
+            ff(move |g, s, cx| match (x.0)(g, s, cx) {
+                d if (d as usize) < g.ndirs => g.opposite[d as usize],
+                d => d,
+            })
+        }
+        DirN::Rotate(x, k) => {
+            let (x, k) = (dir_f::<W>(x), num_c::<W>(k));
+            ff(move |g, s, cx| match (x.0)(g, s, cx) {
+                d if (d as usize) < g.ndirs => {
+                    let k = k.eval(g, s, cx).clamp(-1000, 1000) as i32;
+                    g.prog.geometry.rotate(crate::board::Dir(d), k).0
+                }
+                d => d,
+            })
+        }
+        DirN::W(w) => wrap_f(w),
+    }
+}
+
+/// A kind or a flag as a closure (`u16::MAX`: none).
+pub fn id_f<const W: usize>(n: &IdN) -> FId<W> {
+    match n {
+        IdN::Const(k) => {
+            let k = *k;
+            ff(move |_, _, _| k)
+        }
+        IdN::Taken => ff(|_, _, cx| cx.mv.taken.map_or(u16::MAX, kind_of)),
+        IdN::KindOf(c) => kind_on_f(c),
+        IdN::W(w) => wrap_f(w),
+    }
+}
+
+/// The flag or kind an effect names (`None`: none; a constant is always one).
+pub fn id_opt_f<const W: usize>(n: &IdN) -> FF<W, Option<u16>> {
+    match n {
+        IdN::Const(k) => {
+            let k = *k;
+            ff(move |_, _, _| Some(k))
+        }
+        _ => {
+            let f = id_f::<W>(n);
+            ff(move |g, s, cx| Some((f.0)(g, s, cx)).filter(|k| *k != u16::MAX))
+        }
+    }
+}
+
+/// The kind of the (top) piece on a cell (`u16::MAX` for none).
+pub fn kind_on_f<const W: usize>(c: &CellN) -> FId<W> {
+    let c = cell_f::<W>(c);
+    ff(move |g, s, cx| {
+        let c = (c.0)(g, s, cx);
+        match (c != NONE).then(|| g.top(s, c)).flatten() {
+            Some(p) => kind_of(p),
+            None => u16::MAX,
+        }
+    })
 }
 
 /// A cell path (see [`CellN::Path`]), evaluated inline.
@@ -507,16 +644,69 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 g.same_side(s, p, q) == want
             })
         }
-        BoolN::Comp(..)
-        | BoolN::Eq(..)
-        | BoolN::DirIn(..)
-        | BoolN::ListIn(..)
-        | BoolN::AnyOf(_)
-        | BoolN::Attacked(..)
-        | BoolN::Spans(..)
-        | BoolN::W(_) => {
-            let n = n.clone();
-            fb(move |g, s, cx| g.eb(s, cx, &n) != neg)
+        BoolN::Comp(any, slot, source, body) => {
+            let (any, slot, src, body) = (*any, *slot, items_f::<W>(source), bool_f::<W>(body, false));
+            fb(move |g, s, cx| {
+                let mut result = !any;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    if (body.0)(g, s, cx) == any {
+                        result = any;
+                        break;
+                    }
+                }
+                result != neg
+            })
+        }
+        BoolN::Eq(a, b, eq) => {
+            let (a, b, want) = (val_f::<W>(a), val_f::<W>(b), *eq != neg);
+            fb(move |g, s, cx| {
+                let (x, y) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                g.same(s, &x, &y) == want
+            })
+        }
+        BoolN::DirIn(d, dirs) => {
+            let (d, m) = (dir_f::<W>(d), dirs_f::<W>(dirs));
+            fb(move |g, s, cx| {
+                let d = (d.0)(g, s, cx);
+                ((d as usize) < g.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
+            })
+        }
+        BoolN::ListIn(x, list) => {
+            let (x, l) = (val_f::<W>(x), list_f::<W>(list));
+            fb(move |g, s, cx| {
+                let x = (x.0)(g, s, cx);
+                (l.0)(g, s, cx).contains(&x) != neg
+            })
+        }
+        BoolN::AnyOf(list) => {
+            let l = list_f::<W>(list);
+            fb(move |g, s, cx| (l.0)(g, s, cx).is_empty() == neg)
+        }
+        BoolN::Attacked(cells, side) => {
+            let (cells, side) = (set_f::<W>(cells), SideC::of(side));
+            fb(move |g, s, cx| {
+                let cells = (cells.0)(g, s, cx);
+                let side = side.eval(g, s, cx);
+                g.attacked(s, cx, cells, side) != neg
+            })
+        }
+        BoolN::Spans(sets) => {
+            let [within, a, b] = &**sets;
+            let (w, a, b) = (set_f::<W>(within), set_f::<W>(a), set_f::<W>(b));
+            fb(move |g, s, cx| {
+                let within = (w.0)(g, s, cx);
+                let seeds = within & (a.0)(g, s, cx);
+                let spans = !seeds.is_empty() && {
+                    let b = within & (b.0)(g, s, cx);
+                    !b.is_empty() && !(g.connected_to(seeds, within) & b).is_empty()
+                };
+                spans != neg
+            })
+        }
+        BoolN::W(w) => {
+            let f = wrap_f::<W, BoolN>(w);
+            if neg { fb(move |g, s, cx| !(f.0)(g, s, cx)) } else { f }
         }
     }
 }
@@ -1422,24 +1612,18 @@ pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
 /// A set of cells as a closure.
 pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
     if let Some(l) = lits_of(set) {
-        return match l.len() {
-            1 if matches!(l[0], Lit { src: Src::Const(_), neg: false }) => {
-                let Src::Const(id) = l[0].src else { unreachable!("matched") };
-                let id = id as usize;
-                fs(move |g, _, _| g.sets[id])
-            }
-            1 => {
-                let src = l[0];
-                if src.neg {
-                    fs(move |g, s, _| g.all - g.src_bits(s, src.src))
-                } else {
-                    fs(move |g, s, _| g.src_bits(s, src.src))
-                }
-            }
-            _ => fs(move |g, s, _| g.conj_bits(s, &l)),
-        };
+        return lits_set_f(l);
     }
     match set {
+        // Literals (taken above).
+        SetN::Const(_)
+        | SetN::Empty
+        | SetN::Occupied
+        | SetN::Own
+        | SetN::Enemy
+        | SetN::Jumped
+        | SetN::Kind(_)
+        | SetN::Flag(_) => lits_set_f(lits_of(set).unwrap_or_default()),
         SetN::And(a, b) => {
             let (x, y) = (set_f::<W>(a), set_f::<W>(b));
             fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
@@ -1552,21 +1736,159 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
                 b
             })
         }
-        _ => {
-            let n = set.clone();
-            fs(move |g, s, cx| g.es(s, cx, &n))
+        SetN::KindOf(k) => {
+            let k = id_f::<W>(k);
+            fs(move |g, s, cx| {
+                let k = (k.0)(g, s, cx);
+                s.kind_cells(k as usize)
+            })
         }
+        SetN::Side(x) => {
+            let x = SideC::of(x);
+            fs(move |g, s, cx| {
+                let side = x.eval(g, s, cx);
+                g.side_cells(s, side)
+            })
+        }
+        SetN::Table(t, x) => {
+            let (t, f) = (*t as usize, cell_f::<W>(x));
+            fs(move |g, s, cx| {
+                let c = (f.0)(g, s, cx);
+                g.sets[g.prog.set_tables[t][g.table_at(c)] as usize]
+            })
+        }
+        SetN::Otherwise(a, b) => {
+            let (a, b) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| {
+                let x = (a.0)(g, s, cx);
+                if x.is_empty() { (b.0)(g, s, cx) } else { x }
+            })
+        }
+        SetN::Range(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fs(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                if a == NONE || b == NONE {
+                    return Bits::EMPTY;
+                }
+                let line = crate::check::eval::line(&g.prog.geometry, CellId(a), CellId(b));
+                line.map(|l| l.iter().map(|c| c.0).collect()).unwrap_or_default()
+            })
+        }
+        SetN::NeighboursAlong(x, dirs) => {
+            let (x, m) = (set_f::<W>(x), dirs_f::<W>(dirs));
+            fs(move |g, s, cx| {
+                let (set, mask) = ((x.0)(g, s, cx), (m.0)(g, s, cx));
+                let mut out = Bits::EMPTY;
+                for c in set.iter() {
+                    for d in (0..g.ndirs).filter(|d| mask >> d & 1 == 1) {
+                        let t = g.step[c as usize * g.ndirs + d];
+                        if t != NONE {
+                            out.insert(t);
+                        }
+                    }
+                }
+                out - set
+            })
+        }
+        SetN::Filter(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false));
+            fs(move |g, s, cx| {
+                let mut out = Bits::EMPTY;
+                for item in (src.0)(g, s, cx) {
+                    let c = item.cell();
+                    g.store(cx, slot, item);
+                    if c != NONE && (cond.0)(g, s, cx) {
+                        out.insert(c);
+                    }
+                }
+                out
+            })
+        }
+        SetN::UnionOf(slot, src, body) => {
+            let (slot, src, body) = (*slot, items_f::<W>(src), set_f::<W>(body));
+            fs(move |g, s, cx| {
+                let mut out = Bits::EMPTY;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    out |= (body.0)(g, s, cx);
+                }
+                out
+            })
+        }
+        SetN::Fold(list, union) => {
+            let (l, union) = (list_f::<W>(list), *union);
+            fs(move |g, s, cx| {
+                let l = (l.0)(g, s, cx);
+                let mut sets = l.iter().map(|v| g.set_of(v.clone()));
+                if union {
+                    sets.fold(Bits::EMPTY, |a, b| a | b)
+                } else {
+                    let first = sets.next().unwrap_or_default();
+                    sets.fold(first, |a, b| a & b)
+                }
+            })
+        }
+        SetN::Image(x, sym) => {
+            let (x, sym) = (set_f::<W>(x), val_f::<W>(sym));
+            fs(move |g, s, cx| {
+                let set = (x.0)(g, s, cx);
+                match (sym.0)(g, s, cx) {
+                    Val::Sym(k) => set.iter().map(|c| g.prog.geometry.image(CellId(c), SymId(k)).0).collect(),
+                    _ => set,
+                }
+            })
+        }
+        SetN::Ray(c, d, line) => {
+            let (c, d, line) = (cell_f::<W>(c), dir_f::<W>(d), *line);
+            fs(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let mut out: Bits<W> = g.walk(c, d).collect();
+                if line && c != NONE {
+                    out.insert(c);
+                    out |= g.walk(c, g.opposite.get(d as usize).copied().unwrap_or(d)).collect();
+                }
+                out
+            })
+        }
+        SetN::Run(c, d, set) => {
+            let (c, d, set) = (cell_f::<W>(c), dir_f::<W>(d), set_f::<W>(set));
+            fs(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let set = (set.0)(g, s, cx);
+                g.walk(c, d).take_while(|x| set.has(*x)).collect()
+            })
+        }
+        SetN::W(w) => wrap_f(w),
     }
 }
 
-/// A set of directions: constants, `if`s choosing between sets (a piece's directions
-/// by its kind, a side's by the mover) and unions or intersections as closures; the
-/// rest by the tree evaluator.
+/// A conjunction of literals as a set.
+fn lits_set_f<const W: usize>(l: Vec<Lit>) -> FS<W> {
+    match *l.as_slice() {
+        [Lit { src: Src::Const(id), neg: false }] => {
+            let id = id as usize;
+            fs(move |g, _, _| g.sets[id])
+        }
+        [Lit { src, neg: true }] => fs(move |g, s, _| g.all - g.src_bits(s, src)),
+        [Lit { src, neg: false }] => fs(move |g, s, _| g.src_bits(s, src)),
+        _ => fs(move |g, s, _| g.conj_bits(s, &l)),
+    }
+}
+
+/// A set of directions as a closure.
 pub fn dirs_f<const W: usize>(n: &DirsN) -> FD<W> {
     match n {
         DirsN::Const(m) => {
             let m = *m;
             fd(move |_, _, _| m)
+        }
+        DirsN::One(d) => {
+            let d = dir_f::<W>(d);
+            fd(move |g, s, cx| match (d.0)(g, s, cx) {
+                d if (d as usize) < g.ndirs => 1 << d,
+                _ => 0,
+            })
         }
         DirsN::Both(a, b, and) => {
             let (a, b) = (dirs_f::<W>(a), dirs_f::<W>(b));
@@ -1576,31 +1898,112 @@ pub fn dirs_f<const W: usize>(n: &DirsN) -> FD<W> {
                 fd(move |g, s, cx| (a.0)(g, s, cx) | (b.0)(g, s, cx))
             }
         }
-        DirsN::W(w) => match &**w {
-            Wrap::If(c, a, b) => {
-                let (c, a, b) = (bool_f::<W>(c, false), dirs_f::<W>(a), dirs_f::<W>(b));
-                fd(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
-            }
-            _ => interpreted_dirs(n),
-        },
-        _ => interpreted_dirs(n),
+        DirsN::Filter(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false));
+            fd(move |g, s, cx| {
+                let mut out = 0;
+                for item in (src.0)(g, s, cx) {
+                    let Val::Dir(d) = item else { continue };
+                    g.store(cx, slot, item);
+                    if (cond.0)(g, s, cx) {
+                        out |= 1 << d;
+                    }
+                }
+                out
+            })
+        }
+        DirsN::W(w) => wrap_f(w),
     }
-}
-
-/// A set of directions evaluated by the tree evaluator.
-fn interpreted_dirs<const W: usize>(n: &DirsN) -> FD<W> {
-    let n = n.clone();
-    fd(move |g, s, cx| g.edirs(s, cx, &n))
 }
 
 /// A cell as a closure.
 pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
-    match PathC::of(c) {
-        Some(p) => fc(move |g, s, cx| p.eval(g, s, cx)),
-        None => {
-            let n = c.clone();
-            fc(move |g, s, cx| g.ec(s, cx, &n))
+    match c {
+        CellN::Path(base, dirs, len) => {
+            let p = PathC { base: *base, dirs: *dirs, len: *len };
+            fc(move |g, s, cx| p.eval(g, s, cx))
         }
+        CellN::StepDyn(a, d, back) => {
+            let (a, d, back) = (cell_f::<W>(a), dir_f::<W>(d), *back);
+            fc(move |g, s, cx| {
+                let c = (a.0)(g, s, cx);
+                if c == NONE {
+                    return NONE;
+                }
+                let d = (d.0)(g, s, cx);
+                if d as usize >= g.ndirs {
+                    return NONE;
+                }
+                let d = if back { g.opposite[d as usize] } else { d };
+                g.step[c as usize * g.ndirs + d as usize]
+            })
+        }
+        CellN::Table(t, x) => {
+            let (t, x) = (*t as usize, cell_f::<W>(x));
+            fc(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                g.prog.cell_tables[t][g.table_at(c)]
+            })
+        }
+        CellN::The(x) => {
+            let x = set_f::<W>(x);
+            fc(move |g, s, cx| {
+                let set = (x.0)(g, s, cx);
+                if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE }
+            })
+        }
+        CellN::At(x, y) => {
+            let (x, y) = (num_c::<W>(x), num_c::<W>(y));
+            fc(move |g, s, cx| {
+                let (x, y) = (x.eval(g, s, cx), y.eval(g, s, cx));
+                let c =
+                    i32::try_from(x).ok().zip(i32::try_from(y).ok()).and_then(|(x, y)| g.prog.geometry.cell_at(x, y));
+                c.map_or(NONE, |c| c.0)
+            })
+        }
+        CellN::Image(x, sym) => {
+            let (x, sym) = (cell_f::<W>(x), val_f::<W>(sym));
+            fc(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                match (sym.0)(g, s, cx) {
+                    Val::Sym(k) if c != NONE => g.prog.geometry.image(CellId(c), SymId(k)).0,
+                    _ => c,
+                }
+            })
+        }
+        CellN::Previous(true) => fc(|_, s, _| s.previous().from),
+        CellN::Previous(false) => fc(|_, s, _| s.previous().to),
+        CellN::Next(c, d, set) => {
+            let (c, d, set) = (cell_f::<W>(c), dir_f::<W>(d), set_f::<W>(set));
+            fc(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let set = (set.0)(g, s, cx);
+                g.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
+            })
+        }
+        CellN::Offset(c, d, k) => {
+            let (c, d, k) = (cell_f::<W>(c), dir_f::<W>(d), num_c::<W>(k));
+            fc(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                match k.eval(g, s, cx) {
+                    0 => c,
+                    k @ 1.. => g.walk(c, d).nth(k as usize - 1).unwrap_or(NONE),
+                    k => {
+                        let back = g.opposite.get(d as usize).copied().unwrap_or(u8::MAX);
+                        g.walk(c, back).nth(k.unsigned_abs() as usize - 1).unwrap_or(NONE)
+                    }
+                }
+            })
+        }
+        CellN::W(w) => wrap_f(w),
+    }
+}
+
+/// A number as a closure.
+pub fn num_f<const W: usize>(n: &NumN) -> FN<W> {
+    match num_c::<W>(n) {
+        NumC::Fn(f) => f,
+        c => fnum(move |g, s, cx| c.eval(g, s, cx)),
     }
 }
 
@@ -1615,7 +2018,7 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
             NumC::RunLen(PathC::of(c).expect("checked"), *d, lits_of(set).expect("checked"))
         }
         NumN::Add(..) => {
-            // `(a + b) + c` as [a, b, c], summed from the left as `en` does.
+            // `(a + b) + c` as [a, b, c], summed from the left.
             let (mut terms, mut t) = (Vec::new(), n);
             while let NumN::Add(a, b) = t {
                 terms.push(num_c::<W>(b));
@@ -1631,23 +2034,139 @@ fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
                     _ => None,
                 })
                 .collect();
-            if let Some(runs) = runs {
-                NumC::Runs(runs)
-            } else if terms.iter().any(|t| !matches!(t, NumC::Fn(_) | NumC::Const(_))) {
-                NumC::Sum(terms)
-            } else {
-                // Nothing is gained inline: one closure for the whole sum.
-                interpreted(n)
+            match runs {
+                Some(runs) => NumC::Runs(runs),
+                None => NumC::Sum(terms),
             }
         }
-        _ => interpreted(n),
+        _ => NumC::Fn(num_node(n)),
     }
 }
 
-/// A number evaluated by the interpreter, in one closure.
-fn interpreted<const W: usize>(n: &NumN) -> NumC<W> {
-    let n = n.clone();
-    NumC::Fn(fnum(move |g, s, cx| g.en(s, cx, &n)))
+/// `op(a, b)` of two numbers, evaluated in order.
+fn num2<const W: usize>(a: &NumN, b: &NumN, op: impl Fn(i64, i64) -> i64 + Send + Sync + 'static) -> FN<W> {
+    let (a, b) = (num_c::<W>(a), num_c::<W>(b));
+    fnum(move |g, s, cx| {
+        let x = a.eval(g, s, cx);
+        op(x, b.eval(g, s, cx))
+    })
+}
+
+/// The closure of a number [`num_c`] does not evaluate inline.
+fn num_node<const W: usize>(n: &NumN) -> FN<W> {
+    match n {
+        // Inline in `num_c`.
+        NumN::Const(_) | NumN::Passes | NumN::Captures | NumN::Add(..) => {
+            let c = num_c::<W>(n);
+            fnum(move |g, s, cx| c.eval(g, s, cx))
+        }
+        NumN::Table(t, x) => {
+            let (t, x) = (*t as usize, cell_f::<W>(x));
+            fnum(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                g.prog.num_tables[t][g.table_at(c)]
+            })
+        }
+        NumN::Count(set) => {
+            let f = set_f::<W>(set);
+            fnum(move |g, s, cx| (f.0)(g, s, cx).count() as i64)
+        }
+        NumN::Sub(a, b) => num2(a, b, i64::saturating_sub),
+        NumN::Mul(a, b) => num2(a, b, i64::saturating_mul),
+        NumN::Div(a, b) => num2(a, b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }),
+        NumN::Mod(a, b) => num2(a, b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
+        NumN::MinMax(a, b, true) => num2(a, b, i64::min),
+        NumN::MinMax(a, b, false) => num2(a, b, i64::max),
+        NumN::Neg(x) => {
+            let x = num_c::<W>(x);
+            fnum(move |g, s, cx| x.eval(g, s, cx).saturating_neg())
+        }
+        NumN::Abs(x) => {
+            let x = num_c::<W>(x);
+            fnum(move |g, s, cx| x.eval(g, s, cx).saturating_abs())
+        }
+        NumN::TurnsWithoutCapture => fnum(|_, s, _| s.turns_without_capture() as i64),
+        NumN::Height(x) => {
+            let x = cell_f::<W>(x);
+            fnum(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                if c == NONE { 0 } else { s.height(c) as i64 }
+            })
+        }
+        NumN::Groups(x) => {
+            let x = set_f::<W>(x);
+            fnum(move |g, s, cx| {
+                let b = (x.0)(g, s, cx);
+                g.groups_of(cx, b).len() as i64
+            })
+        }
+        NumN::Repetitions => fnum(|_, s, _| s.repeats() as i64),
+        NumN::SeenTurnsAgo => fnum(|g, s, _| g.seen_turns_ago(s) as i64),
+        NumN::Counter(c, idx) => {
+            let (c, idx): (u16, Vec<FV<W>>) = (*c, idx.iter().map(val_f::<W>).collect());
+            fnum(move |g, s, cx| {
+                // The indexes are evaluated as they are matched: no list is built.
+                g.counter_index(s, c, idx.iter().map(|i| (i.0)(g, s, cx))).map_or(0, |i| s.counter(i))
+            })
+        }
+        NumN::Score(x) => {
+            let x = SideC::of(x);
+            fnum(move |g, s, cx| {
+                let side = x.eval(g, s, cx);
+                s.score(g.score_index(s, side))
+            })
+        }
+        NumN::Len(list) => {
+            let l = list_f::<W>(list);
+            fnum(move |g, s, cx| (l.0)(g, s, cx).len() as i64)
+        }
+        NumN::CountIf(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false));
+            fnum(move |g, s, cx| {
+                let mut n = 0;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    n += i64::from((cond.0)(g, s, cx));
+                }
+                n
+            })
+        }
+        NumN::Sum(slot, src, body) => {
+            let (slot, src, body) = (*slot, items_f::<W>(src), num_c::<W>(body));
+            fnum(move |g, s, cx| {
+                let mut n = 0i64;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    n = n.saturating_add(body.eval(g, s, cx));
+                }
+                n
+            })
+        }
+        NumN::Distance(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fnum(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                g.distance(a, b)
+            })
+        }
+        NumN::Coord(which, c) => {
+            let (which, c) = (*which, cell_f::<W>(c));
+            fnum(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                if c == NONE {
+                    return -1;
+                }
+                let (x, y) = g.prog.geometry.coords(CellId(c));
+                i64::from(match which {
+                    Builtin::X => x,
+                    Builtin::Y => y,
+                    Builtin::File => x + 1,
+                    _ => y + 1,
+                })
+            })
+        }
+        NumN::W(w) => wrap_f(w),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1676,10 +2195,168 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                 Flow::GO
             })
         }
-        _ => {
-            let e = e.clone();
-            fx(move |g, s, cx| g.effect_n(s, cx, &e, capture))
+        EffN::Flag(f, on, t) => {
+            let (f, on, t) = (id_opt_f::<W>(f), *on, target_f::<W>(t));
+            fx(move |g, s, cx| {
+                let Some(f) = (f.0)(g, s, cx) else { return Flow::GO };
+                let bit: Piece = 1 << f;
+                let mut counted = 0;
+                for c in (t.0)(g, s, cx).iter() {
+                    if let Some(p) = g.top(s, c) {
+                        let np = if on { p | bit } else { p & !bit };
+                        if np != p {
+                            g.set_top(s, c, np);
+                            counted += 1;
+                        }
+                    }
+                }
+                captured(s, cx, capture, counted)
+            })
         }
+        EffN::Remove(t) => {
+            let t = target_f::<W>(t);
+            fx(move |g, s, cx| {
+                let mut counted = 0;
+                for c in (t.0)(g, s, cx).iter() {
+                    if s.height(c) > 0 {
+                        g.clear(s, c);
+                        counted += 1;
+                    }
+                }
+                captured(s, cx, capture, counted)
+            })
+        }
+        EffN::Convert(t, side) => {
+            let (t, side) = (target_f::<W>(t), SideC::of(side));
+            fx(move |g, s, cx| {
+                let side = side.eval(g, s, cx);
+                let side = if (side as usize) < g.prog.players { g.own_side(s, side) } else { side };
+                let mut counted = 0;
+                for c in (t.0)(g, s, cx).iter() {
+                    if let Some(p) = g.top(s, c) {
+                        g.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
+                        counted += 1;
+                    }
+                }
+                captured(s, cx, capture, counted)
+            })
+        }
+        EffN::Promote(t, k) => {
+            let (t, k) = (target_f::<W>(t), id_opt_f::<W>(k));
+            fx(move |g, s, cx| {
+                let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
+                for c in (t.0)(g, s, cx).iter() {
+                    if let Some(p) = g.top(s, c) {
+                        g.set_top(s, c, piece(side_of(p), k, flags_of(p)));
+                    }
+                }
+                Flow::GO
+            })
+        }
+        EffN::Tuck(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fx(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                if a != NONE
+                    && b != NONE
+                    && let Some(p) = g.take(s, a)
+                {
+                    g.put_bottom(s, b, p);
+                    return captured(s, cx, capture, 1);
+                }
+                Flow::GO
+            })
+        }
+        EffN::Move(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fx(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                // A piece moved onto another takes it, as a move does.
+                if a != NONE && b != NONE && s.height(a) > 0 && g.move_stack(s, a, b).is_some() {
+                    cx.mv.captures += 1;
+                    s.count_captures(1);
+                }
+                Flow::GO
+            })
+        }
+        EffN::Assign(colour, player) => {
+            let (colour, player) = (SideC::of(colour), SideC::of(player));
+            fx(move |g, s, cx| {
+                let (colour, player) = (colour.eval(g, s, cx), player.eval(g, s, cx) as usize);
+                if player < g.prog.players {
+                    g.set_colour(s, player, colour);
+                    if g.prog.players == 2 {
+                        let other = g.opponent_of(colour);
+                        g.set_colour(s, 1 - player, other);
+                    }
+                }
+                Flow::GO
+            })
+        }
+        EffN::Win(side, win) => {
+            let (side, win) = (SideC::of(side), *win);
+            fx(move |g, s, cx| {
+                if s.outcome() == Outcome::Ongoing {
+                    let side = side.eval(g, s, cx);
+                    let player = g.player_of(s, side);
+                    s.set_outcome(Outcome::Win(if win { player } else { g.opponent_of(player) }));
+                }
+                Flow::GO
+            })
+        }
+        EffN::Draw => fx(|_, s, _| {
+            if s.outcome() == Outcome::Ongoing {
+                s.set_outcome(Outcome::Draw);
+            }
+            Flow::GO
+        }),
+        EffN::Finish => fx(|g, s, _| {
+            if s.outcome() == Outcome::Ongoing {
+                s.set_outcome(g.by_score(s, None));
+            }
+            Flow::GO
+        }),
+        EffN::FinishTiesTo(side) => {
+            let side = SideC::of(side);
+            fx(move |g, s, cx| {
+                if s.outcome() == Outcome::Ongoing {
+                    let side = side.eval(g, s, cx);
+                    s.set_outcome(g.by_score(s, Some(side)));
+                }
+                Flow::GO
+            })
+        }
+        EffN::ResetClock => fx(|_, s, _| {
+            s.reset_clock();
+            Flow::GO
+        }),
+        EffN::Stop => fx(|_, _, _| Flow { refused: false, stopped: true }),
+        EffN::Refuse(why) => {
+            let why = *why;
+            fx(move |_, _, cx| {
+                cx.mv.refusal = why;
+                Flow { refused: true, stopped: false }
+            })
+        }
+        EffN::Nop => fx(|_, _, _| Flow::GO),
+    }
+}
+
+/// Counts `counted` pieces an effect changed as captures when it is a capture.
+#[inline]
+fn captured<const W: usize>(s: &mut State<W>, cx: &mut Ctx<'_, W>, capture: bool, counted: u32) -> Flow {
+    if capture {
+        cx.mv.captures += counted;
+        s.count_captures(counted);
+    }
+    Flow::GO
+}
+
+/// The cells an effect acts on, as a closure.
+fn target_f<const W: usize>(t: &Target) -> FS<W> {
+    match t {
+        Target::Cell(c) => set_f(&SetN::Cell(c.clone())),
+        Target::Set(x) => set_f(x),
     }
 }
 

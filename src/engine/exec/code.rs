@@ -11,8 +11,9 @@
 //!   bit tests on the cell);
 //! - `count(SET)`, `any(SET)`, tables of static definitions, comparisons of numbers.
 //!
-//! Every other shape keeps its `E` and is evaluated by the general interpreter
-//! ([`Game::eval`]), so the lowering is always complete. Statements are lowered the same
+//! Every expression lowers to a node (an expression with none fails the build), and
+//! every node is made a closure ([`closure`]), the engine's one executor: the trees are
+//! the compile-time form, never walked at play time. Statements are lowered the same
 //! way ([`CS`]); effects on a cell or a set of cells get their own nodes.
 //!
 //! The module also prepares *mask generation* for move rules (see [`Mask`]): the
@@ -23,11 +24,10 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children};
-use crate::engine::exec::closure::{self, FB, FD, FS, FX};
+use crate::engine::exec::closure::{self, FB, FD, FF, FI, FL, FN, FS, FU8, FV, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
-use crate::engine::exec::value::Val;
-use crate::engine::exec::values::{Items, ListN, ValN, Wrap};
+use crate::engine::exec::values::{Items, ListN, ValN, Wrap, items_f, list_f, val_f};
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,26 +99,6 @@ pub enum DirsN {
     Filter(u32, Box<Items>, Box<BoolN>),
     /// A form every node type shares.
     W(Box<Wrap<DirsN>>),
-}
-
-/// What evaluates to a set of directions (a mask, a bit per direction): a lowered
-/// tree, or the closure made of one ([`closure::dirs_f`]).
-pub trait Directions<const W: usize> {
-    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32;
-}
-
-impl<const W: usize> Directions<W> for DirsN {
-    #[inline]
-    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32 {
-        g.edirs_tree(s, cx, self)
-    }
-}
-
-impl<const W: usize> Directions<W> for FD<W> {
-    #[inline]
-    fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) -> u32 {
-        (self.0)(g, s, cx)
-    }
 }
 
 /// A side (player or colour).
@@ -489,11 +469,11 @@ pub enum CS<const W: usize> {
     /// Branches and an else.
     If(Vec<(FB<W>, Vec<CS<W>>)>, Option<Vec<CS<W>>>),
     /// Loop over a collection.
-    For(u32, Box<Items>, Vec<CS<W>>),
+    For(u32, FI<W>, Vec<CS<W>>),
     /// Bind a slot.
-    Let(u32, Box<ValN>),
+    Let(u32, FV<W>),
     /// Set (`false`) or add to (`true`) a counter (`u16::MAX`: a score).
-    Counter(bool, u16, Vec<ValN>, Box<NumN>),
+    Counter(bool, u16, Vec<FV<W>>, FN<W>),
     /// The first block with a legal move.
     First(Vec<Vec<CS<W>>>),
     /// A further part the player may skip.
@@ -554,13 +534,14 @@ pub struct CRule<const W: usize> {
     /// The pieces that move.
     pub subject: Option<FS<W>>,
     /// What a `choose` rule chooses from.
-    pub choices: Option<ListN>,
+    pub choices: Option<FL<W>>,
     /// The player who chooses (`by`), when not the mover.
-    pub by: Option<SideN>,
+    pub by: Option<FU8<W>>,
     /// The owner of a placed piece, when not the mover's side.
-    pub owner: Option<SideN>,
-    /// The kind of a placed piece, when it is known only at play time.
-    pub kind: Option<IdN>,
+    pub owner: Option<FU8<W>>,
+    /// The kind of a placed piece, when it is known only at play time (`None` when
+    /// it is none).
+    pub kind: Option<FF<W, Option<u16>>>,
     /// Directions.
     pub along: Option<FD<W>>,
     /// Cells that may be jumped.
@@ -1474,13 +1455,13 @@ impl<const W: usize> Lower<'_, W> {
                 branches.iter().map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture))).collect(),
                 otherwise.as_ref().map(|b| self.block(b, capture)),
             ),
-            S::For(slot, src, body) => CS::For(*slot, Box::new(self.items(src)), self.block(body, capture)),
-            S::Let(slot, e) => CS::Let(*slot, Box::new(self.value(e))),
+            S::For(slot, src, body) => CS::For(*slot, items_f(&self.items(src)), self.block(body, capture)),
+            S::Let(slot, e) => CS::Let(*slot, val_f(&self.value(e))),
             S::Set(c, idx, v) | S::Add(c, idx, v) => CS::Counter(
                 matches!(s, S::Add(..)),
                 *c,
-                idx.iter().map(|i| self.value(i)).collect(),
-                Box::new(self.num(v)),
+                idx.iter().map(|i| val_f(&self.value(i))).collect(),
+                closure::num_f(&self.num(v)),
             ),
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture)),
@@ -1647,11 +1628,11 @@ impl<const W: usize> Lower<'_, W> {
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
         let r = &self.g.prog.rules[rid];
         let choose = r.action == Action::Choose;
-        let choices = r.subject.as_ref().filter(|_| choose).map(|e| self.list(e));
+        let choices = r.subject.as_ref().filter(|_| choose).map(|e| list_f(&self.list(e)));
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
-        let by = r.by.as_ref().map(|e| self.side(e));
-        let owner = r.owner.as_ref().map(|e| self.side(e));
-        let kind = r.kind_of.as_ref().map(|e| self.id(e));
+        let by = r.by.as_ref().map(|e| closure::side_f(&self.side(e)));
+        let owner = r.owner.as_ref().map(|e| closure::side_f(&self.side(e)));
+        let kind = r.kind_of.as_ref().map(|e| closure::id_opt_f(&self.id(e)));
         let subject = subject_set.as_ref().map(|x| closure::set_f(x));
         let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
         let along = r.along.as_ref().map(|e| closure::dirs_f(&self.dirs(e)));
@@ -1750,13 +1731,13 @@ impl<const W: usize> Lower<'_, W> {
             }
         }
         // Static conditions read no position: the empty one will do.
-        let static_conds: Vec<BoolN> = static_conds.iter().map(|c| self.bool(c)).collect();
+        let static_conds: Vec<FB<W>> = static_conds.iter().map(|c| closure::bool_f(&self.bool(c), false)).collect();
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);
-        let mut eval_static = |c: &BoolN, from: u16, to: u16, middle: u16| -> bool {
+        let mut eval_static = |c: &FB<W>, from: u16, to: u16, middle: u16| -> bool {
             cx.mv = MoveVars { from, to, middle, ..MoveVars::default() };
-            view.eb(&empty, &mut cx, c)
+            (c.0)(&view, &empty, &mut cx)
         };
         // Static conditions and reachable cells.
         let mut static_ok = Vec::new();
@@ -2055,13 +2036,13 @@ impl<const W: usize> Lower<'_, W> {
     /// destinations: a constant when it does not read `from`, else a table by `from`.
     fn static_set(&mut self, c: &E, action: Action) -> Option<SetN> {
         let g = self.g;
-        let cond = self.bool(c);
+        let cond = closure::bool_f::<W>(&self.bool(c), false);
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);
         let mut eval = |from: u16, to: u16| {
             cx.mv = MoveVars { from, to, ..MoveVars::default() };
-            view.eb(&empty, &mut cx, &cond)
+            (cond.0)(&view, &empty, &mut cx)
         };
         if !deps(c).from {
             let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
@@ -2385,353 +2366,16 @@ impl<const W: usize> Game<W> {
         s.side_cells(side as usize)
     }
 
-    #[inline]
-    fn base(&self, s: &State<W>, cx: &Ctx<W>, b: Base) -> u16 {
-        match b {
-            Base::From => cx.mv.from,
-            Base::To => cx.mv.to,
-            Base::Middle => cx.mv.middle,
-            Base::LastJumped => s.last_jumped(),
-            Base::Const(c) => c,
-            Base::Local(i) => match cx.slots.get(i as usize) {
-                Some(crate::engine::exec::value::Val::Cell(c)) => *c,
-                _ => NONE,
-            },
-        }
-    }
-
-    /// Evaluates a cell.
-    #[inline]
-    pub fn ec(&self, s: &State<W>, cx: &mut Ctx<W>, n: &CellN) -> u16 {
-        match n {
-            CellN::Path(b, dirs, len) => {
-                let mut c = self.base(s, cx, *b);
-                for &d in &dirs[..*len as usize] {
-                    if c == NONE {
-                        return NONE;
-                    }
-                    c = self.step[c as usize * self.ndirs + d as usize];
-                }
-                c
-            }
-            _ => self.ec_slow(s, cx, n),
-        }
-    }
-
-    fn ec_slow(&self, s: &State<W>, cx: &mut Ctx<W>, n: &CellN) -> u16 {
-        match n {
-            CellN::Path(..) => self.ec(s, cx, n),
-            CellN::StepDyn(a, d, back) => {
-                let c = self.ec(s, cx, a);
-                if c == NONE {
-                    return NONE;
-                }
-                let d = self.ed(s, cx, d);
-                if d as usize >= self.ndirs {
-                    return NONE;
-                }
-                let d = if *back { self.opposite[d as usize] } else { d };
-                self.step[c as usize * self.ndirs + d as usize]
-            }
-            CellN::Table(t, x) => {
-                let c = self.ec(s, cx, x);
-                self.prog.cell_tables[*t as usize][self.table_at(c)]
-            }
-            CellN::The(x) => {
-                let set = self.es(s, cx, x);
-                if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE }
-            }
-            CellN::At(x, y) => {
-                let (x, y) = (self.en(s, cx, x), self.en(s, cx, y));
-                let c = i32::try_from(x)
-                    .ok()
-                    .zip(i32::try_from(y).ok())
-                    .and_then(|(x, y)| self.prog.geometry.cell_at(x, y));
-                c.map_or(NONE, |c| c.0)
-            }
-            CellN::Image(x, sym) => {
-                let c = self.ec(s, cx, x);
-                match self.ev(s, cx, sym) {
-                    Val::Sym(k) if c != NONE => {
-                        self.prog.geometry.image(crate::board::CellId(c), crate::board::SymId(k)).0
-                    }
-                    _ => c,
-                }
-            }
-            CellN::Previous(from) => {
-                if *from {
-                    s.previous().from
-                } else {
-                    s.previous().to
-                }
-            }
-            CellN::Next(c, d, set) => {
-                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
-                let set = self.es(s, cx, set);
-                self.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
-            }
-            CellN::Offset(c, d, k) => {
-                let (c, d, k) = (self.ec(s, cx, c), self.ed(s, cx, d), self.en(s, cx, k));
-                match k {
-                    0 => c,
-                    1.. => self.walk(c, d).nth(k as usize - 1).unwrap_or(NONE),
-                    _ => {
-                        let back = self.opposite.get(d as usize).copied().unwrap_or(u8::MAX);
-                        self.walk(c, back).nth(k.unsigned_abs() as usize - 1).unwrap_or(NONE)
-                    }
-                }
-            }
-            CellN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    #[inline]
-    fn table_at(&self, c: u16) -> usize {
-        if c == NONE { self.n } else { c as usize }
-    }
-
-    /// Evaluates a side.
-    #[inline]
-    pub fn eside(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SideN) -> u8 {
-        match n {
-            SideN::Const(x) => *x,
-            SideN::Mover => s.mover(),
-            SideN::Opponent => self.opponent_of(s.mover()),
-            SideN::Local(i) => match cx.slots.get(*i as usize) {
-                Some(crate::engine::exec::value::Val::Side(x)) => *x,
-                _ => 0,
-            },
-            SideN::OpponentOf(x) => {
-                let x = self.eside(s, cx, x);
-                self.opponent_of(x)
-            }
-            SideN::Owner(c) => {
-                let c = self.ec(s, cx, c);
-                match (c != NONE).then(|| self.top(s, c)).flatten() {
-                    Some(p) => crate::engine::exec::state::side_of(p),
-                    None => u8::MAX,
-                }
-            }
-            SideN::Previous => s.previous().player,
-            SideN::TakenOwner => cx.mv.taken.map_or(u8::MAX, crate::engine::exec::state::side_of),
-            SideN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
     /// Evaluates a set of directions.
     #[inline]
-    pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &impl Directions<W>) -> u32 {
-        n.eval(self, s, cx)
+    pub fn edirs(&self, s: &State<W>, cx: &mut Ctx<W>, n: &FD<W>) -> u32 {
+        (n.0)(self, s, cx)
     }
 
-    /// Evaluates a set of directions by walking its tree.
-    fn edirs_tree(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirsN) -> u32 {
-        match n {
-            DirsN::Const(m) => *m,
-            DirsN::One(d) => match self.ed(s, cx, d) {
-                d if (d as usize) < self.ndirs => 1 << d,
-                _ => 0,
-            },
-            DirsN::Both(a, b, and) => {
-                let (x, y) = (self.edirs_tree(s, cx, a), self.edirs_tree(s, cx, b));
-                if *and { x & y } else { x | y }
-            }
-            DirsN::Filter(slot, src, cond) => {
-                let mut out = 0;
-                for item in self.items(s, cx, src) {
-                    let d = match item {
-                        Val::Dir(d) => d,
-                        _ => continue,
-                    };
-                    self.store(cx, *slot, item);
-                    if self.eb(s, cx, cond) {
-                        out |= 1 << d;
-                    }
-                }
-                out
-            }
-            DirsN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// Evaluates a set of cells.
-    pub fn es(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN) -> Bits<W> {
-        match n {
-            SetN::Const(id) => self.sets[*id as usize],
-            SetN::Empty => self.all - s.occupied(),
-            SetN::Occupied => s.occupied(),
-            SetN::Own => self.own_bits(s),
-            SetN::Enemy => s.occupied() - self.own_bits(s),
-            SetN::Jumped => s.jumped(),
-            SetN::Kind(k) => s.kind_cells(*k as usize),
-            SetN::KindOf(k) => s.kind_cells(self.eid(s, cx, k) as usize),
-            SetN::Flag(f) => s.flag_cells(*f as usize),
-            SetN::Side(x) => {
-                let side = self.eside(s, cx, x);
-                self.side_cells(s, side)
-            }
-            SetN::And(a, b) => self.es(s, cx, a) & self.es(s, cx, b),
-            SetN::Or(a, b) => self.es(s, cx, a) | self.es(s, cx, b),
-            SetN::Sub(a, b) => self.es(s, cx, a) - self.es(s, cx, b),
-            SetN::Complement(x) => self.all - self.es(s, cx, x),
-            SetN::IfAll(c, x) => {
-                if self.eb(s, cx, c) {
-                    self.all
-                } else {
-                    self.es(s, cx, x)
-                }
-            }
-            SetN::IfThen(c, x) => {
-                if self.eb(s, cx, c) {
-                    self.es(s, cx, x)
-                } else {
-                    Bits::EMPTY
-                }
-            }
-            SetN::If(c, a, b) => {
-                if self.eb(s, cx, c) {
-                    self.es(s, cx, a)
-                } else {
-                    self.es(s, cx, b)
-                }
-            }
-            SetN::Table(t, x) => {
-                let c = self.ec(s, cx, x);
-                self.sets[self.prog.set_tables[*t as usize][self.table_at(c)] as usize]
-            }
-            SetN::Cell(x) => {
-                let c = self.ec(s, cx, x);
-                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
-            }
-            SetN::FromTable(t) => {
-                let f = cx.mv.from;
-                if f == NONE { Bits::EMPTY } else { self.code.from_tables[*t as usize][f as usize] }
-            }
-            SetN::Dilate(x) => {
-                let b = self.es(s, cx, x);
-                self.dilate(b)
-            }
-            SetN::StepsInto(x, d) => {
-                let b = self.es(s, cx, x);
-                self.steps_into(b, *d)
-            }
-            SetN::NbCount(x, op, k) => {
-                let k = self.en(s, cx, k);
-                let b = self.es(s, cx, x);
-                self.nb_count(b, *op, k)
-            }
-            SetN::Neighbours(x) => {
-                let b = self.es(s, cx, x);
-                self.neighbours_of(b)
-            }
-            SetN::Group(c) => {
-                let c = self.ec(s, cx, c);
-                self.group_of(s, cx, c)
-            }
-            SetN::AtStart(x) => {
-                let start = cx.turn_start.unwrap_or(s);
-                self.es(start, cx, x)
-            }
-            SetN::Without(c, x) => {
-                let c = self.ec(s, cx, c);
-                self.in_lifted(s, cx, c, &mut |g, t, cx| g.es(t, cx, x))
-            }
-            SetN::Let(k, v, body) => {
-                let v = self.es(s, cx, v);
-                cx.set_temp(*k, v);
-                self.es(s, cx, body)
-            }
-            SetN::Temp(k) => cx.temp(*k),
-            SetN::Cached(k, x) => {
-                let key = crate::engine::exec::context::cache_key(*k, cx.mv.from);
-                if let Some(b) = cx.cached(key) {
-                    return b;
-                }
-                let b = self.es(s, cx, x);
-                cx.keep(key, b);
-                b
-            }
-            SetN::Otherwise(a, b) => {
-                let x = self.es(s, cx, a);
-                if x.is_empty() { self.es(s, cx, b) } else { x }
-            }
-            SetN::Range(a, b) => {
-                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
-                if a == NONE || b == NONE {
-                    return Bits::EMPTY;
-                }
-                let line =
-                    crate::check::eval::line(&self.prog.geometry, crate::board::CellId(a), crate::board::CellId(b));
-                line.map(|l| l.iter().map(|c| c.0).collect()).unwrap_or_default()
-            }
-            SetN::NeighboursAlong(x, dirs) => {
-                let (set, mask) = (self.es(s, cx, x), self.edirs(s, cx, dirs));
-                let mut out = Bits::EMPTY;
-                for c in set.iter() {
-                    for d in (0..self.ndirs).filter(|d| mask >> d & 1 == 1) {
-                        let t = self.step[c as usize * self.ndirs + d];
-                        if t != NONE {
-                            out.insert(t);
-                        }
-                    }
-                }
-                out - set
-            }
-            SetN::Filter(slot, src, cond) => {
-                let mut out = Bits::EMPTY;
-                for item in self.items(s, cx, src) {
-                    let c = item.cell();
-                    self.store(cx, *slot, item);
-                    if c != NONE && self.eb(s, cx, cond) {
-                        out.insert(c);
-                    }
-                }
-                out
-            }
-            SetN::UnionOf(slot, src, body) => {
-                let mut out = Bits::EMPTY;
-                for item in self.items(s, cx, src) {
-                    self.store(cx, *slot, item);
-                    out |= self.es(s, cx, body);
-                }
-                out
-            }
-            SetN::Fold(list, union) => {
-                let l = self.el(s, cx, list);
-                let mut sets = l.iter().map(|v| self.set_of(v.clone()));
-                if *union {
-                    sets.fold(Bits::EMPTY, |a, b| a | b)
-                } else {
-                    let first = sets.next().unwrap_or_default();
-                    sets.fold(first, |a, b| a & b)
-                }
-            }
-            SetN::Image(x, sym) => {
-                let set = self.es(s, cx, x);
-                match self.ev(s, cx, sym) {
-                    Val::Sym(k) => set
-                        .iter()
-                        .map(|c| self.prog.geometry.image(crate::board::CellId(c), crate::board::SymId(k)).0)
-                        .collect(),
-                    _ => set,
-                }
-            }
-            SetN::Ray(c, d, line) => {
-                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
-                let mut out: Bits<W> = self.walk(c, d).collect();
-                if *line && c != NONE {
-                    out.insert(c);
-                    out |= self.walk(c, self.opposite.get(d as usize).copied().unwrap_or(d)).collect();
-                }
-                out
-            }
-            SetN::Run(c, d, set) => {
-                let (c, d) = (self.ec(s, cx, c), self.ed(s, cx, d));
-                let set = self.es(s, cx, set);
-                self.walk(c, d).take_while(|x| set.has(*x)).collect()
-            }
-            SetN::W(w) => self.wrap(s, cx, w),
-        }
+    /// The row of a table for a cell (the last row for no cell).
+    #[inline]
+    pub(crate) fn table_at(&self, c: u16) -> usize {
+        if c == NONE { self.n } else { c as usize }
     }
 
     /// `f` evaluated in the position with the top piece of cell `c` lifted off (in
@@ -2857,250 +2501,11 @@ impl<const W: usize> Game<W> {
         cx.extra().components.of(self.identity).all(set, |seed| self.component(seed, set))
     }
 
-    /// Whether cell `c` (on the board) is in a set, without building the set.
-    pub fn member(&self, s: &State<W>, cx: &mut Ctx<W>, n: &SetN, c: u16) -> bool {
-        match n {
-            SetN::Const(id) => self.sets[*id as usize].has(c),
-            SetN::Empty => !s.occupied().has(c),
-            SetN::Occupied => s.occupied().has(c),
-            SetN::Own => self.own_bits(s).has(c),
-            SetN::Enemy => s.occupied().has(c) && !self.own_bits(s).has(c),
-            SetN::Jumped => s.jumped().has(c),
-            SetN::Kind(k) => s.has_kind(c, *k as usize),
-            SetN::KindOf(k) => s.has_kind(c, self.eid(s, cx, k) as usize),
-            SetN::Flag(f) => s.has_flag(c, *f as usize),
-            SetN::Side(x) => {
-                let side = self.eside(s, cx, x);
-                self.side_cells(s, side).has(c)
-            }
-            SetN::And(a, b) => self.member(s, cx, a, c) && self.member(s, cx, b, c),
-            SetN::Or(a, b) => self.member(s, cx, a, c) || self.member(s, cx, b, c),
-            SetN::Sub(a, b) => self.member(s, cx, a, c) && !self.member(s, cx, b, c),
-            SetN::Complement(x) => (c as usize) < self.n && !self.member(s, cx, x, c),
-            SetN::IfAll(k, x) => {
-                if self.eb(s, cx, k) {
-                    (c as usize) < self.n
-                } else {
-                    self.member(s, cx, x, c)
-                }
-            }
-            SetN::IfThen(k, x) => self.eb(s, cx, k) && self.member(s, cx, x, c),
-            SetN::If(k, a, b) => {
-                if self.eb(s, cx, k) {
-                    self.member(s, cx, a, c)
-                } else {
-                    self.member(s, cx, b, c)
-                }
-            }
-            SetN::Cell(x) => self.ec(s, cx, x) == c,
-            _ => self.es(s, cx, n).has(c),
-        }
-    }
-
     /// The cells of a side (a player means the colour it plays).
     #[inline]
     pub(crate) fn side_cells(&self, s: &State<W>, side: u8) -> Bits<W> {
         let side = if (side as usize) < self.prog.players { s.colour_of(side) } else { side };
         s.side_cells(side as usize)
-    }
-
-    /// Evaluates a condition.
-    pub fn eb(&self, s: &State<W>, cx: &mut Ctx<W>, n: &BoolN) -> bool {
-        match n {
-            BoolN::Const(b) => *b,
-            BoolN::Not(x) => !self.eb(s, cx, x),
-            BoolN::And(a, b) => self.eb(s, cx, a) && self.eb(s, cx, b),
-            BoolN::Or(a, b) => self.eb(s, cx, a) || self.eb(s, cx, b),
-            BoolN::In(c, set) => {
-                let c = self.ec(s, cx, c);
-                c != NONE && self.member(s, cx, set, c)
-            }
-            BoolN::Any(set) => !self.es(s, cx, set).is_empty(),
-            BoolN::Meet(a, b) => {
-                let x = self.es(s, cx, a);
-                x.intersects(&self.es(s, cx, b))
-            }
-            BoolN::Within(a, b) => {
-                let x = self.es(s, cx, a);
-                x.is_subset(&self.es(s, cx, b))
-            }
-            BoolN::Cells(d) => {
-                let c = match d.base {
-                    Base::From => cx.mv.from,
-                    Base::To => cx.mv.to,
-                    _ => cx.mv.middle,
-                };
-                if c == NONE {
-                    return false;
-                }
-                let known = self.code.from_tables[d.union as usize][c as usize] & self.es(s, cx, &d.set);
-                d.holds(known, c)
-            }
-            BoolN::Cmp(op, a, b) => {
-                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                op.holds(x, y)
-            }
-            BoolN::CellEq(a, b, eq) => (self.ec(s, cx, a) == self.ec(s, cx, b)) == *eq,
-            BoolN::Table(t, x) => {
-                let c = self.ec(s, cx, x);
-                self.prog.bool_tables[*t as usize][self.table_at(c)]
-            }
-            BoolN::If(c, a, b) => {
-                if self.eb(s, cx, c) {
-                    self.eb(s, cx, a)
-                } else {
-                    self.eb(s, cx, b)
-                }
-            }
-            BoolN::Comp(any, slot, source, body) => {
-                let mut result = !*any;
-                for item in self.items(s, cx, source) {
-                    self.store(cx, *slot, item);
-                    if self.eb(s, cx, body) == *any {
-                        result = *any;
-                        break;
-                    }
-                }
-                result
-            }
-            BoolN::AtStart(x) => {
-                let start = cx.turn_start.unwrap_or(s);
-                self.eb(start, cx, x)
-            }
-            BoolN::Without(c, x) => {
-                let c = self.ec(s, cx, c);
-                self.in_lifted(s, cx, c, &mut |g, t, cx| g.eb(t, cx, x))
-            }
-            BoolN::Attacked(cells, side) => {
-                let cells = self.es(s, cx, cells);
-                let side = self.eside(s, cx, side);
-                self.attacked(s, cx, cells, side)
-            }
-            BoolN::Eq(a, b, eq) => {
-                let (x, y) = (self.ev(s, cx, a), self.ev(s, cx, b));
-                self.same(s, &x, &y) == *eq
-            }
-            BoolN::SideEq(a, b, eq) => {
-                let (p, q) = (self.eside(s, cx, a), self.eside(s, cx, b));
-                self.same_side(s, p, q) == *eq
-            }
-            BoolN::DirIn(d, dirs) => {
-                let d = self.ed(s, cx, d);
-                (d as usize) < self.ndirs && self.edirs(s, cx, dirs) >> d & 1 == 1
-            }
-            BoolN::ListIn(x, list) => {
-                let x = self.ev(s, cx, x);
-                self.el(s, cx, list).contains(&x)
-            }
-            BoolN::AnyOf(list) => !self.el(s, cx, list).is_empty(),
-            BoolN::Spans(sets) => {
-                let [within, a, b] = &**sets;
-                let within = self.es(s, cx, within);
-                let seeds = within & self.es(s, cx, a);
-                !seeds.is_empty() && {
-                    let b = within & self.es(s, cx, b);
-                    !b.is_empty() && !(self.connected_to(seeds, within) & b).is_empty()
-                }
-            }
-            BoolN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// Evaluates a number.
-    pub fn en(&self, s: &State<W>, cx: &mut Ctx<W>, n: &NumN) -> i64 {
-        match n {
-            NumN::Const(v) => *v,
-            NumN::Table(t, x) => {
-                let c = self.ec(s, cx, x);
-                self.prog.num_tables[*t as usize][self.table_at(c)]
-            }
-            NumN::Count(set) => self.es(s, cx, set).count() as i64,
-            NumN::Add(a, b) => self.en(s, cx, a).saturating_add(self.en(s, cx, b)),
-            NumN::Sub(a, b) => self.en(s, cx, a).saturating_sub(self.en(s, cx, b)),
-            NumN::Mul(a, b) => self.en(s, cx, a).saturating_mul(self.en(s, cx, b)),
-            NumN::Div(a, b) => {
-                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }
-            }
-            NumN::Mod(a, b) => {
-                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }
-            }
-            NumN::Neg(x) => self.en(s, cx, x).saturating_neg(),
-            NumN::Passes => s.passes() as i64,
-            NumN::Captures => cx.mv.captures as i64,
-            NumN::TurnsWithoutCapture => s.turns_without_capture() as i64,
-            NumN::Height(x) => {
-                let c = self.ec(s, cx, x);
-                if c == NONE { 0 } else { s.height(c) as i64 }
-            }
-            NumN::Groups(x) => {
-                let b = self.es(s, cx, x);
-                self.groups_of(cx, b).len() as i64
-            }
-            NumN::Repetitions => s.repeats() as i64,
-            NumN::SeenTurnsAgo => self.seen_turns_ago(s) as i64,
-            NumN::Counter(c, idx) => {
-                // The indexes are evaluated as they are matched: no list is built.
-                self.counter_index(s, *c, idx.iter().map(|i| self.ev(s, cx, i))).map_or(0, |i| s.counter(i))
-            }
-            NumN::Score(x) => {
-                let side = self.eside(s, cx, x);
-                s.score(self.score_index(s, side))
-            }
-            NumN::Len(list) => self.el(s, cx, list).len() as i64,
-            NumN::CountIf(slot, src, cond) => {
-                let mut n = 0;
-                for item in self.items(s, cx, src) {
-                    self.store(cx, *slot, item);
-                    n += i64::from(self.eb(s, cx, cond));
-                }
-                n
-            }
-            NumN::Sum(slot, src, body) => {
-                let mut n = 0i64;
-                for item in self.items(s, cx, src) {
-                    self.store(cx, *slot, item);
-                    n = n.saturating_add(self.en(s, cx, body));
-                }
-                n
-            }
-            NumN::Distance(a, b) => {
-                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
-                self.distance(a, b)
-            }
-            NumN::Coord(which, c) => {
-                let c = self.ec(s, cx, c);
-                if c == NONE {
-                    return -1;
-                }
-                let (x, y) = self.prog.geometry.coords(crate::board::CellId(c));
-                i64::from(match which {
-                    Builtin::X => x,
-                    Builtin::Y => y,
-                    Builtin::File => x + 1,
-                    _ => y + 1,
-                })
-            }
-            NumN::Abs(x) => self.en(s, cx, x).saturating_abs(),
-            NumN::MinMax(a, b, min) => {
-                let (x, y) = (self.en(s, cx, a), self.en(s, cx, b));
-                if *min { x.min(y) } else { x.max(y) }
-            }
-            NumN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// The cells an effect acts on.
-    #[inline]
-    pub fn target_bits(&self, s: &State<W>, cx: &mut Ctx<W>, t: &Target) -> Bits<W> {
-        match t {
-            Target::Cell(c) => {
-                let c = self.ec(s, cx, c);
-                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
-            }
-            Target::Set(x) => self.es(s, cx, x),
-        }
     }
 }
 

@@ -97,7 +97,7 @@ impl<const W: usize> Game<W> {
             None => s.mover(),
             Some(n) => {
                 let mut cx = Ctx::new(None);
-                let x = self.eside(s, &mut cx, n);
+                let x = (n.0)(self, s, &mut cx);
                 finish!(cx);
                 if (x as usize) < self.prog.sides.len() { self.player_of(s, x) } else { s.mover() }
             }
@@ -150,13 +150,13 @@ impl<const W: usize> Game<W> {
                 }
             }
             CS::For(slot, src, body) => {
-                for item in self.items(s, cx, src) {
+                for item in (src.0)(self, s, cx) {
                     self.store(cx, *slot, item);
                     self.gen_block(s, cx, body, prefix, out, again);
                 }
             }
             CS::Let(slot, e) => {
-                let v = self.ev(s, cx, e);
+                let v = (e.0)(self, s, cx);
                 self.store(cx, *slot, v);
             }
             CS::First(blocks) => {
@@ -484,7 +484,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn place_extra(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> Option<u16> {
         let owner = self.place_owner(s, cx, rid);
         match &self.code.rules[rid as usize].kind {
-            Some(k) => self.id(s, cx, k).map(|k| placement_extra(owner, k)),
+            Some(k) => (k.0)(self, s, cx).map(|k| placement_extra(owner, k)),
             None => Some(owner as u16),
         }
     }
@@ -493,7 +493,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn place_owner(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32) -> u8 {
         match &self.code.rules[rid as usize].owner {
             Some(n) => {
-                let side = self.eside(s, cx, n);
+                let side = (n.0)(self, s, cx);
                 if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
             }
             None => self.own_side(s, s.mover()),
@@ -530,7 +530,7 @@ impl<const W: usize> Game<W> {
             Action::Pass => emit(self, cx, Part::new(rid, NONE, NONE, NONE, 0), prefix, out),
             Action::Choose => {
                 if let Some(list) = &self.code.rules[rid as usize].choices {
-                    let items = self.el(s, cx, list);
+                    let items = (list.0)(self, s, cx);
                     for (i, v) in items.iter().enumerate() {
                         cx.mv.chosen = Some(v.clone());
                         emit(self, cx, Part::new(rid, NONE, NONE, NONE, i as u16), prefix, out);
@@ -686,7 +686,7 @@ impl<const W: usize> Game<W> {
         if rule.action == Action::Choose
             && let Some(list) = &self.code.rules[part.rule as usize].choices
         {
-            cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
+            cx.mv.chosen = (list.0)(self, s, cx).get(part.extra as usize).cloned();
         }
         if !self.code.rules[part.rule as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
             return Ok(false);

@@ -1,11 +1,10 @@
-//! Running statements and effects: blocks of lowered statements (their continuations
-//! kept for the turn's next parts), counters, and the typed effects.
+//! Running statements: blocks of lowered statements (their continuations kept for the
+//! turn's next parts) and counters; effects are closures ([`crate::engine::exec::closure::effect_f`]).
 
-use crate::engine::compile::program::NONE;
 use crate::engine::exec::closure::Flow;
-use crate::engine::exec::code::{CS, EffN, IdN};
+use crate::engine::exec::code::CS;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::state::{Game, State};
 use crate::engine::exec::value::Val;
 
 /// A continuation collected from a `then` block: statements to generate after it.
@@ -66,7 +65,7 @@ impl<const W: usize> Game<W> {
                 }
             }
             CS::For(slot, src, body) => {
-                for item in self.items(s, cx, src) {
+                for item in (src.0)(self, s, cx) {
                     self.store(cx, *slot, item);
                     let r = self.run_block(s, cx, body, pending);
                     if r.ends() {
@@ -75,12 +74,12 @@ impl<const W: usize> Game<W> {
                 }
             }
             CS::Let(slot, e) => {
-                let v = self.ev(s, cx, e);
+                let v = (e.0)(self, s, cx);
                 self.store(cx, *slot, v);
             }
             CS::Counter(add, c, idx, v) => {
-                let idx: Vec<Val<W>> = idx.iter().map(|i| self.ev(s, cx, i)).collect();
-                let v = self.en(s, cx, v);
+                let idx: Vec<Val<W>> = idx.iter().map(|i| (i.0)(self, s, cx)).collect();
+                let v = (v.0)(self, s, cx);
                 self.write_counter(s, *c, &idx, v, *add);
             }
             CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
@@ -110,125 +109,6 @@ impl<const W: usize> Game<W> {
             } else {
                 self.set_counter(s, i, v);
             }
-        }
-    }
-
-    /// Runs a lowered effect.
-    pub(crate) fn effect_n(&self, s: &mut State<W>, cx: &mut Ctx<W>, e: &EffN, capture: bool) -> Flow {
-        let mut counted = 0u32;
-        match e {
-            EffN::Flag(f, on, t) => {
-                let Some(f) = self.id(s, cx, f) else { return Flow::GO };
-                let bit: Piece = 1 << f;
-                for c in self.target_bits(s, cx, t).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        let np = if *on { p | bit } else { p & !bit };
-                        if np != p {
-                            self.set_top(s, c, np);
-                            counted += 1;
-                        }
-                    }
-                }
-            }
-            EffN::Remove(t) => {
-                for c in self.target_bits(s, cx, t).iter() {
-                    if s.height(c) > 0 {
-                        self.clear(s, c);
-                        counted += 1;
-                    }
-                }
-            }
-            EffN::Convert(t, side) => {
-                let side = self.eside(s, cx, side);
-                let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
-                for c in self.target_bits(s, cx, t).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        self.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
-                        counted += 1;
-                    }
-                }
-            }
-            EffN::Promote(t, k) => {
-                let Some(k) = self.id(s, cx, k) else { return Flow::GO };
-                for c in self.target_bits(s, cx, t).iter() {
-                    if let Some(p) = self.top(s, c) {
-                        self.set_top(s, c, piece(side_of(p), k, flags_of(p)));
-                    }
-                }
-            }
-            EffN::Tuck(a, b) => {
-                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
-                if a != NONE
-                    && b != NONE
-                    && let Some(p) = self.take(s, a)
-                {
-                    self.put_bottom(s, b, p);
-                    counted += 1;
-                }
-            }
-            EffN::Move(a, b) => {
-                let (a, b) = (self.ec(s, cx, a), self.ec(s, cx, b));
-                if a != NONE && b != NONE && s.height(a) > 0 {
-                    // A piece moved onto another takes it, as a move does.
-                    if self.move_stack(s, a, b).is_some() {
-                        cx.mv.captures += 1;
-                        s.count_captures(1);
-                    }
-                }
-            }
-            EffN::Assign(colour, player) => {
-                let (colour, player) = (self.eside(s, cx, colour), self.eside(s, cx, player) as usize);
-                if player < self.prog.players {
-                    self.set_colour(s, player, colour);
-                    if self.prog.players == 2 {
-                        let other = self.opponent_of(colour);
-                        self.set_colour(s, 1 - player, other);
-                    }
-                }
-            }
-            EffN::Win(side, win) => {
-                if s.outcome() == Outcome::Ongoing {
-                    let side = self.eside(s, cx, side);
-                    let player = self.player_of(s, side);
-                    s.set_outcome(if *win { Outcome::Win(player) } else { Outcome::Win(self.opponent_of(player)) });
-                }
-            }
-            EffN::Draw => {
-                if s.outcome() == Outcome::Ongoing {
-                    s.set_outcome(Outcome::Draw);
-                }
-            }
-            EffN::Finish => {
-                if s.outcome() == Outcome::Ongoing {
-                    s.set_outcome(self.by_score(s, None));
-                }
-            }
-            EffN::FinishTiesTo(side) => {
-                if s.outcome() == Outcome::Ongoing {
-                    let side = self.eside(s, cx, side);
-                    s.set_outcome(self.by_score(s, Some(side)));
-                }
-            }
-            EffN::ResetClock => s.reset_clock(),
-            EffN::Stop => return Flow { refused: false, stopped: true },
-            EffN::Refuse(why) => {
-                cx.mv.refusal = *why;
-                return Flow { refused: true, stopped: false };
-            }
-            EffN::Nop => {}
-        }
-        if capture {
-            cx.mv.captures += counted;
-            s.count_captures(counted);
-        }
-        Flow::GO
-    }
-
-    /// The flag or kind an effect names.
-    pub(crate) fn id(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> Option<u16> {
-        match n {
-            IdN::Const(k) => Some(*k),
-            IdN::Taken | IdN::KindOf(_) | IdN::W(_) => Some(self.eid(s, cx, n)).filter(|k| *k != u16::MAX),
         }
     }
 

@@ -63,7 +63,7 @@ impl<const W: usize> Game<W> {
             if cx.mv.chosen.is_none()
                 && let Some(list) = &self.code.rules[part.rule as usize].choices
             {
-                cx.mv.chosen = self.el(s, cx, list).get(part.extra as usize).cloned();
+                cx.mv.chosen = (list.0)(self, s, cx).get(part.extra as usize).cloned();
             }
         } else {
             self.move_part(s, cx, part, rule.action);
@@ -380,11 +380,11 @@ impl<const W: usize> Game<W> {
             match st {
                 CS::Move(r) => {
                     let (rule, code) = (&self.prog.rules[*r as usize], &self.code.rules[*r as usize]);
-                    let owner = code.owner.as_ref().map_or(0, |o| self.eside(s, cx, o));
+                    let owner = code.owner.as_ref().map_or(0, |o| (o.0)(self, s, cx));
                     let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
                     // A kind known only now (a loop variable): none places nothing.
                     let kind = match &code.kind {
-                        Some(k) => self.id(s, cx, k),
+                        Some(k) => (k.0)(self, s, cx),
                         None => Some(rule.kind),
                     };
                     if let (Some(to), Some(kind)) = (&code.to, kind) {
@@ -407,7 +407,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 CS::For(slot, src, body) => {
-                    for item in self.items(s, cx, src) {
+                    for item in (src.0)(self, s, cx) {
                         self.store(cx, *slot, item);
                         self.setup(s, cx, body);
                     }
@@ -427,7 +427,7 @@ impl<const W: usize> Game<W> {
         let Some(list) = self.code.rules.get(p.rule as usize).and_then(|r| r.choices.as_ref()) else {
             return "?".into();
         };
-        let items = self.el(s, &mut cx, list);
+        let items = (list.0)(self, s, &mut cx);
         match items.get(p.extra as usize) {
             Some(Val::Side(x)) => self.prog.sides[*x as usize].clone(),
             Some(Val::Kind(k)) => self.prog.kinds[*k as usize].clone(),

@@ -2,8 +2,9 @@
 //! node type shares: values whose type only the context knows (a local, a `let`, a
 //! counter's index), lists, the collections loops run over, and [`Wrap`] (`if`,
 //! bindings, `at_turn_start`, `without`, a local, `chosen`) for any node type. Each is
-//! lowered from the program here and evaluated here; a value is built only where the
-//! language stores or compares one.
+//! lowered from the program here and made a closure here (as the typed nodes are in
+//! [`crate::engine::exec::closure`]); a value is built only where the language stores
+//! or compares one.
 
 use std::rc::Rc;
 
@@ -11,6 +12,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
+use crate::engine::exec::closure::{self, FF, FI, FL, FV, ff};
 use crate::engine::exec::code::{BoolN, CellN, DirN, DirsN, IdN, Lower, NumN, SetN, SideN};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
@@ -95,7 +97,7 @@ pub enum Items {
 
 /// The elements of a collection, taken when the loop starts (so the loop body may
 /// change the position), without allocating.
-pub(crate) enum ItemIter<const W: usize> {
+pub enum ItemIter<const W: usize> {
     Cells(crate::engine::bits::BitsIter<W>),
     Dirs(u32),
     Sides(u8, u8),
@@ -140,23 +142,22 @@ impl<const W: usize> Iterator for ItemIter<W> {
     }
 }
 
-/// A node type: how it evaluates, and how a stored value reads as one.
-pub trait Node<const W: usize> {
+/// A node type: how its closure is built, and how a stored value reads as one.
+pub trait Node<const W: usize>: 'static {
     /// What it evaluates to.
-    type Out;
-    /// Evaluates the node.
-    fn run(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> Self::Out;
+    type Out: 'static;
+    /// The node's closure.
+    fn build(&self) -> FF<W, Self::Out>;
     /// A stored value (a local, `chosen`) as this type.
     fn read(g: &Game<W>, v: Val<W>) -> Self::Out;
 }
 
 macro_rules! node {
-    ($t:ty, $out:ty, $run:ident, |$g:ident, $v:ident| $read:expr) => {
+    ($t:ty, $out:ty, $build:expr, |$g:ident, $v:ident| $read:expr) => {
         impl<const W: usize> Node<W> for $t {
             type Out = $out;
-            #[inline]
-            fn run(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> $out {
-                g.$run(s, cx, self)
+            fn build(&self) -> FF<W, $out> {
+                ($build)(self)
             }
             fn read($g: &Game<W>, $v: Val<W>) -> $out {
                 $read
@@ -165,25 +166,180 @@ macro_rules! node {
     };
 }
 
-node!(BoolN, bool, eb, |_g, v| v.bool());
-node!(NumN, i64, en, |_g, v| v.num());
-node!(CellN, u16, ec, |_g, v| v.cell());
-node!(SetN, Bits<W>, es, |g, v| g.set_of(v));
-node!(DirN, u8, ed, |_g, v| match v {
+node!(BoolN, bool, |n| closure::bool_f(n, false), |_g, v| v.bool());
+node!(NumN, i64, closure::num_f, |_g, v| v.num());
+node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
+node!(SetN, Bits<W>, closure::set_f, |g, v| g.set_of(v));
+node!(DirN, u8, closure::dir_f, |_g, v| match v {
     Val::Dir(d) => d,
     _ => u8::MAX,
 });
-node!(DirsN, u32, edirs, |_g, v| v.dirs());
-node!(SideN, u8, eside, |_g, v| v.side());
-node!(IdN, u16, eid, |_g, v| match v {
+node!(DirsN, u32, closure::dirs_f, |_g, v| v.dirs());
+node!(SideN, u8, closure::side_f, |_g, v| v.side());
+node!(IdN, u16, closure::id_f, |_g, v| match v {
     Val::Kind(k) | Val::Flag(k) => k,
     _ => u16::MAX,
 });
-node!(ValN, Val<W>, ev, |_g, v| v);
-node!(ListN, Rc<Vec<Val<W>>>, el, |_g, v| match v {
+node!(ValN, Val<W>, val_f, |_g, v| v);
+node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
     Val::List(l) => l,
     _ => Rc::new(Vec::new()),
 });
+
+/// A form every node type shares, as a closure.
+pub fn wrap_f<const W: usize, T: Node<W>>(w: &Wrap<T>) -> FF<W, T::Out> {
+    match w {
+        Wrap::If(c, a, b) => {
+            let (c, a, b) = (closure::bool_f::<W>(c, false), a.build(), b.build());
+            ff(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
+        }
+        Wrap::Bind(binds, body) => {
+            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(x))).collect();
+            let body = body.build();
+            ff(move |g, s, cx| {
+                for (slot, x) in &binds {
+                    let v = (x.0)(g, s, cx);
+                    g.store(cx, *slot, v);
+                }
+                (body.0)(g, s, cx)
+            })
+        }
+        Wrap::AtStart(x) => {
+            let x = x.build();
+            ff(move |g, s, cx| {
+                let start = cx.turn_start.unwrap_or(s);
+                (x.0)(g, start, cx)
+            })
+        }
+        Wrap::Without(c, x) => {
+            let (c, x) = (closure::cell_f::<W>(c), x.build());
+            ff(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.in_lifted(s, cx, c, &mut |g, t, cx| (x.0)(g, t, cx))
+            })
+        }
+        Wrap::Local(i) => {
+            let i = *i as usize;
+            ff(move |g, _, cx| T::read(g, cx.slots.get(i).cloned().unwrap_or(Val::Bool(false))))
+        }
+        Wrap::Chosen => ff(move |g, _, cx| T::read(g, cx.mv.chosen.clone().unwrap_or(Val::Bool(false)))),
+    }
+}
+
+/// A value as a closure.
+pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
+    macro_rules! of {
+        ($f:expr, $x:expr, $v:path) => {{
+            let f = $f($x);
+            ff(move |g, s, cx| $v((f.0)(g, s, cx)))
+        }};
+    }
+    match n {
+        ValN::Bool(x) => of!(|x| closure::bool_f::<W>(x, false), x, Val::Bool),
+        ValN::Num(x) => of!(closure::num_f::<W>, x, Val::Num),
+        ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
+        ValN::Set(x) => of!(closure::set_f::<W>, x, Val::Cells),
+        ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
+        ValN::Side(x) => of!(closure::side_f::<W>, x, Val::Side),
+        ValN::List(x) => of!(list_f::<W>, x, Val::List),
+        ValN::KindOf(c) => of!(closure::kind_on_f::<W>, c, Val::Kind),
+        ValN::Dir(x) => {
+            let f = closure::dir_f::<W>(x);
+            ff(move |g, s, cx| match (f.0)(g, s, cx) {
+                d if (d as usize) < g.ndirs => Val::Dir(d),
+                _ => Val::Bool(false),
+            })
+        }
+        ValN::Id(shape, k) => {
+            let (shape, k) = (*shape, *k);
+            ff(move |_, _, _| match shape {
+                Shape::Kind => Val::Kind(k),
+                Shape::Flag => Val::Flag(k),
+                Shape::Sym => Val::Sym(k as u8),
+                _ => Val::Phase(k),
+            })
+        }
+        ValN::Action(a) => {
+            let a = *a;
+            ff(move |_, _, _| Val::Action(a))
+        }
+        ValN::Phase => {
+            ff(|g, s, _| Val::Phase(g.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index)))
+        }
+        ValN::Previous(Field::Phase) => ff(|_, s, _| Val::Phase(s.previous().phase)),
+        ValN::Previous(_) => ff(|_, s, _| s.previous().action.map_or(Val::Bool(false), Val::Action)),
+        ValN::Taken => ff(|_, _, cx| Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of))),
+        ValN::W(w) => wrap_f(w),
+    }
+}
+
+/// A list as a closure.
+pub fn list_f<const W: usize>(n: &ListN) -> FL<W> {
+    match n {
+        ListN::Items(xs) => {
+            let xs: Vec<FV<W>> = xs.iter().map(val_f).collect();
+            ff(move |g, s, cx| Rc::new(xs.iter().map(|x| (x.0)(g, s, cx)).collect()))
+        }
+        ListN::Sides(a, b) => {
+            let (a, b) = (*a, *b);
+            ff(move |_, _, _| Rc::new((a..b).map(Val::Side).collect()))
+        }
+        ListN::Syms(k) => {
+            let k = *k;
+            ff(move |_, _, _| Rc::new((0..k).map(Val::Sym).collect()))
+        }
+        ListN::Filter(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), closure::bool_f::<W>(cond, false));
+            ff(move |g, s, cx| {
+                let mut out = Vec::new();
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item.clone());
+                    if (cond.0)(g, s, cx) {
+                        out.push(item);
+                    }
+                }
+                Rc::new(out)
+            })
+        }
+        ListN::Groups(x) => {
+            let x = closure::set_f::<W>(x);
+            ff(move |g, s, cx| {
+                let set = (x.0)(g, s, cx);
+                Rc::new(g.groups_of(cx, set).iter().copied().map(Val::Cells).collect())
+            })
+        }
+        ListN::W(w) => wrap_f(w),
+    }
+}
+
+/// The elements of a collection, as a closure taking them when it is called.
+pub fn items_f<const W: usize>(n: &Items) -> FI<W> {
+    match n {
+        Items::Cells(x) => {
+            let x = closure::set_f::<W>(x);
+            ff(move |g, s, cx| ItemIter::Cells((x.0)(g, s, cx).iter()))
+        }
+        Items::Dirs(x) => {
+            let x = closure::dirs_f::<W>(x);
+            ff(move |g, s, cx| ItemIter::Dirs((x.0)(g, s, cx)))
+        }
+        Items::Sides(a, b) => {
+            let (a, b) = (*a, *b);
+            ff(move |_, _, _| ItemIter::Sides(a, b))
+        }
+        Items::List(x) => {
+            let x = list_f::<W>(x);
+            ff(move |g, s, cx| ItemIter::List((x.0)(g, s, cx), 0))
+        }
+        Items::Groups(x) => {
+            let x = closure::set_f::<W>(x);
+            ff(move |g, s, cx| {
+                let set = (x.0)(g, s, cx);
+                ItemIter::Groups(g.groups_of(cx, set), 0)
+            })
+        }
+    }
+}
 
 impl<const W: usize> Game<W> {
     /// A value as a set of cells (a cell is a set of one).
@@ -202,154 +358,6 @@ impl<const W: usize> Game<W> {
             cx.slots.resize(i + 1, Val::Bool(false));
         }
         cx.slots[i] = v;
-    }
-
-    /// Evaluates a form every node type shares.
-    pub fn wrap<T: Node<W>>(&self, s: &State<W>, cx: &mut Ctx<W>, w: &Wrap<T>) -> T::Out {
-        match w {
-            Wrap::If(c, a, b) => {
-                if self.eb(s, cx, c) {
-                    a.run(self, s, cx)
-                } else {
-                    b.run(self, s, cx)
-                }
-            }
-            Wrap::Bind(binds, body) => {
-                for (slot, x) in binds {
-                    let v = self.ev(s, cx, x);
-                    self.store(cx, *slot, v);
-                }
-                body.run(self, s, cx)
-            }
-            Wrap::AtStart(x) => {
-                let start = cx.turn_start.unwrap_or(s);
-                x.run(self, start, cx)
-            }
-            Wrap::Without(c, x) => {
-                let c = self.ec(s, cx, c);
-                self.in_lifted(s, cx, c, &mut |g, t, cx| x.run(g, t, cx))
-            }
-            Wrap::Local(i) => T::read(self, cx.slots.get(*i as usize).cloned().unwrap_or(Val::Bool(false))),
-            Wrap::Chosen => T::read(self, cx.mv.chosen.clone().unwrap_or(Val::Bool(false))),
-        }
-    }
-
-    /// Evaluates a value.
-    pub fn ev(&self, s: &State<W>, cx: &mut Ctx<W>, n: &ValN) -> Val<W> {
-        match n {
-            ValN::Bool(x) => Val::Bool(self.eb(s, cx, x)),
-            ValN::Num(x) => Val::Num(self.en(s, cx, x)),
-            ValN::Cell(x) => Val::Cell(self.ec(s, cx, x)),
-            ValN::Set(x) => Val::Cells(self.es(s, cx, x)),
-            ValN::Dir(x) => match self.ed(s, cx, x) {
-                d if (d as usize) < self.ndirs => Val::Dir(d),
-                _ => Val::Bool(false),
-            },
-            ValN::Dirs(x) => Val::Dirs(self.edirs(s, cx, x)),
-            ValN::Side(x) => Val::Side(self.eside(s, cx, x)),
-            ValN::List(x) => Val::List(self.el(s, cx, x)),
-            ValN::Id(shape, k) => match shape {
-                Shape::Kind => Val::Kind(*k),
-                Shape::Flag => Val::Flag(*k),
-                Shape::Sym => Val::Sym(*k as u8),
-                _ => Val::Phase(*k),
-            },
-            ValN::Action(a) => Val::Action(*a),
-            ValN::Phase => Val::Phase(self.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index)),
-            ValN::Previous(Field::Phase) => Val::Phase(s.previous().phase),
-            ValN::Previous(_) => s.previous().action.map_or(Val::Bool(false), Val::Action),
-            ValN::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
-            ValN::KindOf(c) => Val::Kind(self.kind_on(s, cx, c)),
-            ValN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// Evaluates a list.
-    pub fn el(&self, s: &State<W>, cx: &mut Ctx<W>, n: &ListN) -> Rc<Vec<Val<W>>> {
-        match n {
-            ListN::Items(xs) => Rc::new(xs.iter().map(|x| self.ev(s, cx, x)).collect()),
-            ListN::Sides(a, b) => Rc::new((*a..*b).map(Val::Side).collect()),
-            ListN::Syms(k) => Rc::new((0..*k).map(Val::Sym).collect()),
-            ListN::Filter(slot, src, cond) => {
-                let mut out = Vec::new();
-                for item in self.items(s, cx, src) {
-                    self.store(cx, *slot, item.clone());
-                    if self.eb(s, cx, cond) {
-                        out.push(item);
-                    }
-                }
-                Rc::new(out)
-            }
-            ListN::Groups(x) => {
-                let set = self.es(s, cx, x);
-                Rc::new(self.groups_of(cx, set).iter().copied().map(Val::Cells).collect())
-            }
-            ListN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// The elements of a collection, evaluated now.
-    pub(crate) fn items(&self, s: &State<W>, cx: &mut Ctx<W>, n: &Items) -> ItemIter<W> {
-        match n {
-            Items::Cells(x) => ItemIter::Cells(self.es(s, cx, x).iter()),
-            Items::Dirs(x) => ItemIter::Dirs(self.edirs(s, cx, x)),
-            Items::Sides(a, b) => ItemIter::Sides(*a, *b),
-            Items::List(x) => ItemIter::List(self.el(s, cx, x), 0),
-            Items::Groups(x) => {
-                let set = self.es(s, cx, x);
-                ItemIter::Groups(self.groups_of(cx, set), 0)
-            }
-        }
-    }
-
-    /// Evaluates a direction (`u8::MAX` for none).
-    #[inline]
-    pub fn ed(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirN) -> u8 {
-        match n {
-            DirN::Const(d) => *d,
-            n => self.ed_slow(s, cx, n),
-        }
-    }
-
-    fn ed_slow(&self, s: &State<W>, cx: &mut Ctx<W>, n: &DirN) -> u8 {
-        match n {
-            DirN::Const(d) => *d,
-            DirN::Local(i) => match cx.slots.get(*i as usize) {
-                Some(Val::Dir(d)) => *d,
-                _ => u8::MAX,
-            },
-            DirN::Opposite(x) => match self.ed(s, cx, x) {
-                d if (d as usize) < self.ndirs => self.opposite[d as usize],
-                d => d,
-            },
-            DirN::Rotate(x, k) => match self.ed(s, cx, x) {
-                d if (d as usize) < self.ndirs => {
-                    let k = self.en(s, cx, k).clamp(-1000, 1000) as i32;
-                    self.prog.geometry.rotate(crate::board::Dir(d), k).0
-                }
-                d => d,
-            },
-            DirN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// Evaluates a kind or flag named by an effect (`u16::MAX` for none).
-    pub fn eid(&self, s: &State<W>, cx: &mut Ctx<W>, n: &IdN) -> u16 {
-        match n {
-            IdN::Const(k) => *k,
-            IdN::Taken => cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of),
-            IdN::KindOf(c) => self.kind_on(s, cx, c),
-            IdN::W(w) => self.wrap(s, cx, w),
-        }
-    }
-
-    /// The kind of the (top) piece on a cell (`u16::MAX` for none).
-    fn kind_on(&self, s: &State<W>, cx: &mut Ctx<W>, c: &CellN) -> u16 {
-        let c = self.ec(s, cx, c);
-        match (c != NONE).then(|| self.top(s, c)).flatten() {
-            Some(p) => crate::engine::exec::state::kind_of(p),
-            None => u16::MAX,
-        }
     }
 
     /// Whether two values are equal: a seat equals the colour it plays, and a cell

@@ -12,11 +12,13 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Rule, S};
+use crate::engine::exec::closure::bool_f;
 use crate::engine::exec::code::{Lower, deps_in};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State, kind_of};
 use crate::engine::exec::value::Val;
+use crate::engine::exec::values::{items_f, val_f};
 use crate::engine::text::explain::expr_text;
 use crate::engine::text::notation::action_noun;
 
@@ -172,10 +174,17 @@ fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Opti
                     &mv,
                     outer,
                     |lw| lw.items(src),
-                    |view, s, cx, node| view.items(s, cx, node).collect::<Vec<_>>(),
+                    |view, s, cx, node| (items_f(node).0)(view, s, cx).collect::<Vec<_>>(),
                 )?,
                 Binder::Let(..) => {
-                    vec![lowered(g, s, &mv, outer, |lw| lw.value(src), |view, s, cx, node| view.ev(s, cx, node))?]
+                    vec![lowered(
+                        g,
+                        s,
+                        &mv,
+                        outer,
+                        |lw| lw.value(src),
+                        |view, s, cx, node| (val_f(node).0)(view, s, cx),
+                    )?]
                 }
             };
             for v in values {
@@ -196,7 +205,7 @@ fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, slots: &[(
     if deps_in(e, &mut bound).local {
         return None;
     }
-    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, node| view.eb(s, cx, node))
+    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, node| (bool_f(node, false).0)(view, s, cx))
 }
 
 /// Lowers an expression with `lower` and runs it with `run` in `s`, for the move `mv`
