@@ -34,11 +34,7 @@ impl<const W: usize> Game<W> {
         let mut comp = seeds & within;
         let mut frontier = comp;
         while !frontier.is_empty() {
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next |= self.neighbours[c as usize];
-            }
-            next &= within - comp;
+            let next = self.spread(frontier) & (within - comp);
             comp |= next;
             frontier = next;
         }
