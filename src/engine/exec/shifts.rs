@@ -56,7 +56,7 @@ pub struct ShiftPlan<const W: usize> {
     nb_cost: u32,
     /// The number of cells of a set from which a neighbour operation ([`Game::dilate`],
     /// [`Game::spread`]) goes by shifts ([`u32::MAX`]: never).
-    nb_min: u32,
+    pub nb_min: u32,
     /// Whether no cell has two neighbour directions to one cell, so that the number of
     /// a cell's neighbours in a set is the number of directions stepping into it.
     distinct: bool,
@@ -166,21 +166,27 @@ impl<const W: usize> ShiftPlan<W> {
 
 impl<const W: usize> Game<W> {
     /// The cells with at least one neighbour in `set`.
-    #[inline]
+    /// (The choice is inlined, the shifts are not: a set of a few cells costs a
+    /// popcount more than the cell loop.)
+    #[inline(always)]
     pub fn dilate(&self, set: Bits<W>) -> Bits<W> {
+        // `nb_min` is `u32::MAX` on a board without a plan: never reached.
+        if set.count() >= self.shifts.nb_min { self.dilate_by_shifts(set) } else { self.dilate_by_cells(set) }
+    }
+
+    /// [`Game::dilate`] by shifts (on a board whose plan allows it).
+    #[inline(never)]
+    fn dilate_by_shifts(&self, set: Bits<W>) -> Bits<W> {
         let p = &self.shifts;
-        if p.nb_min != u32::MAX && set.count() >= p.nb_min {
-            let mut out = Bits::EMPTY;
-            for d in &p.nb_dirs {
-                out |= p.stepping_into(set, *d as usize);
-            }
-            out
-        } else {
-            self.dilate_by_cells(set)
+        let mut out = Bits::EMPTY;
+        for d in &p.nb_dirs {
+            out |= p.stepping_into(set, *d as usize);
         }
+        out
     }
 
     /// [`Game::dilate`], cell by cell.
+    #[inline(always)]
     fn dilate_by_cells(&self, set: Bits<W>) -> Bits<W> {
         let mut out = Bits::EMPTY;
         for x in set.iter() {
@@ -191,22 +197,25 @@ impl<const W: usize> Game<W> {
 
     /// The cells next to a cell of `set` (its cells' neighbours, the set's own
     /// included).
-    #[inline]
+    #[inline(always)]
     pub fn spread(&self, set: Bits<W>) -> Bits<W> {
+        if set.count() >= self.shifts.nb_min { self.spread_by_shifts(set) } else { self.spread_by_cells(set) }
+    }
+
+    /// [`Game::spread`] by shifts (on a board whose plan allows it).
+    #[inline(never)]
+    fn spread_by_shifts(&self, set: Bits<W>) -> Bits<W> {
         let p = &self.shifts;
-        if p.nb_min != u32::MAX && set.count() >= p.nb_min {
-            let mut out = Bits::EMPTY;
-            for d in &p.nb_dirs {
-                out |= p.stepped_from(set, *d as usize);
-            }
-            out
-        } else {
-            self.spread_by_cells(set)
+        let mut out = Bits::EMPTY;
+        for d in &p.nb_dirs {
+            out |= p.stepped_from(set, *d as usize);
         }
+        out
     }
 
     /// [`Game::spread`], cell by cell.
-    fn spread_by_cells(&self, set: Bits<W>) -> Bits<W> {
+    #[inline(always)]
+    pub fn spread_by_cells(&self, set: Bits<W>) -> Bits<W> {
         let mut out = Bits::EMPTY;
         for x in set.iter() {
             out |= self.neighbours[x as usize];
@@ -371,7 +380,7 @@ mod tests {
         let mut comp = seeds & within;
         let mut todo: Vec<u16> = comp.iter().collect();
         while let Some(c) = todo.pop() {
-            for x in (g.neighbours[c as usize] & within - comp).iter() {
+            for x in (g.neighbours[c as usize] & (within - comp)).iter() {
                 comp.insert(x);
                 todo.push(x);
             }
@@ -445,7 +454,7 @@ mod tests {
                     assert_eq!(g.shifts.groups_of(d).len(), 1, "{board}: direction {d}");
                 }
                 assert_ne!(g.shifts.nb_min, u32::MAX, "{board}");
-                check(&board, g);
+                check(board, g);
             });
         }
     }
