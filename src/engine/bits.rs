@@ -155,6 +155,37 @@ impl<const W: usize> Bits<W> {
         }
     }
 
+    /// The set moved by `k` cells: cell `i` becomes `i + k` (towards higher cells for
+    /// `k > 0`, lower for `k < 0`); cells moved below 0 or to `64 * W` and past are
+    /// dropped, so any `k` is allowed.
+    #[inline]
+    pub fn shifted(&self, k: i32) -> Self {
+        let mut out = Self::EMPTY;
+        let n = k.unsigned_abs() as usize;
+        if n >= 64 * W {
+            return out;
+        }
+        let (q, r) = (n / 64, (n % 64) as u32);
+        if k >= 0 {
+            for i in q..W {
+                let mut w = self.0[i - q] << r;
+                if r != 0 && i > q {
+                    w |= self.0[i - q - 1] >> (64 - r);
+                }
+                out.0[i] = w;
+            }
+        } else {
+            for i in 0..W - q {
+                let mut w = self.0[i + q] >> r;
+                if r != 0 && i + q + 1 < W {
+                    w |= self.0[i + q + 1] << (64 - r);
+                }
+                out.0[i] = w;
+            }
+        }
+        out
+    }
+
     /// The cells in increasing order.
     #[inline]
     pub fn iter(&self) -> BitsIter<W> {
@@ -302,5 +333,35 @@ mod tests {
         assert_eq!((a - b).iter().collect::<Vec<_>>(), vec![1, 5]);
         assert!(Bits::<2>::single(3).is_subset(&a));
         assert_eq!(Bits::<2>::first_n(100).count(), 100);
+    }
+
+    #[test]
+    fn shifted_moves_every_cell_by_k() {
+        fn check<const W: usize>() {
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..50 {
+                let mut b = Bits::<W>::EMPTY;
+                for w in b.0.iter_mut() {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    *w = seed & seed.rotate_left(29);
+                }
+                let lim = 64 * W as i32;
+                for k in (-lim - 70..=lim + 70).chain([i32::MIN, i32::MAX, i32::MIN + 1]) {
+                    let want: Bits<W> = b
+                        .iter()
+                        .map(|i| i as i64 + k as i64)
+                        .filter(|i| (0..lim as i64).contains(i))
+                        .map(|i| i as u16)
+                        .collect();
+                    assert_eq!(b.shifted(k), want, "W = {W}, k = {k}");
+                }
+            }
+        }
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<8>();
     }
 }

@@ -33,12 +33,12 @@ impl<const W: usize> Game<W> {
     pub fn connected_to(&self, seeds: Bits<W>, within: Bits<W>) -> Bits<W> {
         let mut comp = seeds & within;
         let mut frontier = comp;
+        // A frontier is within `within`: on a set too small for shifts ever to pay,
+        // the cell loop without asking each time.
+        let shifts = within.count() >= self.shifts.nb_min;
         while !frontier.is_empty() {
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next |= self.neighbours[c as usize];
-            }
-            next &= within - comp;
+            let near = if shifts { self.spread(frontier) } else { self.spread_by_cells(frontier) };
+            let next = near & (within - comp);
             comp |= next;
             frontier = next;
         }

@@ -13,6 +13,7 @@ pub(crate) mod lowering_tests;
 pub mod moves;
 pub mod repetition;
 pub mod same_effect;
+pub mod shifts;
 pub mod sides;
 pub mod sink;
 pub mod state;

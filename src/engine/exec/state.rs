@@ -15,6 +15,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::compile::steps::Steps;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_STACK};
 use crate::engine::exec::code::{Code, Lower};
+use crate::engine::exec::shifts::ShiftPlan;
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;
@@ -98,6 +99,8 @@ pub struct Game<const W: usize> {
     pub rev_neighbours: Vec<Bits<W>>,
     /// The most neighbours a cell has.
     pub max_degree: usize,
+    /// The board's steps as word shifts, for the whole-board set operations.
+    pub shifts: ShiftPlan<W>,
     /// Stack capacity per cell.
     pub cap: usize,
     /// Counter offsets into the flat counter array, and dimension sizes.
@@ -662,6 +665,7 @@ impl<const W: usize> Game<W> {
             }
         }
         let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
+        let shifts = ShiftPlan::new(n, ndirs, &step, prog.neighbour_dirs, &neighbours, !back.is_empty(), fast);
         let mut counter_base = Vec::new();
         let mut slots = 0;
         for dims in &prog.counters {
@@ -689,6 +693,7 @@ impl<const W: usize> Game<W> {
             neighbours,
             rev_neighbours,
             max_degree,
+            shifts,
             cap,
             counter_base,
             counter_slots: slots,

@@ -1,0 +1,461 @@
+//! Whole-board set operations: the cells that step into a set, the cells next to a
+//! set, the cells counted by their neighbours in a set, and the connected part of a
+//! set. Each is computed either cell by cell or, where the board allows it, as a few
+//! word shifts of the whole set (see [`ShiftPlan`]).
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::code::{Cmp, MAX_DEGREE};
+use crate::engine::exec::state::Game;
+
+/// The cost model, in machine instructions (measured with callgrind on the games of
+/// `games/` and `games/classic/`): one `(cells, k)` group of a plan costs a shift
+/// with its carries, an `and` and an `or` of `W` words, and the loop over groups
+/// (5 + 5W estimated; 10 + 8W too low on an eight-word board, where the shifts by
+/// any `k` are not unrolled: 10 + 16W keeps every game of `games/` at or below the
+/// cell loops).
+const fn group_cost(w: usize) -> u32 {
+    10 + 16 * w as u32
+}
+
+/// The cost of taking one cell of a set back along a direction (the cell loop of
+/// [`Game::steps_into`] on a board with [`Game::back`]).
+const STEP_CELL: u32 = 10;
+
+/// The cost of looking at one cell of the board (the cell loop of
+/// [`Game::steps_into`] on a board without [`Game::back`]).
+const STEP_SCAN: u32 = 6;
+
+/// The cost of or-ing the neighbours of one cell of a set.
+const fn nb_cell_cost(w: usize) -> u32 {
+    6 + 2 * w as u32
+}
+
+/// The steps of a board as word shifts, made once per game from its step table.
+///
+/// Along direction `d`, the cells `c` with a step `t` are grouped by their delta
+/// `k = t - c`; each group is `(cells, k)`. Then, exactly, the cells whose step is in
+/// a set `S` are `OR_k (cells_k & S.shifted(-k))`, and the steps of the cells of `S`
+/// are `OR_k ((S & cells_k).shifted(k))`. A square board or a rhombus has one group
+/// per direction (the board's edge left out of the cells), a hexagon numbered row by
+/// row about one per row; a graph board about one per point, where the plan is not
+/// worth making. Whether an operation goes by shifts or cell by cell is decided by a
+/// cost model: the groups' word operations against the cells of the set.
+#[derive(Clone, Debug, Default)]
+pub struct ShiftPlan<const W: usize> {
+    /// The groups of every direction; direction `d`'s are `groups[start[d]..start[d + 1]]`.
+    groups: Vec<(Bits<W>, i32)>,
+    /// Where each direction's groups start (`ndirs + 1` entries; none when no plan).
+    start: Vec<u32>,
+    /// For each direction, the number of cells of a set from which
+    /// [`Game::steps_into`] goes by shifts ([`u32::MAX`]: never).
+    step_min: Vec<u32>,
+    /// The neighbour directions, when the neighbours of each cell are exactly its
+    /// steps along them and every one has a plan (else none).
+    nb_dirs: Vec<u8>,
+    /// The cost of one neighbour operation by shifts (the groups of every neighbour
+    /// direction); [`u32::MAX`] when there is none.
+    nb_cost: u32,
+    /// The number of cells of a set from which a neighbour operation ([`Game::dilate`],
+    /// [`Game::spread`]) goes by shifts ([`u32::MAX`]: never).
+    pub nb_min: u32,
+    /// Whether no cell has two neighbour directions to one cell, so that the number of
+    /// a cell's neighbours in a set is the number of directions stepping into it.
+    distinct: bool,
+}
+
+impl<const W: usize> ShiftPlan<W> {
+    /// The plan of a board of `n` cells from its step table (`step[c * ndirs + d]`),
+    /// its neighbour directions (a bit per direction) and the neighbours of each cell;
+    /// `back` says whether the board has the steps taken back. With `on` false, no
+    /// operation ever goes by shifts.
+    pub fn new(
+        n: usize,
+        ndirs: usize,
+        step: &[u16],
+        nb_dirs: u32,
+        neighbours: &[Bits<W>],
+        back: bool,
+        on: bool,
+    ) -> Self {
+        let mut plan =
+            ShiftPlan { step_min: vec![u32::MAX; ndirs], nb_cost: u32::MAX, nb_min: u32::MAX, ..Default::default() };
+        if !on || n == 0 || n > 64 * W || step.len() != n * ndirs {
+            return plan;
+        }
+        let gc = group_cost(W);
+        // A direction's plan is kept when even a full board is cheaper by shifts.
+        let worth = |groups: usize| (groups as u64) * gc as u64 <= n as u64 * STEP_CELL as u64;
+        let mut start = vec![0u32];
+        let mut groups: Vec<(Bits<W>, i32)> = Vec::new();
+        let mut planned = vec![false; ndirs];
+        for d in 0..ndirs {
+            let mut mine: Vec<(Bits<W>, i32)> = Vec::new();
+            for c in 0..n {
+                let t = step[c * ndirs + d];
+                if t == NONE || t as usize >= n {
+                    continue;
+                }
+                let k = t as i32 - c as i32;
+                match mine.iter_mut().find(|g| g.1 == k) {
+                    Some(g) => g.0.insert(c as u16),
+                    None => mine.push((Bits::single(c as u16), k)),
+                }
+            }
+            if worth(mine.len()) {
+                let cost = mine.len() as u32 * gc;
+                plan.step_min[d] = if !back && cost <= n as u32 * STEP_SCAN { 0 } else { cost.div_ceil(STEP_CELL) };
+                planned[d] = true;
+                groups.extend(mine);
+            }
+            start.push(groups.len() as u32);
+        }
+        plan.groups = groups;
+        plan.start = start;
+        // The neighbour operations need every neighbour direction planned, and the
+        // neighbours to be exactly the steps along them.
+        let dirs: Vec<u8> = (0..ndirs.min(32)).filter(|d| nb_dirs >> d & 1 == 1).map(|d| d as u8).collect();
+        if dirs.iter().all(|d| planned[*d as usize]) && neighbours.len() == n {
+            let mut exact = true;
+            let mut distinct = true;
+            for (c, nb) in neighbours.iter().enumerate() {
+                let steps: Vec<u16> =
+                    dirs.iter().map(|d| step[c * ndirs + *d as usize]).filter(|t| *t != NONE).collect();
+                let set: Bits<W> = steps.iter().copied().collect();
+                exact &= set == *nb;
+                distinct &= set.count() as usize == steps.len();
+            }
+            if exact && !dirs.is_empty() {
+                let cost: u32 = dirs.iter().map(|d| plan.groups_of(*d as usize).len() as u32 * gc).sum();
+                plan.nb_cost = cost;
+                plan.nb_min = cost.div_ceil(nb_cell_cost(W));
+                plan.distinct = distinct;
+                plan.nb_dirs = dirs;
+            }
+        }
+        plan
+    }
+
+    /// The groups of direction `d` (none without a plan).
+    #[inline]
+    pub fn groups_of(&self, d: usize) -> &[(Bits<W>, i32)] {
+        match (self.start.get(d), self.start.get(d + 1)) {
+            (Some(a), Some(b)) => &self.groups[*a as usize..*b as usize],
+            _ => &[],
+        }
+    }
+
+    /// The cells whose step along `d` is in `set`, by shifts.
+    #[inline]
+    pub fn stepping_into(&self, set: Bits<W>, d: usize) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for (cells, k) in self.groups_of(d) {
+            out |= *cells & set.shifted(-*k);
+        }
+        out
+    }
+
+    /// The steps along `d` of the cells of `set`, by shifts.
+    #[inline]
+    pub fn stepped_from(&self, set: Bits<W>, d: usize) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for (cells, k) in self.groups_of(d) {
+            out |= (set & *cells).shifted(*k);
+        }
+        out
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// The cells with at least one neighbour in `set`.
+    /// (The choice is inlined, the shifts are not: a set of a few cells costs a
+    /// popcount more than the cell loop.)
+    #[inline(always)]
+    pub fn dilate(&self, set: Bits<W>) -> Bits<W> {
+        // `nb_min` is `u32::MAX` on a board without a plan: never reached.
+        if set.count() >= self.shifts.nb_min { self.dilate_by_shifts(set) } else { self.dilate_by_cells(set) }
+    }
+
+    /// [`Game::dilate`] by shifts (on a board whose plan allows it).
+    #[inline(never)]
+    fn dilate_by_shifts(&self, set: Bits<W>) -> Bits<W> {
+        let p = &self.shifts;
+        let mut out = Bits::EMPTY;
+        for d in &p.nb_dirs {
+            out |= p.stepping_into(set, *d as usize);
+        }
+        out
+    }
+
+    /// [`Game::dilate`], cell by cell.
+    #[inline(always)]
+    fn dilate_by_cells(&self, set: Bits<W>) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for x in set.iter() {
+            out |= self.rev_neighbours[x as usize];
+        }
+        out
+    }
+
+    /// The cells next to a cell of `set` (its cells' neighbours, the set's own
+    /// included).
+    #[inline(always)]
+    pub fn spread(&self, set: Bits<W>) -> Bits<W> {
+        if set.count() >= self.shifts.nb_min { self.spread_by_shifts(set) } else { self.spread_by_cells(set) }
+    }
+
+    /// [`Game::spread`] by shifts (on a board whose plan allows it).
+    #[inline(never)]
+    fn spread_by_shifts(&self, set: Bits<W>) -> Bits<W> {
+        let p = &self.shifts;
+        let mut out = Bits::EMPTY;
+        for d in &p.nb_dirs {
+            out |= p.stepped_from(set, *d as usize);
+        }
+        out
+    }
+
+    /// [`Game::spread`], cell by cell.
+    #[inline(always)]
+    pub fn spread_by_cells(&self, set: Bits<W>) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for x in set.iter() {
+            out |= self.neighbours[x as usize];
+        }
+        out
+    }
+
+    /// The cells whose step along `d` is in `set`.
+    pub fn steps_into(&self, set: Bits<W>, d: u8) -> Bits<W> {
+        let d = d as usize;
+        match self.shifts.step_min.get(d) {
+            Some(0) => self.shifts.stepping_into(set, d),
+            Some(&m) if m != u32::MAX && set.count() >= m => self.shifts.stepping_into(set, d),
+            _ => self.steps_into_by_cells(set, d),
+        }
+    }
+
+    /// [`Game::steps_into`], cell by cell: by the steps taken back from each cell of
+    /// the set, or, on a board where two cells step to one, every cell tried.
+    fn steps_into_by_cells(&self, set: Bits<W>, d: usize) -> Bits<W> {
+        let nd = self.ndirs;
+        let mut out = Bits::EMPTY;
+        if d >= nd {
+            return out;
+        }
+        if self.back.is_empty() {
+            for c in 0..self.n {
+                let t = self.step[c * nd + d];
+                if t != NONE && set.has(t) {
+                    out.insert(c as u16);
+                }
+            }
+        } else {
+            for x in set.iter() {
+                let c = self.back.get(x as usize * nd + d).copied().unwrap_or(NONE);
+                if c != NONE {
+                    out.insert(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// `neighbours(set)`: the cells next to the set, not in it.
+    #[inline]
+    pub fn neighbours_of(&self, set: Bits<W>) -> Bits<W> {
+        self.spread(set) - set
+    }
+
+    /// The cells `c` of the board whose number of neighbours in `set` compares with `k`
+    /// by `op` (on boards of at most [`MAX_DEGREE`] neighbours per cell).
+    pub fn nb_count(&self, set: Bits<W>, op: Cmp, k: i64) -> Bits<W> {
+        // By shifts, measured slower than the cell loop on the boards of `games/`
+        // (the counters' and-or steps per direction on top of the groups): left to the
+        // cell loop until the cost model can tell (see `nb_count_by`'s test).
+        self.nb_count_by(set, op, k, false)
+    }
+
+    /// [`Game::nb_count`], by shifts or cell by cell (by shifts only on a board whose
+    /// plan allows it).
+    fn nb_count_by(&self, set: Bits<W>, op: Cmp, k: i64, by_shifts: bool) -> Bits<W> {
+        // `ge[i]`: the cells with more than `i` neighbours in the set, for `i < levels`;
+        // counting to `k + 1` is enough to compare with `k`.
+        const LEVELS: usize = MAX_DEGREE + 1;
+        let levels = (k.clamp(0, MAX_DEGREE as i64) + 1) as usize;
+        let mut ge = [Bits::<W>::EMPTY; LEVELS];
+        // Each cell of the set (or each direction) adds one to the counts of the cells
+        // of `nb` (written out twice: a closure here measured slower).
+        let p = &self.shifts;
+        if by_shifts && p.distinct && p.nb_cost != u32::MAX {
+            for d in &p.nb_dirs {
+                let nb = p.stepping_into(set, *d as usize);
+                for i in (1..levels).rev() {
+                    let carry = ge[i - 1] & nb;
+                    ge[i] |= carry;
+                }
+                ge[0] |= nb;
+            }
+        } else {
+            for x in set.iter() {
+                let nb = self.rev_neighbours[x as usize];
+                for i in (1..levels).rev() {
+                    let carry = ge[i - 1] & nb;
+                    ge[i] |= carry;
+                }
+                ge[0] |= nb;
+            }
+        }
+        // The cells with at least `j` neighbours in the set.
+        let at_least = |j: i64| -> Bits<W> {
+            if j <= 0 {
+                self.all
+            } else if j as usize > levels {
+                Bits::EMPTY
+            } else {
+                ge[j as usize - 1]
+            }
+        };
+        let out = match op {
+            Cmp::Eq => at_least(k) - at_least(k + 1),
+            Cmp::Ne => self.all - (at_least(k) - at_least(k + 1)),
+            Cmp::Lt => self.all - at_least(k),
+            Cmp::Le => self.all - at_least(k + 1),
+            Cmp::Gt => at_least(k + 1),
+            Cmp::Ge => at_least(k),
+        };
+        out & self.all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::engine::compile::options;
+    use crate::engine::search::Rng;
+    use crate::engine::{AnyGame, build};
+    use crate::with_game;
+
+    /// The boards tested: every game of `games/` and `games/classic/`, and the test
+    /// games with a graph board, holes and a rhombus.
+    fn boards() -> Vec<(PathBuf, AnyGame)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for folder in ["games", "games/classic"] {
+            let mut more: Vec<PathBuf> = std::fs::read_dir(root.join(folder))
+                .expect("readable")
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "game"))
+                .collect();
+            more.sort();
+            files.extend(more);
+        }
+        files.extend(["mill", "holes", "rhombus"].map(|f| root.join(format!("tests/oracle/{f}.game"))));
+        files
+            .into_iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).expect("readable");
+                let model = crate::check_source(&text).model.expect("the game checks");
+                let values = options::resolve(&model, None, &[]).expect("options resolve");
+                let g = build(&model, &values).expect("the game builds");
+                (path, g)
+            })
+            .collect()
+    }
+
+    /// A random set of the board's cells, about `density` in 8 of them.
+    fn random_set<const W: usize>(g: &Game<W>, rng: &mut Rng, density: usize) -> Bits<W> {
+        (0..g.n as u16).filter(|_| rng.below(8) < density).collect()
+    }
+
+    /// The cells of a set's cells' steps along `d`, cell by cell.
+    fn steps_from<const W: usize>(g: &Game<W>, set: Bits<W>, d: usize) -> Bits<W> {
+        set.iter().map(|c| g.step[c as usize * g.ndirs + d]).filter(|t| *t != NONE).collect()
+    }
+
+    /// The cells of `within` connected to `seeds`, cell by cell.
+    fn flood<const W: usize>(g: &Game<W>, seeds: Bits<W>, within: Bits<W>) -> Bits<W> {
+        let mut comp = seeds & within;
+        let mut todo: Vec<u16> = comp.iter().collect();
+        while let Some(c) = todo.pop() {
+            for x in (g.neighbours[c as usize] & (within - comp)).iter() {
+                comp.insert(x);
+                todo.push(x);
+            }
+        }
+        comp
+    }
+
+    fn check<const W: usize>(name: &str, g: &Game<W>) {
+        let p = &g.shifts;
+        let groups: Vec<usize> = (0..g.ndirs).map(|d| p.groups_of(d).len()).collect();
+        eprintln!(
+            "{name}: {} cells, W = {W}, groups by direction {groups:?}, shifts from {:?} cells, neighbours by shifts from {} cells",
+            g.n, p.step_min, p.nb_min
+        );
+        let mut rng = Rng::new(7);
+        for round in 0..40 {
+            let set = random_set(g, &mut rng, round % 8 + 1);
+            for d in 0..=g.ndirs {
+                let want = g.steps_into_by_cells(set, d);
+                assert_eq!(g.steps_into(set, d as u8), want, "{name}: steps into, direction {d}");
+                if d < g.ndirs && p.step_min[d] != u32::MAX {
+                    assert_eq!(p.stepping_into(set, d), want, "{name}: into by shifts, direction {d}");
+                    assert_eq!(p.stepped_from(set, d), steps_from(g, set, d), "{name}: from by shifts, direction {d}");
+                }
+            }
+            assert_eq!(g.dilate(set), g.dilate_by_cells(set), "{name}: dilate");
+            assert_eq!(g.spread(set), g.spread_by_cells(set), "{name}: spread");
+            if p.nb_min != u32::MAX {
+                let (mut dilated, mut spread) = (Bits::EMPTY, Bits::EMPTY);
+                for d in &p.nb_dirs {
+                    dilated |= p.stepping_into(set, *d as usize);
+                    spread |= p.stepped_from(set, *d as usize);
+                }
+                assert_eq!(dilated, g.dilate_by_cells(set), "{name}: dilate by shifts");
+                assert_eq!(spread, g.spread_by_cells(set), "{name}: spread by shifts");
+            }
+            if g.max_degree <= MAX_DEGREE {
+                for op in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+                    for k in -1..=9 {
+                        let want = g.nb_count_by(set, op, k, false);
+                        assert_eq!(g.nb_count(set, op, k), want, "{name}: nb_count {op:?} {k}");
+                        assert_eq!(g.nb_count_by(set, op, k, true), want, "{name}: nb_count by shifts {op:?} {k}");
+                    }
+                }
+            }
+            let seeds = random_set(g, &mut rng, 1);
+            assert_eq!(g.connected_to(seeds, set), flood(g, seeds, set), "{name}: connected");
+        }
+    }
+
+    #[test]
+    fn shifts_match_the_cell_loops_on_every_board() {
+        for (path, any) in boards() {
+            let name = path.display().to_string();
+            with_game!(&any, g => check(&name, g));
+        }
+    }
+
+    #[test]
+    fn grids_have_one_group_per_direction() {
+        for board in ["square 9 by 9", "square 7 by 6, neighbours orthogonal or diagonal", "rhombus of cells, 11 by 11"]
+        {
+            let text = format!(
+                "game \"T\"\nplayers white, black\nboard {board}\npiece stone \"o\"\nphase play {{\n  place stone at empty\n}}\n"
+            );
+            let model = crate::check_source(&text).model.expect("the game checks");
+            let any = build(&model, &[]).expect("the game builds");
+            with_game!(&any, g => {
+                assert!(g.ndirs > 0);
+                for d in 0..g.ndirs {
+                    assert_eq!(g.shifts.groups_of(d).len(), 1, "{board}: direction {d}");
+                }
+                assert_ne!(g.shifts.nb_min, u32::MAX, "{board}");
+                check(board, g);
+            });
+        }
+    }
+}
