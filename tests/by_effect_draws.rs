@@ -7,9 +7,12 @@
 use std::path::PathBuf;
 
 use rulesi::engine::exec::moves::MoveList;
-use rulesi::engine::search::{self, Rng};
-use rulesi::engine::{AnyGame, Game, Sampler, State, build, compile::options};
+use rulesi::engine::search;
+use rulesi::engine::{AnyGame, Game, State};
 use rulesi::with_game;
+
+mod common;
+use common::{build_text, positions};
 
 /// Kings that capture round a circle of pieces (one move either way round), and step
 /// and jump as two rules of one block.
@@ -33,35 +36,9 @@ phase play {
 no moves { lose(mover) }
 "#;
 
-fn build_text(text: &str) -> AnyGame {
-    let model = rulesi::check_source(text).model.expect("the game checks");
-    let values = options::resolve(&model, None, &[]).expect("the default options");
-    build(&model, &values).expect("the game builds")
-}
-
 fn draughts() -> AnyGame {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/classic/draughts.game");
     build_text(&std::fs::read_to_string(path).expect("readable"))
-}
-
-/// Positions along seeded random games: every few turns, `n` of them.
-fn positions<const W: usize>(g: &Game<W>, seed: u64, n: usize) -> Vec<State<W>> {
-    let mut out = Vec::new();
-    let mut rng = Rng::new(seed);
-    let mut sampler = Sampler::new();
-    while out.len() < n {
-        let mut s = g.start();
-        for ply in 0.. {
-            if ply % 3 == 0 {
-                out.push(s.clone());
-            }
-            let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("a random move") else { break };
-            let turn = turn.to_vec();
-            g.play(&mut s, &turn).expect("it plays");
-        }
-    }
-    out.truncate(n);
-    out
 }
 
 /// Whether two turns of `s`, listed every way, start and end on the same cells.
@@ -79,7 +56,7 @@ fn check(any: &AnyGame, seed: u64, n: usize, merging_too: bool) {
     with_game!(any, g => {
         assert!(g.prog.moves_by_effect);
         let (mut merging, mut apart) = (0, 0);
-        for (k, s) in positions(g, seed, n).iter().enumerate() {
+        for (k, s) in positions(g, seed, n, 3).iter().enumerate() {
             let legal = search::check_uniform(g, s, 60, seed + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
             if legal > 1 {
                 if may_merge(g, s) { merging += 1 } else { apart += 1 }

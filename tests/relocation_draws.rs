@@ -44,7 +44,8 @@ fn planned_relocations<const W: usize>(g: &Game<W>) -> usize {
     fn go<const W: usize>(g: &Game<W>, p: &Plan<W>) -> usize {
         match p {
             Plan::Rule(r) => usize::from(g.prog.rules[*r as usize].action == Action::Relocate),
-            Plan::General => 0,
+            Plan::Sets(_) | Plan::General => 0,
+            Plan::First(_, last) => go(g, last),
             Plan::IfElse(_, a, b) => go(g, a) + go(g, b),
         }
     }

@@ -1,4 +1,5 @@
-//! Helpers shared by the test binaries that run the `rulesi` command.
+//! Helpers shared by the test binaries: running the `rulesi` command, the games of
+//! the project, games built from text and positions along random games.
 //!
 //! Each binary uses some of them, so the ones it does not use are not dead code.
 #![allow(dead_code)]
@@ -112,4 +113,36 @@ pub fn game_label(path: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let rel = path.strip_prefix(root).unwrap_or(path);
     rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// The game of `text`, built with its default options.
+pub fn build_text(text: &str) -> rulesi::engine::AnyGame {
+    let model = rulesi::check_source(text).model.expect("the game checks");
+    let values = rulesi::engine::compile::options::resolve(&model, None, &[]).expect("the default options");
+    rulesi::engine::build(&model, &values).expect("the game builds")
+}
+
+/// Positions along seeded random games, one every `every` turns, `n` of them.
+pub fn positions<const W: usize>(
+    g: &rulesi::engine::Game<W>,
+    seed: u64,
+    n: usize,
+    every: usize,
+) -> Vec<rulesi::engine::State<W>> {
+    let mut out = Vec::new();
+    let mut rng = rulesi::engine::search::Rng::new(seed);
+    let mut sampler = rulesi::engine::Sampler::new();
+    while out.len() < n {
+        let mut s = g.start();
+        for ply in 0.. {
+            if ply % every == 0 {
+                out.push(s.clone());
+            }
+            let Some(turn) = g.random_move(&s, &mut rng, &mut sampler).expect("a random move") else { break };
+            let turn = turn.to_vec();
+            g.play(&mut s, &turn).expect("it plays");
+        }
+    }
+    out.truncate(n);
+    out
 }

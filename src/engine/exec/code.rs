@@ -526,6 +526,25 @@ pub struct Mask<const W: usize> {
     pub over_reads_from: bool,
     /// Whether `along` reads `from`.
     pub along_reads_from: bool,
+    /// `along` as the directions of each piece, when it reads `from` only through
+    /// tests `from in S` (see [`AlongBy`]).
+    pub along_by: Option<AlongBy<W>>,
+    /// For `step` and `jump`: per direction, the start cells whose destination along
+    /// it passes the static conditions (`targets` not [`NONE`]).
+    pub ok: Vec<Bits<W>>,
+}
+
+/// The directions a move rule's pieces move along, as a choice by sets: the pieces
+/// in a set move along one set of directions, the others along another. Written
+/// `along if from in S then A else B` (nested, and with `not`), it lets every
+/// piece's directions be found with one set operation per branch instead of the
+/// directions evaluated piece by piece.
+#[derive(Clone, Debug)]
+pub enum AlongBy<const W: usize> {
+    /// Directions that do not depend on the piece.
+    Dirs(FD<W>),
+    /// The pieces in the set move as the first, the others as the second.
+    If(FS<W>, Box<AlongBy<W>>, Box<AlongBy<W>>),
 }
 
 /// A lowered move rule.
@@ -563,8 +582,10 @@ pub struct CRule<const W: usize> {
 }
 
 /// How random play picks the move of a phase whose body is a tree of `if`s over
-/// single move rules drawn by plan (see [`boxed`] and `Game::random_move`): the
-/// conditions choose the rule, whose candidates are counted and drawn from directly.
+/// single move rules drawn by plan (see [`boxed`] and `Game::random_move`), over
+/// step and jump rules drawn by sets (see [`by_sets`]), or a `first` block whose
+/// blocks before the last have no move: the conditions choose the rule or rules,
+/// whose candidates are counted and drawn from directly.
 #[derive(Clone, Debug)]
 pub enum Plan<const W: usize> {
     /// A condition, the plan when it holds and the plan when it does not (an `if`
@@ -572,6 +593,12 @@ pub enum Plan<const W: usize> {
     IfElse(FB<W>, Box<Plan<W>>, Box<Plan<W>>),
     /// One rule.
     Rule(u32),
+    /// Step and jump rules, their moves counted and drawn as whole-board sets (see
+    /// [`by_sets`]).
+    Sets(Vec<u32>),
+    /// `first`: the rules of every block but the last, whose moves are shown to be
+    /// none by sets (else the general path decides), and the plan of the last block.
+    First(Vec<Vec<u32>>, Box<Plan<W>>),
     /// Anything else: the general path decides.
     General,
 }
@@ -595,11 +622,70 @@ pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool 
         }
 }
 
+/// Whether the moves of rule `rid` can be counted as whole-board sets (see
+/// `Game::sources`): a `step` or `jump` rule with a mask, whose destinations and
+/// jumped cells do not depend on the piece, and whose directions depend on it only
+/// through sets ([`AlongBy`]). Such a rule can be shown to have no move.
+pub fn counted_by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
+    let r = &g.prog.rules[rid as usize];
+    let Some(m) = rules[rid as usize].mask.as_ref() else { return false };
+    !m.to_reads_from
+        && (!m.along_reads_from || m.along_by.is_some())
+        && match r.action {
+            Action::Step => true,
+            Action::Jump => !m.over_reads_from && r.over.is_some(),
+            _ => false,
+        }
+}
+
+/// Whether random play draws move rule `rid` by sets (see `Game::random_by_sets`): it
+/// is counted by sets ([`counted_by_sets`]), its conditions can wait until a move is
+/// drawn and its moves need no `then` block to be listed.
+pub fn by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
+    let r = &g.prog.rules[rid as usize];
+    r.lazy_ok && !r.needs_apply && counted_by_sets(g, rules, rid)
+}
+
+/// The rules of a block made only of move rules (in `longest` blocks too), each
+/// passing `ok`.
+fn rules_of<const W: usize>(body: &[CS<W>], ok: &dyn Fn(u32) -> bool, out: &mut Vec<u32>) -> bool {
+    body.iter().all(|c| match c {
+        CS::Move(r) if ok(*r) => {
+            out.push(*r);
+            true
+        }
+        CS::Longest(b) => rules_of(b, ok, out),
+        _ => false,
+    })
+}
+
 /// The plan of a phase body (`None` when no part of it has one).
 pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> Option<Plan<W>> {
     fn go<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> Plan<W> {
+        let mut drawn = Vec::new();
         match body {
             [CS::Move(r)] if boxed(g, rules, *r) => Plan::Rule(*r),
+            // Rules whose moves are all different turns: one rule (no two of its
+            // moves end alike), or several without `moves by effect` (a move of each
+            // is a turn of its own).
+            _ if body.iter().all(|c| matches!(c, CS::Move(_)))
+                && (body.len() == 1 || !g.prog.moves_by_effect)
+                && rules_of(body, &|r| by_sets(g, rules, r), &mut drawn) =>
+            {
+                Plan::Sets(drawn)
+            }
+            [CS::First(blocks)] if !blocks.is_empty() => {
+                let (last, before) = blocks.split_last().expect("not empty");
+                let mut shown = Vec::new();
+                for b in before {
+                    let mut ids = Vec::new();
+                    if !rules_of(b, &|r| counted_by_sets(g, rules, r), &mut ids) {
+                        return Plan::General;
+                    }
+                    shown.push(ids);
+                }
+                Plan::First(shown, Box::new(go(g, rules, last)))
+            }
             [CS::If(branches, otherwise)] => {
                 let last = otherwise.as_ref().map_or(Plan::General, |b| go(g, rules, b));
                 branches
@@ -612,7 +698,8 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
     }
     fn useful<const W: usize>(p: &Plan<W>) -> bool {
         match p {
-            Plan::Rule(_) => true,
+            Plan::Rule(_) | Plan::Sets(_) => true,
+            Plan::First(_, p) => useful(p),
             Plan::General => false,
             Plan::IfElse(_, a, b) => useful(a) || useful(b),
         }
@@ -1779,6 +1866,16 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
         }
+        let mut ok = vec![Bits::EMPTY; if targets.is_empty() { 0 } else { g.ndirs }];
+        for (at, &to) in targets.iter().enumerate() {
+            if to != NONE {
+                ok[at % g.ndirs].insert((at / g.ndirs) as u16);
+            }
+        }
+        let along_by = match r.along.as_ref() {
+            Some(e) if d_along.from => self.along_by(e),
+            _ => None,
+        };
         let residual = self.all_of(&residual);
         let from_floor = per_from.iter().fold(g.all, |acc, set| acc & self.bounds(set).0);
         // The conditions that read `from` as one set, each part computed once.
@@ -1798,7 +1895,34 @@ impl<const W: usize> Lower<'_, W> {
             to_reads_from: d_to.from,
             over_reads_from: d_over.from,
             along_reads_from: d_along.from,
+            along_by,
+            ok,
         })
+    }
+
+    /// `along` as an [`AlongBy`], when it reads `from` only through tests `from in S`
+    /// choosing between directions that do not read it.
+    fn along_by(&mut self, e: &E) -> Option<AlongBy<W>> {
+        if !deps(e).from {
+            return Some(AlongBy::Dirs(closure::dirs_f(&self.dirs(e))));
+        }
+        let E::If(c, a, b) = e else { return None };
+        let (set, holds) = self.piece_in(c)?;
+        let (a, b) = (self.along_by(a)?, self.along_by(b)?);
+        let (a, b) = if holds { (a, b) } else { (b, a) };
+        Some(AlongBy::If(closure::set_f(&set), Box::new(a), Box::new(b)))
+    }
+
+    /// A condition `from in S` (`true`) or `not (from in S)` (`false`) whose set does
+    /// not read `from`: the set.
+    fn piece_in(&mut self, c: &E) -> Option<(SetN, bool)> {
+        match c {
+            E::Not(x) => self.piece_in(x).map(|(set, holds)| (set, !holds)),
+            E::Bin(Op::CellIn, x, set) if matches!(**x, E::Ctx(ContextVar::From)) && !deps(set).from => {
+                Some((self.set(set), true))
+            }
+            _ => None,
+        }
     }
 
     /// A condition of a move rule as the set of destinations for which it holds, when

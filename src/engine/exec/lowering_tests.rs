@@ -98,7 +98,7 @@ fn two_part<const W: usize>(g: &Game<W>) -> bool {
 /// `random_move` draws only legal turns, each about equally often.
 #[test]
 fn random_move_is_uniform_over_legal_moves() {
-    for path in games() {
+    for path in every_game() {
         for (label, any) in configurations(&path) {
             with_game!(&any, g => {
                 let slow = two_part(g);

@@ -7,7 +7,9 @@
 //!   without fast paths ([`Game::fast`]), and with `moves by effect` when candidates
 //!   of the general path might have the same effect (`Candidates::ends_apart`);
 //! - by plan (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
-//!   static destinations; falls back on the general path;
+//!   static destinations, or the rules it names drawn by sets (`sets.rs`: one set of
+//!   start cells per rule and direction, for the whole board); falls back on the
+//!   general path;
 //! - general (`general.rs`): candidates generated into [`Candidates`] and checked
 //!   when drawn, with boxes (`boxes.rs`, falling back on exact groups after
 //!   [`BOX_MISSES`] misses) and turns of two parts drawn by slots (`follow.rs`,
@@ -18,6 +20,7 @@ pub mod candidates;
 pub mod follow;
 pub mod general;
 pub mod plan;
+pub mod sets;
 pub mod turns;
 
 use crate::engine::error::EngineError;
@@ -66,6 +69,8 @@ pub struct Sampler<const W: usize> {
     cands: Candidates,
     /// The candidates of the draw by plan.
     plan: PlanCandidates,
+    /// The candidates of the draw by sets.
+    sources: Vec<sets::Source<W>>,
     /// The sampler draws on boards of `W` words.
     size: std::marker::PhantomData<[(); W]>,
 }
@@ -126,7 +131,7 @@ impl<const W: usize> Game<W> {
         if let Some(Some(plan)) = self.code.plans.get(s.phase() as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
-            let drawn = self.random_by_plan(s, &mut cx, rng, &mut sampler.plan, plan);
+            let drawn = self.random_by_plan(s, &mut cx, rng, &mut sampler.plan, &mut sampler.sources, plan);
             finish!(cx);
             if let Some(part) = drawn {
                 return Ok(Some(Drawn::Listed(sampler.list.push_one(part))));

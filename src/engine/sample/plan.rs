@@ -9,6 +9,7 @@ use crate::engine::exec::code::{CRule, Mask, Plan};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State};
+use crate::engine::sample::sets::Source;
 use crate::engine::sample::{BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF};
 
 /// The candidates of one rule drawn by plan when its slots are listed (start cell,
@@ -59,12 +60,20 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
         buf: &mut PlanCandidates,
+        sources: &mut Vec<Source<W>>,
         plan: &Plan<W>,
     ) -> Option<Part> {
         let mut p = plan;
         let rid = loop {
             match p {
                 Plan::Rule(r) => break *r,
+                Plan::Sets(rules) => return self.random_by_sets(s, cx, rng, sources, rules),
+                Plan::First(blocks, last) => {
+                    if blocks.iter().any(|b| self.may_move(s, cx, sources, b)) {
+                        return None;
+                    }
+                    p = last;
+                }
                 Plan::General => return None,
                 Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
             }

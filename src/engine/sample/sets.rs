@@ -1,0 +1,171 @@
+//! Random play by sets: the moves of `step` and `jump` rules counted and drawn as
+//! whole-board sets. Along each direction, the pieces that may move that way, whose
+//! destination that way is in the rule's destination set (and, for a jump, whose
+//! jumped cell may be jumped), are one set, found with a few word operations for the
+//! whole board (`Game::steps_into`); a move is a cell of one of those sets. The same
+//! sets show that a rule has no move, which lets a `first` block be skipped without
+//! generating it.
+
+use crate::check::hir::Action;
+
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::code::AlongBy;
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::moves::Part;
+use crate::engine::exec::state::{Game, State};
+use crate::engine::sample::EXACT_MISSES;
+
+/// The start cells of one rule's candidate moves along one direction: the rule, the
+/// direction and the cells.
+pub type Source<const W: usize> = (u32, u8, Bits<W>);
+
+/// The most branches of an [`AlongBy`] followed (pieces moving along one set of
+/// directions each); a rule with more is not counted by sets.
+const MAX_BRANCHES: usize = 8;
+
+impl<const W: usize> Game<W> {
+    /// Random play by sets: a move of `rules` drawn uniformly. Each candidate (a cell
+    /// of a [`Source`]) is at most one move and every move is one candidate (no two
+    /// directions lead from one cell to one cell on a board with masks, and the
+    /// turns of the rules are all different: see `Plan::Sets`), so candidates drawn
+    /// without replacement, each checked against the conditions left (those that
+    /// read `from`, the residual), give a first legal one uniform over the legal
+    /// moves. `None` (the general path draws, uniformly too, so the mixture is
+    /// uniform) when no candidate is left or after [`EXACT_MISSES`] misses.
+    pub(crate) fn random_by_sets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rng: &mut crate::engine::rng::Rng,
+        sources: &mut Vec<Source<W>>,
+        rules: &[u32],
+    ) -> Option<Part> {
+        sources.clear();
+        for &rid in rules {
+            self.sources(s, cx, rid, sources)?;
+        }
+        let mut total: u32 = sources.iter().map(|x| x.2.count()).sum();
+        let mut misses = 0;
+        while total > 0 && misses < EXACT_MISSES {
+            let mut r = rng.below(total as usize) as u32;
+            let mut j = 0;
+            loop {
+                let n = sources[j].2.count();
+                if r < n {
+                    break;
+                }
+                r -= n;
+                j += 1;
+            }
+            let (rid, d, cells) = sources[j];
+            let from = cells.nth(r)?;
+            let m = self.code.rules[rid as usize].mask.as_ref()?;
+            let at = from as usize * self.ndirs + d as usize;
+            let jump = self.prog.rules[rid as usize].action == Action::Jump;
+            let middle = if jump { self.step[at] } else { NONE };
+            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle) {
+                return Some(part);
+            }
+            sources[j].2.remove(from);
+            total -= 1;
+            misses += 1;
+        }
+        None
+    }
+
+    /// Whether one of `rules` may have a move: some candidate (see
+    /// [`Game::sources`]), or a rule that cannot be counted so.
+    pub(crate) fn may_move(&self, s: &State<W>, cx: &mut Ctx<W>, sources: &mut Vec<Source<W>>, rules: &[u32]) -> bool {
+        sources.clear();
+        rules.iter().any(|&rid| self.sources(s, cx, rid, sources).is_none() || !sources.is_empty())
+    }
+
+    /// Adds to `out` the start cells of rule `rid`'s candidate moves along each
+    /// direction that has some: the pieces of its subject that may move along the
+    /// direction, whose destination along it passes the static conditions and is in
+    /// the destination set (with the conditions that are sets of destinations
+    /// computed once per generation) and, for a jump, whose jumped cell may be
+    /// jumped. Every legal move of the rule is one candidate. `None` when the rule
+    /// cannot be counted so (see `counted_by_sets`).
+    pub(crate) fn sources(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, out: &mut Vec<Source<W>>) -> Option<()> {
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        cx.mv.rule = rid;
+        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        if pieces.is_empty() || dest.is_empty() {
+            return Some(());
+        }
+        let over = match self.prog.rules[rid as usize].action {
+            Action::Jump => Some((cr.over.as_ref()?.0)(self, s, cx)),
+            _ => None,
+        };
+        // The pieces by the directions they move along.
+        let mut branches = [(Bits::<W>::EMPTY, 0u32); MAX_BRANCHES];
+        let mut n = 0;
+        match (&m.along_by, &cr.along) {
+            (Some(by), _) => self.branches(s, cx, by, pieces, &mut branches, &mut n)?,
+            (None, Some(along)) => {
+                branches[0] = (pieces, self.edirs(s, cx, along));
+                n = 1;
+            }
+            (None, None) => {
+                branches[0] = (pieces, u32::MAX);
+                n = 1;
+            }
+        }
+        let all = branches[..n].iter().fold(0, |acc, b| acc | b.1);
+        let mut dirs = all & (u64::MAX >> (64 - self.ndirs.min(32))) as u32;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let mut from = Bits::EMPTY;
+            for (cells, ds) in &branches[..n] {
+                if ds >> d & 1 == 1 {
+                    from |= *cells;
+                }
+            }
+            from &= m.ok[d as usize];
+            if from.is_empty() {
+                continue;
+            }
+            let into = match over {
+                Some(o) => o & self.steps_into(dest, d),
+                None => dest,
+            };
+            from &= self.steps_into(into, d);
+            if !from.is_empty() {
+                out.push((rid, d, from));
+            }
+        }
+        Some(())
+    }
+
+    /// The pieces `pieces` split by the directions `by` gives them, added to
+    /// `out[*n..]` (`None` past [`MAX_BRANCHES`]).
+    fn branches(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        by: &AlongBy<W>,
+        pieces: Bits<W>,
+        out: &mut [(Bits<W>, u32); MAX_BRANCHES],
+        n: &mut usize,
+    ) -> Option<()> {
+        if pieces.is_empty() {
+            return Some(());
+        }
+        match by {
+            AlongBy::Dirs(f) => {
+                *out.get_mut(*n)? = (pieces, self.edirs(s, cx, f));
+                *n += 1;
+            }
+            AlongBy::If(set, a, b) => {
+                let inside = (set.0)(self, s, cx);
+                self.branches(s, cx, a, pieces & inside, out, n)?;
+                self.branches(s, cx, b, pieces - inside, out, n)?;
+            }
+        }
+        Some(())
+    }
+}

@@ -1,0 +1,103 @@
+//! Random play by sets (`engine::sample::sets`): steps and jumps counted and drawn as
+//! whole-board sets, and a `first` block skipped when the sets show it has no move.
+//! Checked on a game written for it, on a hexagon: pieces whose directions depend on
+//! their kind (`along if from in leaper then ...`, with `not`), directions per player,
+//! conditions left to check on the move drawn (`where ... distance(from, to) ...`), two
+//! rules in one block, and a `first` block of jumps.
+
+use rulesi::engine::exec::code::Plan;
+use rulesi::engine::exec::moves::MoveList;
+use rulesi::engine::search;
+use rulesi::with_game;
+
+mod common;
+use common::{build_text, positions};
+
+const RUNNERS: &str = r#"
+game "Hex runners"
+players white, black
+board hexagon of cells, side 4
+piece runner "r"
+piece leaper "l"
+directions ahead[white] = { n, ne, e }
+directions ahead[black] = { s, sw, w }
+counter quiet
+setup {
+  place white runner at { c in board: distance(c, A1) <= 1 }
+  place white leaper at A3, C1
+  place black runner at { c in board: distance(c, G7) <= 1 }
+  place black leaper at G5, E7
+}
+phase play {
+  first {
+    jump own along if from in leaper then hex else ahead[mover] over enemy to empty
+      where middle != last_jumped
+      then { capture remove(middle) }
+  } otherwise {
+    step own along if not (from in runner) then hex else ahead[mover] to empty
+      where quiet < 40
+      then { add 1 to quiet }
+    step own and leaper along ahead[mover] to empty where distance(from, to) == 1 and count(own) > 2
+  }
+}
+no moves { lose(mover) }
+"#;
+
+#[test]
+fn the_phase_is_drawn_by_sets_after_its_jumps_are_shown_to_be_none() {
+    let any = build_text(RUNNERS);
+    with_game!(&any, g => {
+        let Some(Some(Plan::First(shown, last))) = g.code.plans.first() else {
+            panic!("the phase's plan is a `first` block: {:?}", g.code.plans.first().map(|p| p.is_some()))
+        };
+        assert_eq!(shown, &vec![vec![0]], "the jumps are shown to be none by sets");
+        assert!(matches!(&**last, Plan::Sets(rules) if rules == &vec![1, 2]), "both steps are drawn by sets");
+        let step = g.code.rules[1].mask.as_ref().expect("the step has a mask");
+        assert!(step.along_by.is_some(), "the step's directions are chosen by sets");
+    });
+}
+
+#[test]
+fn random_play_by_sets_is_uniform() {
+    let any = build_text(RUNNERS);
+    with_game!(&any, g => {
+        let (mut with_jumps, mut without, mut leaps_ahead) = (0, 0, 0);
+        for (k, s) in positions(g, 21, 60, 2).iter().enumerate() {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list).expect("legal moves");
+            if list.is_empty() {
+                continue;
+            }
+            if list.iter().any(|t| t[0].rule == 0) {
+                with_jumps += 1;
+            } else {
+                without += 1;
+            }
+            leaps_ahead += usize::from(list.iter().any(|t| t[0].rule == 2));
+            let n = search::check_uniform(g, s, 60, 900 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            assert_eq!(n, list.len());
+        }
+        assert!(with_jumps >= 5 && without >= 5, "both blocks drawn: {with_jumps} with jumps, {without} without");
+        assert!(leaps_ahead >= 5, "the second step rule drawn: {leaps_ahead}");
+    });
+}
+
+#[test]
+fn several_rules_are_not_drawn_by_sets_when_moves_merge_by_effect() {
+    let text = RUNNERS.replace("counter quiet", "counter quiet\nmoves by effect");
+    let any = build_text(&text);
+    with_game!(&any, g => {
+        let sets = match g.code.plans.first() {
+            Some(Some(Plan::First(_, last))) => matches!(&**last, Plan::Sets(_)),
+            _ => false,
+        };
+        assert!(!sets, "two rules may make one turn twice: the general path merges them");
+        for (k, s) in positions(g, 5, 12, 2).iter().enumerate() {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list).expect("legal moves");
+            if !list.is_empty() {
+                search::check_uniform(g, s, 40, 70 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            }
+        }
+    });
+}
