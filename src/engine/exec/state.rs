@@ -1005,6 +1005,36 @@ impl<const W: usize> Game<W> {
     /// [`Game::move_stack`] with stacks. `from` and `to` differ.
     #[inline(never)]
     fn move_stacked(&self, s: &mut State<W>, from: u16, to: u16) {
+        let (f, t, cap) = (from as usize, to as usize, self.cap);
+        let (hf, ht) = (s.height[f] as usize, s.height[t] as usize);
+        if hf == 0 {
+            return;
+        }
+        if cap > 1 && ht + hf <= cap {
+            // The whole stack at once: its pieces keep their order, only the top
+            // pieces' bits change, and each piece's key moves to its new level.
+            let top = s.pieces[f * cap + hf - 1];
+            self.set_top_bits(s, from, Some(top), false);
+            if ht > 0 {
+                self.set_top_bits(s, to, Some(s.pieces[t * cap + ht - 1]), false);
+            }
+            for l in 0..hf {
+                let p = s.pieces[f * cap + l];
+                s.pieces[t * cap + ht + l] = p;
+                s.hash ^= self.piece_key(from, l, p) ^ self.piece_key(to, ht + l, p);
+            }
+            s.height[f] = 0;
+            s.height[t] = (ht + hf) as u8;
+            self.set_top_bits(s, to, Some(top), true);
+            return;
+        }
+        self.move_piece_by_piece(s, from, to);
+    }
+
+    /// [`Game::move_stacked`] a piece at a time, for a stack that does not fit on its
+    /// destination (which marks the position broken, as [`Game::put`] does).
+    #[cold]
+    fn move_piece_by_piece(&self, s: &mut State<W>, from: u16, to: u16) {
         let h = s.height[from as usize] as usize;
         let mut tmp = [0 as Piece; MAX_STACK];
         for slot in tmp.iter_mut().take(h) {
