@@ -322,6 +322,8 @@ enum Src {
     Flag(u16),
     Side(u8),
     Const(u32),
+    /// The player to move's constant set: `Game::sets` from this id on, one per player.
+    ByMover(u32),
     Jumped,
 }
 
@@ -343,6 +345,7 @@ impl<const W: usize> Game<W> {
             Src::Flag(f) => s.flag_cells(f as usize),
             Src::Side(x) => self.side_cells(s, x),
             Src::Const(id) => self.sets[id as usize],
+            Src::ByMover(id) => self.sets.get(id as usize + s.mover() as usize).copied().unwrap_or(Bits::EMPTY),
             Src::Jumped => s.jumped(),
         }
     }
@@ -415,6 +418,7 @@ fn lits_of(set: &SetN) -> Option<Vec<Lit>> {
         SetN::Kind(k) => pos(Src::Kind(*k))?,
         SetN::Flag(f) => pos(Src::Flag(*f))?,
         SetN::Const(id) => pos(Src::Const(*id))?,
+        SetN::ByMover(id) => pos(Src::ByMover(*id))?,
         SetN::Jumped => pos(Src::Jumped)?,
         SetN::Side(SideN::Const(x)) => pos(Src::Side(*x))?,
         SetN::Side(SideN::Mover) => pos(Src::Own)?,
@@ -1617,6 +1621,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
     match set {
         // Literals (taken above).
         SetN::Const(_)
+        | SetN::ByMover(_)
         | SetN::Empty
         | SetN::Occupied
         | SetN::Own
@@ -1882,6 +1887,10 @@ pub fn dirs_f<const W: usize>(n: &DirsN) -> FD<W> {
         DirsN::Const(m) => {
             let m = *m;
             fd(move |_, _, _| m)
+        }
+        DirsN::ByMover(masks) => {
+            let masks = masks.clone();
+            fd(move |_, s, _| masks.get(s.mover() as usize).copied().unwrap_or(0))
         }
         DirsN::One(d) => {
             let d = dir_f::<W>(d);

@@ -91,6 +91,9 @@ pub enum DirN {
 pub enum DirsN {
     /// A constant mask.
     Const(u32),
+    /// A constant mask per player, the player to move's (directions indexed by
+    /// `mover`).
+    ByMover(Vec<u32>),
     /// One direction.
     One(DirN),
     /// Both (`true`) or either.
@@ -129,6 +132,9 @@ pub enum SideN {
 pub enum SetN {
     /// A constant set, by id in [`Game::sets`].
     Const(u32),
+    /// A constant set per player, the player to move's: the sets of players `0, 1,
+    /// ...` are [`Game::sets`] from this id on (a region indexed by `mover`).
+    ByMover(u32),
     /// `empty`.
     Empty,
     /// `occupied`.
@@ -877,6 +883,43 @@ pub struct Lower<'a, const W: usize> {
 }
 
 impl<const W: usize> Lower<'_, W> {
+    /// Constant sets with consecutive ids (those of a [`SetN::ByMover`]): the first
+    /// id.
+    fn sets_in_a_row(&mut self, sets: &[Bits<W>]) -> u32 {
+        let base = self.g.sets.len();
+        if let Some(i) = self.new_sets.windows(sets.len()).position(|w| w == sets) {
+            return (base + i) as u32;
+        }
+        self.new_sets.extend_from_slice(sets);
+        (base + self.new_sets.len() - sets.len()) as u32
+    }
+
+    /// An `if` chain choosing a constant by the player to move (`if mover == k then
+    /// x else ...`, as the compiler writes a region or a direction set indexed by a
+    /// side), in a game without colours (where a side is a player): the constant of
+    /// each player, in order. `constant` tells the constants of the chain's type.
+    pub(crate) fn by_mover<'e>(&self, e: &'e E, constant: &dyn Fn(&E) -> bool) -> Option<Vec<&'e E>> {
+        let prog = &self.g.prog;
+        if prog.has_colours || !matches!(e, E::If(..)) {
+            return None;
+        }
+        let mut arms: Vec<(usize, &E)> = Vec::new();
+        let mut rest = e;
+        while let E::If(c, a, b) = rest {
+            let E::Bin(Op::Eq, x, y) = &**c else { return None };
+            let (E::Ctx(ContextVar::Mover), E::Side(k)) = (&**x, &**y) else { return None };
+            if !constant(a) {
+                return None;
+            }
+            arms.push((*k as usize, &**a));
+            rest = b;
+        }
+        if !constant(rest) {
+            return None;
+        }
+        Some((0..prog.players).map(|p| arms.iter().find(|(k, _)| *k == p).map_or(rest, |(_, a)| *a)).collect())
+    }
+
     fn const_set(&mut self, b: Bits<W>) -> u32 {
         if let Some(i) = self.g.sets.iter().position(|x| *x == b) {
             return i as u32;
@@ -987,6 +1030,16 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Lowers a set of cells.
     pub fn set(&mut self, e: &E) -> SetN {
+        if let Some(sets) = self.by_mover(e, &|x| matches!(x, E::Set(_))) {
+            let sets: Vec<Bits<W>> = sets
+                .iter()
+                .map(|x| match x {
+                    E::Set(id) => self.view().sets[*id as usize],
+                    _ => Bits::EMPTY,
+                })
+                .collect();
+            return SetN::ByMover(self.sets_in_a_row(&sets));
+        }
         match e {
             E::Set(id) => SetN::Const(*id),
             E::Ctx(ContextVar::Empty) => SetN::Empty,

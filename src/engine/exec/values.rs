@@ -493,6 +493,14 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Lowers a set of directions.
     pub fn dirs(&mut self, e: &E) -> DirsN {
+        if let Some(masks) = self.by_mover(e, &|x| matches!(x, E::Dirs(_) | E::Dir(_))) {
+            let mask = |x: &E| match x {
+                E::Dirs(m) => *m,
+                E::Dir(d) => 1 << d,
+                _ => 0,
+            };
+            return DirsN::ByMover(masks.into_iter().map(mask).collect());
+        }
         match e {
             E::Dirs(m) => DirsN::Const(*m),
             E::Dir(d) => DirsN::Const(1 << d),
