@@ -7,7 +7,6 @@ use crate::check::hir::Action;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::sample::candidates::Candidates;
 
@@ -75,7 +74,7 @@ impl<const W: usize> Game<W> {
                 cx.mv = MoveVars { from, rule: rid, ..MoveVars::default() };
                 let mask = self.piece_mask(s, cx, cr, m, action, from, dest, over, dirs);
                 if !mask.is_empty() {
-                    cands.push_group(rid, from, 0, &mask);
+                    cands.counted.push_group(rid, from, 0, &mask);
                 }
             }
         }
