@@ -10,6 +10,18 @@ use crate::engine::error::EngineError;
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, State};
 
+/// A turn's start and end cells: its first part's `from` and its last part's `to`
+/// ([`NONE`] for a turn without parts). Turns with the same effect share them.
+pub(crate) fn ends(parts: &[Part]) -> (u16, u16) {
+    (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to))
+}
+
+/// Whether no two of `keys` (turns' [`ends`]) are equal; sorts them.
+pub(crate) fn ends_distinct(keys: &mut [(u16, u16)]) -> bool {
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
+
 impl<const W: usize> Game<W> {
     /// Removes from `list` (the legal turns of `s`) every turn with the same effect
     /// as one listed before it: the same start cell (its first part's), the same end
@@ -18,12 +30,10 @@ impl<const W: usize> Game<W> {
         if list.len() < 2 {
             return Ok(());
         }
-        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
         // Only turns that share their start and end cells with another can be merged:
         // the others are not played out.
         let mut keys: Vec<(u16, u16)> = list.iter().map(ends).collect();
-        keys.sort_unstable();
-        if keys.windows(2).all(|w| w[0] != w[1]) {
+        if ends_distinct(&mut keys) {
             return Ok(());
         }
         // Positions after the turns kept, by (start, end, hash).
@@ -53,7 +63,6 @@ impl<const W: usize> Game<W> {
     /// The turn of `list` (the legal turns of `s`, merged) with the same effect as
     /// `parts`, a legal turn of `s` listed every way.
     pub fn same_effect_as(&self, s: &State<W>, list: &MoveList, parts: &[Part]) -> Option<usize> {
-        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
         let mut after = s.clone();
         self.play(&mut after, parts).ok()?;
         (0..list.len()).find(|&i| {

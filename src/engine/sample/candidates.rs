@@ -7,6 +7,7 @@ use crate::engine::bits::{Bits, select};
 use crate::engine::error::EngineError;
 use crate::engine::exec::counted::Counted;
 use crate::engine::exec::moves::Part;
+use crate::engine::exec::same_effect;
 use crate::engine::exec::sink::Sink;
 use crate::engine::sample::turns::LazyTurns;
 
@@ -20,7 +21,7 @@ pub struct Candidates {
     /// listed.
     pub(crate) counted: Counted,
     /// The start and end cells of every candidate (scratch of [`Candidates::ends_apart`]).
-    ends: Vec<u32>,
+    ends: Vec<(u16, u16)>,
 }
 
 impl Candidates {
@@ -34,27 +35,23 @@ impl Candidates {
         if !self.counted.follows.is_empty() {
             return false;
         }
-        let key = |from: u16, to: u16| (from as u32) << 16 | to as u32;
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
         for i in 0..self.turns.len() {
-            let parts = self.turns.get(i);
-            let (first, last) = (parts.first(), parts.last());
-            ends.push(key(first.map_or(u16::MAX, |p| p.from), last.map_or(u16::MAX, |p| p.to)));
+            ends.push(same_effect::ends(self.turns.get(i)));
         }
         for (i, g) in self.counted.groups.iter().enumerate() {
             let mut set = Bits::<W>::EMPTY;
             set.0.copy_from_slice(&self.counted.words[i * W..(i + 1) * W]);
-            ends.extend(set.iter().map(|to| key(g.from, to)));
+            ends.extend(set.iter().map(|to| (g.from, to)));
         }
         for (i, b) in self.counted.boxes.iter().enumerate() {
             let dest = self.box_bits::<W>(2 * i);
             for &(from, _) in &self.counted.box_pieces[b.first as usize..(b.first + b.n) as usize] {
-                ends.extend((reach(b.rule, from) & dest).iter().map(|to| key(from, to)));
+                ends.extend((reach(b.rule, from) & dest).iter().map(|to| (from, to)));
             }
         }
-        ends.sort_unstable();
-        let apart = ends.windows(2).all(|w| w[0] != w[1]);
+        let apart = same_effect::ends_distinct(&mut ends);
         self.ends = ends;
         apart
     }
