@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
+use crate::engine::exec::context::{Ctx, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, State};
 
@@ -31,11 +32,21 @@ impl<const W: usize> Game<W> {
             return Ok(());
         }
         // Only turns that share their start and end cells with another can be merged:
-        // the others are not played out.
-        let mut keys: Vec<(u16, u16)> = list.iter().map(ends).collect();
-        if ends_distinct(&mut keys) {
-            return Ok(());
-        }
+        // the others are not played out. The keys in the thread's scratch (no
+        // allocation once it has grown).
+        let mut cx = Ctx::<W>::new(None);
+        let mut keys = std::mem::take(&mut cx.extra().ends);
+        keys.clear();
+        keys.extend(list.iter().map(ends));
+        let result = if ends_distinct(&mut keys) { Ok(()) } else { self.merge_listed(s, list, &keys) };
+        cx.extra().ends = keys;
+        finish!(cx);
+        result
+    }
+
+    /// [`Game::merge_same_effect`] once some turns share their ends: `keys`, sorted,
+    /// are the ends of the turns of `list`.
+    fn merge_listed(&self, s: &State<W>, list: &mut MoveList, keys: &[(u16, u16)]) -> Result<(), EngineError> {
         // Positions after the turns kept, by (start, end, hash).
         let mut kept: HashMap<(u16, u16, u64), Vec<State<W>>> = HashMap::new();
         let mut keep = Vec::with_capacity(list.len());

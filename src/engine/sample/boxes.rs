@@ -70,7 +70,8 @@ impl<const W: usize> Game<W> {
             let cr = &self.code.rules[rid as usize];
             let Some(m) = cr.mask.as_ref() else { continue };
             let over = (action == Action::Jump).then_some(over);
-            for from in pieces {
+            for k in pieces {
+                let from = cands.box_piece_at(k);
                 cx.mv = MoveVars { from, rule: rid, ..MoveVars::default() };
                 let mask = self.piece_mask(s, cx, cr, m, action, from, dest, over, dirs);
                 if !mask.is_empty() {

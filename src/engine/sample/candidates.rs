@@ -152,11 +152,16 @@ impl Candidates {
         self.counted.box_words[(2 * i + 1) * w + cell as usize / 64] >> (cell % 64) & 1 == 1
     }
 
-    /// Box `i`'s pieces, destinations and cells that may be jumped.
-    pub(crate) fn box_sets<const W: usize>(&self, i: usize) -> (Vec<u16>, Bits<W>, Bits<W>) {
+    /// Box `i`'s pieces (as indexes for [`Candidates::box_piece_at`]), destinations
+    /// and cells that may be jumped.
+    pub(crate) fn box_sets<const W: usize>(&self, i: usize) -> (std::ops::Range<usize>, Bits<W>, Bits<W>) {
         let b = self.counted.boxes[i];
-        let pieces = self.counted.box_pieces[b.first as usize..(b.first + b.n) as usize].iter().map(|p| p.0).collect();
-        (pieces, self.box_bits(2 * i), self.box_bits(2 * i + 1))
+        (b.first as usize..(b.first + b.n) as usize, self.box_bits(2 * i), self.box_bits(2 * i + 1))
+    }
+
+    /// The cell of piece `k` of the boxes.
+    pub(crate) fn box_piece_at(&self, k: usize) -> u16 {
+        self.counted.box_pieces[k].0
     }
 
     /// How many boxes.
