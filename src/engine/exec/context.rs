@@ -100,6 +100,9 @@ pub struct CtxExtra<const W: usize> {
     /// The connected parts of the sets split so far (`group(c)` asked of many cells of
     /// one set costs one flood fill per part, not one per cell).
     pub components: Components<W>,
+    /// The start and end cells of listed turns (scratch of
+    /// `Game::merge_same_effect`).
+    pub ends: Vec<(u16, u16)>,
 }
 
 impl<const W: usize> CtxExtra<W> {
@@ -108,8 +111,9 @@ impl<const W: usize> CtxExtra<W> {
     /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
     /// game they were found in: see [`Components::of`]).
     fn reset(&mut self) {
-        let CtxExtra { temps, scratch, cache, turn, components: _ } = self;
+        let CtxExtra { temps, scratch, cache, turn, components: _, ends } = self;
         temps.clear();
+        ends.clear();
         scratch.truncate(SPARE_POSITIONS);
         cache.clear();
         turn.clear();

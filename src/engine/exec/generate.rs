@@ -210,9 +210,13 @@ impl<const W: usize> Game<W> {
         if cx.attack != NONE && self.fast && rule.reversible && !self.back.is_empty() {
             // An attack on one cell: walk back from it (see `Game::attacks_back`).
             self.attacks_back(s, cx, rid, cr, out);
-        } else if S::COUNTS && prefix.is_empty() && only_from.is_none() && self.code.follows[rid as usize].is_some() {
+        } else if prefix.is_empty()
+            && only_from.is_none()
+            && self.code.follows[rid as usize].is_some()
+            && let Some(counted) = out.counted()
+        {
             // Random play over turns of two parts (see `crate::engine::sample::follow`).
-            self.gen_follow(s, cx, rid, cr, out);
+            self.gen_follow(s, cx, rid, cr, counted);
         } else if let Some(m) = &cr.mask {
             self.gen_masked(s, cx, rid, cr, m, only_from, lazy, prefix, out);
         } else {
@@ -236,7 +240,6 @@ impl<const W: usize> Game<W> {
         out: &mut S,
     ) {
         let action = self.prog.rules[rid as usize].action;
-        let group = lazy && S::COUNTS;
         let Some(to_set) = &cr.to else { return };
         // The destinations, as far as they do not depend on the piece.
         let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
@@ -258,9 +261,9 @@ impl<const W: usize> Game<W> {
             for c in &m.per_from {
                 dest &= (c.0)(self, s, cx);
             }
-            if group {
+            if lazy && let Some(counted) = out.counted() {
                 if !dest.is_empty() {
-                    out.push_group(rid, NONE, owner as u16, &dest);
+                    counted.push_group(rid, NONE, owner as u16, &dest);
                 }
                 return;
             }
@@ -286,17 +289,18 @@ impl<const W: usize> Game<W> {
             if m.along_reads_from { None } else { Some(cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a))) };
         // Random play: a box of every piece along every direction stands for the moves
         // (see `random_move`); nothing more is computed unless a slot is drawn.
-        if group
+        if lazy
             && only_from.is_none()
             && !m.to_reads_from
             && let Some(dirs) = dirs_fixed
             && (action == Action::Step || (action == Action::Jump && over_fixed.is_some()))
+            && let Some(counted) = out.counted()
         {
             for from in pieces.iter() {
                 let reach = m.static_ok[from as usize] & gen_dest;
-                out.box_piece(from, reach.count() as u16);
+                counted.box_piece(from, reach.count() as u16);
             }
-            out.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
+            counted.push_box(rid, dirs, &gen_dest, &over_fixed.unwrap_or(Bits::EMPTY));
             return;
         }
         for from in pieces.iter() {
@@ -311,8 +315,8 @@ impl<const W: usize> Game<W> {
             if mask.is_empty() {
                 continue;
             }
-            if group {
-                out.push_group(rid, from, 0, &mask);
+            if lazy && let Some(counted) = out.counted() {
+                counted.push_group(rid, from, 0, &mask);
                 continue;
             }
             // In the order of the general path: by direction, or by cell.

@@ -6,6 +6,7 @@ pub mod board;
 pub mod closure;
 pub mod code;
 pub mod context;
+pub mod counted;
 pub mod follow;
 pub mod generate;
 #[cfg(test)]

@@ -205,7 +205,6 @@ impl MoveList {
 /// The listed turns: every turn is checked, and nothing is counted.
 impl Sink for MoveList {
     const UNCHECKED: bool = false;
-    const COUNTS: bool = false;
     type Turns = MoveList;
 
     #[inline(always)]

@@ -7,8 +7,21 @@ use std::collections::HashMap;
 
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
+use crate::engine::exec::context::{Ctx, finish};
 use crate::engine::exec::moves::{MoveList, Part};
 use crate::engine::exec::state::{Game, State};
+
+/// A turn's start and end cells: its first part's `from` and its last part's `to`
+/// ([`NONE`] for a turn without parts). Turns with the same effect share them.
+pub(crate) fn ends(parts: &[Part]) -> (u16, u16) {
+    (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to))
+}
+
+/// Whether no two of `keys` (turns' [`ends`]) are equal; sorts them.
+pub(crate) fn ends_distinct(keys: &mut [(u16, u16)]) -> bool {
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
 
 impl<const W: usize> Game<W> {
     /// Removes from `list` (the legal turns of `s`) every turn with the same effect
@@ -18,14 +31,22 @@ impl<const W: usize> Game<W> {
         if list.len() < 2 {
             return Ok(());
         }
-        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
         // Only turns that share their start and end cells with another can be merged:
-        // the others are not played out.
-        let mut keys: Vec<(u16, u16)> = list.iter().map(ends).collect();
-        keys.sort_unstable();
-        if keys.windows(2).all(|w| w[0] != w[1]) {
-            return Ok(());
-        }
+        // the others are not played out. The keys in the thread's scratch (no
+        // allocation once it has grown).
+        let mut cx = Ctx::<W>::new(None);
+        let mut keys = std::mem::take(&mut cx.extra().ends);
+        keys.clear();
+        keys.extend(list.iter().map(ends));
+        let result = if ends_distinct(&mut keys) { Ok(()) } else { self.merge_listed(s, list, &keys) };
+        cx.extra().ends = keys;
+        finish!(cx);
+        result
+    }
+
+    /// [`Game::merge_same_effect`] once some turns share their ends: `keys`, sorted,
+    /// are the ends of the turns of `list`.
+    fn merge_listed(&self, s: &State<W>, list: &mut MoveList, keys: &[(u16, u16)]) -> Result<(), EngineError> {
         // Positions after the turns kept, by (start, end, hash).
         let mut kept: HashMap<(u16, u16, u64), Vec<State<W>>> = HashMap::new();
         let mut keep = Vec::with_capacity(list.len());
@@ -53,7 +74,6 @@ impl<const W: usize> Game<W> {
     /// The turn of `list` (the legal turns of `s`, merged) with the same effect as
     /// `parts`, a legal turn of `s` listed every way.
     pub fn same_effect_as(&self, s: &State<W>, list: &MoveList, parts: &[Part]) -> Option<usize> {
-        let ends = |parts: &[Part]| (parts.first().map_or(NONE, |p| p.from), parts.last().map_or(NONE, |p| p.to));
         let mut after = s.clone();
         self.play(&mut after, parts).ok()?;
         (0..list.len()).find(|&i| {

@@ -4,8 +4,8 @@
 //! sink, so what it outputs is decided by the sink's type (each kind of sink is its own
 //! copy of the generator: no test and no indirect call per move).
 
-use crate::engine::bits::Bits;
 use crate::engine::error::EngineError;
+use crate::engine::exec::counted::Counted;
 use crate::engine::exec::moves::Part;
 
 /// What the generator writes into: turns, and for random play, candidates that are
@@ -14,12 +14,6 @@ pub trait Sink {
     /// Whether the sink takes one-part turns whose conditions are still to be checked
     /// ([`Sink::push_unchecked`]): random play checks a candidate only if it is drawn.
     const UNCHECKED: bool;
-    /// Whether the sink takes counted candidates: groups of destinations, boxes and
-    /// first parts of turns that may go on ([`Sink::push_group`], [`Sink::push_box`],
-    /// [`Sink::push_follow`]). The generator asks this before it calls those methods,
-    /// so a sink without them never receives one.
-    const COUNTS: bool;
-
     /// The sink `first` and `longest` blocks write into: turns only (checked or
     /// not), which the generator can check and remove where they stand.
     type Turns: Sink<Turns = Self::Turns>;
@@ -70,40 +64,13 @@ pub trait Sink {
     /// [`Sink::UNCHECKED`]; a sink without it keeps nothing).
     fn push_unchecked(&mut self, _part: Part) {}
 
-    /// Adds a group of unchecked one-part turns: `rule` from `from` to each cell of
-    /// `set` (only when [`Sink::COUNTS`]).
-    fn push_group<const W: usize>(&mut self, _rule: u32, _from: u16, _extra: u16, _set: &Bits<W>) {}
-
-    /// Adds a piece to the box being built: `from`, with `slots` slots (only when
-    /// [`Sink::COUNTS`]).
-    fn box_piece(&mut self, _from: u16, _slots: u16) {}
-
-    /// Ends the box being built: `rule` along `dirs`, to `dest`, over `over` (only when
-    /// [`Sink::COUNTS`]).
-    fn push_box<const W: usize>(&mut self, _rule: u32, _dirs: u32, _dest: &Bits<W>, _over: &Bits<W>) {}
-
-    /// Adds a candidate second part: `rule` from `from`, with `count` destinations
-    /// (only when [`Sink::COUNTS`]).
-    fn push_second(&mut self, _rule: u32, _from: u16, _count: u32) {}
-
-    /// How many candidate second parts have been added.
-    fn seconds_len(&self) -> u32 {
-        0
-    }
-
-    /// Adds first parts: `rule` from `from` to each cell of `set` (not empty), each
-    /// standing for `weight` slots, with the candidate second parts `first..end` (only
-    /// when [`Sink::COUNTS`]).
-    #[allow(clippy::too_many_arguments)]
-    fn push_follow<const W: usize>(
-        &mut self,
-        _rule: u32,
-        _from: u16,
-        _extra: u16,
-        _set: &Bits<W>,
-        _weight: u32,
-        _first: u32,
-        _end: u32,
-    ) {
+    /// Where the sink keeps counted candidates (groups of destinations, boxes, first
+    /// parts of turns that may go on): `None` for a sink that keeps none, so the
+    /// generator cannot hand one to it, and cannot hand one without asking. Inlined:
+    /// for a sink answering `None`, the generator's branches that count are dead
+    /// code in its copy.
+    #[inline(always)]
+    fn counted(&mut self) -> Option<&mut Counted> {
+        None
     }
 }

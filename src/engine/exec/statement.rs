@@ -21,6 +21,9 @@ pub(crate) struct Pending<'g, const W: usize> {
     pub required: bool,
 }
 
+/// How many indexes of a counter are evaluated on the stack.
+const INLINE_INDEXES: usize = 4;
+
 impl<const W: usize> Game<W> {
     /// Runs statements as effects. Move rules met here are continuations of the turn:
     /// they are collected into `pending` (when given) rather than run.
@@ -78,9 +81,21 @@ impl<const W: usize> Game<W> {
                 self.store(cx, *slot, v);
             }
             CS::Counter(add, c, idx, v) => {
-                let idx: Vec<Val<W>> = idx.iter().map(|i| (i.0)(self, s, cx)).collect();
+                // The indexes on the stack (no allocation per write) unless there are
+                // more than `INLINE_INDEXES`.
+                let mut inline: [Val<W>; INLINE_INDEXES] = std::array::from_fn(|_| Val::Bool(false));
+                let spilled: Vec<Val<W>>;
+                let idx: &[Val<W>] = if idx.len() <= INLINE_INDEXES {
+                    for (slot, i) in inline.iter_mut().zip(idx) {
+                        *slot = (i.0)(self, s, cx);
+                    }
+                    &inline[..idx.len()]
+                } else {
+                    spilled = idx.iter().map(|i| (i.0)(self, s, cx)).collect();
+                    &spilled
+                };
                 let v = (v.0)(self, s, cx);
-                self.write_counter(s, *c, &idx, v, *add);
+                self.write_counter(s, *c, idx, v, *add);
             }
             CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {

@@ -7,7 +7,6 @@ use crate::check::hir::Action;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::sample::candidates::Candidates;
 
@@ -71,11 +70,12 @@ impl<const W: usize> Game<W> {
             let cr = &self.code.rules[rid as usize];
             let Some(m) = cr.mask.as_ref() else { continue };
             let over = (action == Action::Jump).then_some(over);
-            for from in pieces {
+            for k in pieces {
+                let from = cands.box_piece_at(k);
                 cx.mv = MoveVars { from, rule: rid, ..MoveVars::default() };
                 let mask = self.piece_mask(s, cx, cr, m, action, from, dest, over, dirs);
                 if !mask.is_empty() {
-                    cands.push_group(rid, from, 0, &mask);
+                    cands.counted.push_group(rid, from, 0, &mask);
                 }
             }
         }

@@ -5,7 +5,9 @@
 
 use crate::engine::bits::{Bits, select};
 use crate::engine::error::EngineError;
+use crate::engine::exec::counted::Counted;
 use crate::engine::exec::moves::Part;
+use crate::engine::exec::same_effect;
 use crate::engine::exec::sink::Sink;
 use crate::engine::sample::turns::LazyTurns;
 
@@ -15,62 +17,11 @@ use crate::engine::sample::turns::LazyTurns;
 pub struct Candidates {
     /// Turns, checked or not.
     pub(crate) turns: LazyTurns,
-    /// Groups of unchecked one-part turns: one rule, one start cell, a set of
-    /// destinations (`W` words each in `words`).
-    groups: Vec<Group>,
-    words: Vec<u64>,
-    /// Boxes of candidate turns: one rule, some pieces, each with the destinations its
-    /// rule could reach from there (a superset of its turns; see `Game::random_move`).
-    boxes: Vec<BoxOf>,
-    /// The pieces of the boxes, with their number of slots.
-    box_pieces: Vec<(u16, u16)>,
-    /// The destinations and the cells that may be jumped of each box, `W` words each.
-    box_words: Vec<u64>,
-    /// Slots of the pieces added since the last box.
-    box_open: u32,
-    /// First parts of turns that may go on: one rule, one start cell, a set of
-    /// destinations (`W` words each in `fwords`); each first part stands for `weight`
-    /// slots (see `crate::engine::sample::follow`).
-    follows: Vec<FollowGroup>,
-    fwords: Vec<u64>,
-    /// Candidate second parts: rule, start cell and how many destinations, in runs
-    /// (one run per first rule and turn).
-    seconds: Vec<(u32, u16, u32)>,
+    /// Groups, boxes and first parts with their second parts, counted rather than
+    /// listed.
+    pub(crate) counted: Counted,
     /// The start and end cells of every candidate (scratch of [`Candidates::ends_apart`]).
-    ends: Vec<u32>,
-}
-
-/// First parts of one rule from one cell, each standing for `weight` slots: the part
-/// alone, then each candidate second part of `seconds[first..end]`.
-#[derive(Clone, Copy, Debug)]
-struct FollowGroup {
-    rule: u32,
-    from: u16,
-    extra: u16,
-    count: u32,
-    weight: u32,
-    first: u32,
-    end: u32,
-}
-
-/// A box: its rule and directions, its pieces (`box_pieces[first..first + n]`) and
-/// how many slots they hold in all.
-#[derive(Clone, Copy, Debug)]
-struct BoxOf {
-    rule: u32,
-    dirs: u32,
-    first: u32,
-    n: u32,
-    size: u32,
-}
-
-/// Unchecked one-part turns of one rule from one cell, to each cell of a set.
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    rule: u32,
-    from: u16,
-    extra: u16,
-    count: u32,
+    ends: Vec<(u16, u16)>,
 }
 
 impl Candidates {
@@ -81,30 +32,26 @@ impl Candidates {
     /// among them are the merged list, and drawing from them draws from it. First
     /// parts of turns that may go on end who knows where: never apart.
     pub(crate) fn ends_apart<const W: usize>(&mut self, reach: impl Fn(u32, u16) -> Bits<W>) -> bool {
-        if !self.follows.is_empty() {
+        if !self.counted.follows.is_empty() {
             return false;
         }
-        let key = |from: u16, to: u16| (from as u32) << 16 | to as u32;
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
         for i in 0..self.turns.len() {
-            let parts = self.turns.get(i);
-            let (first, last) = (parts.first(), parts.last());
-            ends.push(key(first.map_or(u16::MAX, |p| p.from), last.map_or(u16::MAX, |p| p.to)));
+            ends.push(same_effect::ends(self.turns.get(i)));
         }
-        for (i, g) in self.groups.iter().enumerate() {
+        for (i, g) in self.counted.groups.iter().enumerate() {
             let mut set = Bits::<W>::EMPTY;
-            set.0.copy_from_slice(&self.words[i * W..(i + 1) * W]);
-            ends.extend(set.iter().map(|to| key(g.from, to)));
+            set.0.copy_from_slice(&self.counted.words[i * W..(i + 1) * W]);
+            ends.extend(set.iter().map(|to| (g.from, to)));
         }
-        for (i, b) in self.boxes.iter().enumerate() {
+        for (i, b) in self.counted.boxes.iter().enumerate() {
             let dest = self.box_bits::<W>(2 * i);
-            for &(from, _) in &self.box_pieces[b.first as usize..(b.first + b.n) as usize] {
-                ends.extend((reach(b.rule, from) & dest).iter().map(|to| key(from, to)));
+            for &(from, _) in &self.counted.box_pieces[b.first as usize..(b.first + b.n) as usize] {
+                ends.extend((reach(b.rule, from) & dest).iter().map(|to| (from, to)));
             }
         }
-        ends.sort_unstable();
-        let apart = ends.windows(2).all(|w| w[0] != w[1]);
+        let apart = same_effect::ends_distinct(&mut ends);
         self.ends = ends;
         apart
     }
@@ -112,15 +59,13 @@ impl Candidates {
     /// Removes the first parts of turns that may go on and their candidate second
     /// parts.
     pub(crate) fn clear_follows(&mut self) {
-        self.follows.clear();
-        self.fwords.clear();
-        self.seconds.clear();
+        self.counted.clear_follows();
     }
 
     /// The `j`-th candidate second part of the run `first..end`: its rule, start cell
     /// and the index of its destination.
     pub(crate) fn second_nth(&self, first: u32, end: u32, mut j: u32) -> Option<(u32, u16, u32)> {
-        for &(rule, from, n) in self.seconds.get(first as usize..end as usize)? {
+        for &(rule, from, n) in self.counted.seconds.get(first as usize..end as usize)? {
             if j < n {
                 return Some((rule, from, j));
             }
@@ -131,19 +76,19 @@ impl Candidates {
 
     /// How many slots the first parts of turns that may go on hold.
     pub(crate) fn follow_total(&self) -> usize {
-        self.follows.iter().map(|f| f.count as usize * f.weight as usize).sum()
+        self.counted.follows.iter().map(|f| f.count as usize * f.weight as usize).sum()
     }
 
     /// Slot `k` of them (`k < follow_total()`): (group, destination, slot of the part).
     pub(crate) fn follow_slot(&self, mut k: u64, w: usize) -> (usize, u16, u32) {
-        for (i, f) in self.follows.iter().enumerate() {
+        for (i, f) in self.counted.follows.iter().enumerate() {
             let size = f.count as u64 * f.weight as u64;
             if k >= size {
                 k -= size;
                 continue;
             }
             let (mut n, j) = ((k / f.weight as u64) as u32, (k % f.weight as u64) as u32);
-            for (x, &word) in self.fwords[i * w..(i + 1) * w].iter().enumerate() {
+            for (x, &word) in self.counted.fwords[i * w..(i + 1) * w].iter().enumerate() {
                 let c = word.count_ones();
                 if n < c {
                     return (i, (x * 64) as u16 + select(word, n) as u16, j);
@@ -156,36 +101,36 @@ impl Candidates {
 
     /// Group `i` of first parts: rule, start cell, extra value and candidate run.
     pub(crate) fn follow_info(&self, i: usize) -> (u32, u16, u16, u32, u32) {
-        let f = self.follows[i];
+        let f = self.counted.follows[i];
         (f.rule, f.from, f.extra, f.first, f.end)
     }
 
     /// How many groups of first parts.
     pub(crate) fn follow_count(&self) -> usize {
-        self.follows.len()
+        self.counted.follows.len()
     }
 
     /// Group `i`'s destinations.
     pub(crate) fn follow_dest<const W: usize>(&self, i: usize) -> Bits<W> {
         let mut b = Bits::<W>::EMPTY;
-        b.0.copy_from_slice(&self.fwords[i * W..i * W + W]);
+        b.0.copy_from_slice(&self.counted.fwords[i * W..i * W + W]);
         b
     }
 
     /// How many slots the boxes hold.
     pub(crate) fn box_total(&self) -> usize {
-        self.boxes.iter().map(|b| b.size as usize).sum()
+        self.counted.boxes.iter().map(|b| b.size as usize).sum()
     }
 
     /// Slot `k` of the boxes (`k < box_total()`): (box, piece, slot of the piece).
     #[inline]
     pub(crate) fn box_slot(&self, mut k: u32) -> (usize, u16, u32) {
-        for (i, b) in self.boxes.iter().enumerate() {
+        for (i, b) in self.counted.boxes.iter().enumerate() {
             if k >= b.size {
                 k -= b.size;
                 continue;
             }
-            for &(from, n) in &self.box_pieces[b.first as usize..(b.first + b.n) as usize] {
+            for &(from, n) in &self.counted.box_pieces[b.first as usize..(b.first + b.n) as usize] {
                 if k < n as u32 {
                     return (i, from, k);
                 }
@@ -198,33 +143,35 @@ impl Candidates {
     /// Box `i`: its rule and directions.
     #[inline]
     pub(crate) fn box_rule(&self, i: usize) -> (u32, u32) {
-        (self.boxes[i].rule, self.boxes[i].dirs)
+        (self.counted.boxes[i].rule, self.counted.boxes[i].dirs)
     }
 
     /// Whether a cell may be jumped in box `i`.
     #[inline]
     pub(crate) fn box_over_has(&self, i: usize, cell: u16, w: usize) -> bool {
-        self.box_words[(2 * i + 1) * w + cell as usize / 64] >> (cell % 64) & 1 == 1
+        self.counted.box_words[(2 * i + 1) * w + cell as usize / 64] >> (cell % 64) & 1 == 1
     }
 
-    /// Box `i`'s pieces, destinations and cells that may be jumped.
-    pub(crate) fn box_sets<const W: usize>(&self, i: usize) -> (Vec<u16>, Bits<W>, Bits<W>) {
-        let b = self.boxes[i];
-        let pieces = self.box_pieces[b.first as usize..(b.first + b.n) as usize].iter().map(|p| p.0).collect();
-        (pieces, self.box_bits(2 * i), self.box_bits(2 * i + 1))
+    /// Box `i`'s pieces (as indexes for [`Candidates::box_piece_at`]), destinations
+    /// and cells that may be jumped.
+    pub(crate) fn box_sets<const W: usize>(&self, i: usize) -> (std::ops::Range<usize>, Bits<W>, Bits<W>) {
+        let b = self.counted.boxes[i];
+        (b.first as usize..(b.first + b.n) as usize, self.box_bits(2 * i), self.box_bits(2 * i + 1))
+    }
+
+    /// The cell of piece `k` of the boxes.
+    pub(crate) fn box_piece_at(&self, k: usize) -> u16 {
+        self.counted.box_pieces[k].0
     }
 
     /// How many boxes.
     pub(crate) fn box_count(&self) -> usize {
-        self.boxes.len()
+        self.counted.boxes.len()
     }
 
     /// Removes every box.
     pub(crate) fn clear_boxes(&mut self) {
-        self.boxes.clear();
-        self.box_pieces.clear();
-        self.box_words.clear();
-        self.box_open = 0;
+        self.counted.clear_boxes();
     }
 
     /// Box `i`'s destinations.
@@ -235,24 +182,24 @@ impl Candidates {
 
     fn box_bits<const W: usize>(&self, at: usize) -> Bits<W> {
         let mut b = Bits::<W>::EMPTY;
-        b.0.copy_from_slice(&self.box_words[at * W..at * W + W]);
+        b.0.copy_from_slice(&self.counted.box_words[at * W..at * W + W]);
         b
     }
 
     /// How many turns the groups hold.
     pub(crate) fn group_total(&self) -> usize {
-        self.groups.iter().map(|g| g.count as usize).sum()
+        self.counted.groups.iter().map(|g| g.count as usize).sum()
     }
 
     /// The `k`-th turn of the groups (`k < group_total()`), as (group, destination),
     /// for groups of `w` words.
     pub(crate) fn group_nth(&self, mut k: u32, w: usize) -> (usize, u16) {
-        for (i, g) in self.groups.iter().enumerate() {
+        for (i, g) in self.counted.groups.iter().enumerate() {
             if k >= g.count {
                 k -= g.count;
                 continue;
             }
-            for (j, &x) in self.words[i * w..(i + 1) * w].iter().enumerate() {
+            for (j, &x) in self.counted.words[i * w..(i + 1) * w].iter().enumerate() {
                 let n = x.count_ones();
                 if k < n {
                     return (i, (j * 64) as u16 + select(x, k) as u16);
@@ -265,17 +212,17 @@ impl Candidates {
 
     /// A group's rule, start cell and extra value.
     pub(crate) fn group_info(&self, i: usize) -> (u32, u16, u16) {
-        let g = self.groups[i];
+        let g = self.counted.groups[i];
         (g.rule, g.from, g.extra)
     }
 
     /// Removes one destination from a group.
     pub(crate) fn group_remove(&mut self, i: usize, cell: u16, w: usize) {
-        let word = &mut self.words[i * w + cell as usize / 64];
+        let word = &mut self.counted.words[i * w + cell as usize / 64];
         let bit = 1u64 << (cell % 64);
         if *word & bit != 0 {
             *word &= !bit;
-            self.groups[i].count -= 1;
+            self.counted.groups[i].count -= 1;
         }
     }
 }
@@ -283,7 +230,6 @@ impl Candidates {
 /// Every kind of candidate: turns (checked or not), groups, boxes and first parts.
 impl Sink for Candidates {
     const UNCHECKED: bool = true;
-    const COUNTS: bool = true;
     type Turns = LazyTurns;
 
     #[inline(always)]
@@ -329,69 +275,13 @@ impl Sink for Candidates {
     fn take_fault(&mut self) -> Option<Option<EngineError>> {
         self.turns.take_fault()
     }
+    #[inline(always)]
+    fn counted(&mut self) -> Option<&mut Counted> {
+        Some(&mut self.counted)
+    }
 
     fn clear(&mut self) {
         self.turns.clear();
-        self.groups.clear();
-        self.words.clear();
-        self.clear_boxes();
-        self.clear_follows();
-    }
-
-    #[inline]
-    fn push_group<const W: usize>(&mut self, rule: u32, from: u16, extra: u16, set: &Bits<W>) {
-        let mut count = 0;
-        for w in set.0 {
-            count += w.count_ones();
-            self.words.push(w);
-        }
-        self.groups.push(Group { rule, from, extra, count });
-    }
-
-    #[inline]
-    fn box_piece(&mut self, from: u16, slots: u16) {
-        // Pieces without a slot are kept too (they are never drawn): no branch to
-        // mispredict.
-        self.box_pieces.push((from, slots));
-        self.box_open += slots as u32;
-    }
-
-    fn push_box<const W: usize>(&mut self, rule: u32, dirs: u32, dest: &Bits<W>, over: &Bits<W>) {
-        let first = self.boxes.last().map_or(0, |b| b.first + b.n);
-        let n = self.box_pieces.len() as u32 - first;
-        let size = std::mem::take(&mut self.box_open);
-        if size == 0 {
-            self.box_pieces.truncate(first as usize);
-            return;
-        }
-        self.boxes.push(BoxOf { rule, dirs, first, n, size });
-        for w in dest.0 {
-            self.box_words.push(w);
-        }
-        for w in over.0 {
-            self.box_words.push(w);
-        }
-    }
-
-    fn push_second(&mut self, rule: u32, from: u16, count: u32) {
-        self.seconds.push((rule, from, count));
-    }
-
-    fn seconds_len(&self) -> u32 {
-        self.seconds.len() as u32
-    }
-
-    fn push_follow<const W: usize>(
-        &mut self,
-        rule: u32,
-        from: u16,
-        extra: u16,
-        set: &Bits<W>,
-        weight: u32,
-        first: u32,
-        end: u32,
-    ) {
-        self.fwords.extend_from_slice(&set.0);
-        self.follows.push(FollowGroup { rule, from, extra, count: set.count(), weight, first, end });
+        self.counted.clear();
     }
 }

@@ -31,6 +31,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::code::{CRule, CS};
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::counted::Counted;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, Outcome, State};
@@ -49,7 +50,7 @@ fn optional_has<const W: usize>(st: &CS<W>, rid: u32) -> bool {
 impl<const W: usize> Game<W> {
     /// Lists the first parts of rule `rid` with exact conditions, each standing for
     /// `1 + |K|` slots (see the module); `cx.mv.rule` is `rid`.
-    pub(crate) fn gen_follow<S: Sink>(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, cr: &CRule<W>, out: &mut S) {
+    pub(crate) fn gen_follow(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, cr: &CRule<W>, out: &mut Counted) {
         let Some(m) = &cr.mask else { return };
         let (first, end, total) = self.follow_bound(s, cx, rid, out);
         let weight = total.saturating_add(1);
@@ -118,7 +119,7 @@ impl<const W: usize> Game<W> {
 
     /// Counts the candidate second parts after a part of rule `rid` in the position
     /// `s` at the start of the turn, adding them to `list`: (first, end, how many).
-    fn follow_bound<S: Sink>(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, list: &mut S) -> (u32, u32, u32) {
+    fn follow_bound(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, list: &mut Counted) -> (u32, u32, u32) {
         let first = list.seconds_len();
         let Some(f) = &self.code.follows[rid as usize] else { return (first, first, 0) };
         let saved = std::mem::take(&mut cx.mv);

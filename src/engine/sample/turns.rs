@@ -29,7 +29,6 @@ impl LazyTurns {
 /// Turns checked or not; nothing counted.
 impl Sink for LazyTurns {
     const UNCHECKED: bool = true;
-    const COUNTS: bool = false;
     type Turns = LazyTurns;
 
     #[inline(always)]
