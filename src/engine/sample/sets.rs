@@ -115,7 +115,8 @@ impl<const W: usize> Game<W> {
             }
         }
         let all = branches[..n].iter().fold(0, |acc, b| acc | b.1);
-        let mut dirs = all & (u64::MAX >> (64 - self.ndirs.min(32))) as u32;
+        let board_dirs = if self.ndirs >= 32 { u32::MAX } else { (1u32 << self.ndirs) - 1 };
+        let mut dirs = all & board_dirs;
         while dirs != 0 {
             let d = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -125,7 +126,7 @@ impl<const W: usize> Game<W> {
                     from |= *cells;
                 }
             }
-            from &= m.ok[d as usize];
+            from &= m.ok.get(d as usize).copied().unwrap_or(Bits::EMPTY);
             if from.is_empty() {
                 continue;
             }
