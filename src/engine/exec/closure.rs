@@ -18,6 +18,8 @@
 //! - statement blocks with no continuation (most `then` blocks, `end`): one closure per
 //!   statement, and `flag(f, to + d)` on one cell without a set.
 
+mod lines;
+
 use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -274,7 +276,7 @@ pub fn kind_on_f<const W: usize>(c: &CellN) -> FId<W> {
 }
 
 /// A cell path (see [`CellN::Path`]), evaluated inline.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathC {
     base: Base,
     dirs: [u8; 4],
@@ -533,7 +535,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
         }
         BoolN::Not(x) => bool_f(x, !neg),
         BoolN::And(..) | BoolN::Or(..) => {
-            if let Some(f) = dnf_f(n, neg) {
+            if let Some(f) = dnf_f(n, neg).or_else(|| lines::lines_f(n, neg)) {
                 return f;
             }
             let is_and = matches!(n, BoolN::And(..)) != neg;
@@ -576,6 +578,9 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             }
         },
         BoolN::Cmp(op, a, b) => {
+            if let Some(f) = lines::lines_f(n, neg) {
+                return f;
+            }
             let op = if neg { inverse(*op) } else { *op };
             let (x, y) = (num_c::<W>(a), num_c::<W>(b));
             // Against a constant: one range test (an empty range, `v < i64::MIN`, is
@@ -717,7 +722,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
 
 /// `v op k` for a constant `k` as one range test: `v` in `lo..=lo + span`, or not
 /// (`out`).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct Range {
     lo: i64,
     span: u64,
