@@ -3,7 +3,10 @@
 //! Checked on a game written for it, on a hexagon: pieces whose directions depend on
 //! their kind (`along if from in leaper then ...`, with `not`), directions per player,
 //! conditions left to check on the move drawn (`where ... distance(from, to) ...`), two
-//! rules in one block, and a `first` block of jumps.
+//! rules in one block, and a `first` block of jumps. Placements are drawn by sets too:
+//! checked on a game of stones dropped into columns.
+
+use std::collections::HashMap;
 
 use rulesi::engine::exec::code::Plan;
 use rulesi::engine::exec::moves::MoveList;
@@ -99,5 +102,83 @@ fn several_rules_are_not_drawn_by_sets_when_moves_merge_by_effect() {
                 search::check_uniform(g, s, 40, 70 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
             }
         }
+    });
+}
+
+/// Stones dropped into columns that stack up from the floor, with a condition on the
+/// cell that is not a set (how far it is from the last stone placed).
+const DROPS: &str = r#"
+game "Drops"
+players white, black
+board square 6 by 5
+piece stone "o"
+region floor = { c in board: rank(c) == 1 }
+phase play {
+  place stone at empty where (to in floor or to + s in occupied) and distance(to, previous.to) != 1
+}
+no moves { lose(mover) }
+"#;
+
+#[test]
+fn placements_are_drawn_by_sets_and_uniformly() {
+    let any = build_text(DROPS);
+    with_game!(&any, g => {
+        assert!(
+            matches!(g.code.plans.first(), Some(Some(Plan::Sets(rules))) if rules == &vec![0]),
+            "the placement is drawn by sets"
+        );
+        let m = g.code.rules[0].mask.as_ref().expect("the placement has a mask");
+        assert!(m.residual.is_some(), "a condition is left to check on the cell drawn");
+        let mut refused = 0;
+        for (k, s) in positions(g, 3, 40, 1).iter().enumerate() {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list).expect("legal moves");
+            if list.is_empty() {
+                continue;
+            }
+            let n = search::check_uniform(g, s, 60, 300 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            assert_eq!(n, list.len());
+            // The cells a stone may drop to, without the condition on the last stone:
+            // more of them than legal moves means a candidate drawn may fail.
+            let occupied = s.occupied();
+            let cells: HashMap<String, u16> = (0..g.n as u16).map(|c| (g.label(c), c)).collect();
+            let drops = (0..g.n as u16)
+                .filter(|&c| {
+                    let label = g.label(c);
+                    let (file, rank) = label.split_at(1);
+                    let rank: u32 = rank.parse().expect("a rank");
+                    !occupied.has(c)
+                        && (rank == 1 || cells.get(&format!("{file}{}", rank - 1)).is_some_and(|b| occupied.has(*b)))
+                })
+                .count();
+            refused += usize::from(drops > list.len());
+        }
+        assert!(refused >= 5, "positions where a candidate fails its condition: {refused}");
+    });
+}
+
+#[test]
+fn a_pass_is_one_candidate_among_the_placements() {
+    let text = DROPS.replace("phase play {", "phase play {\n  pass") + "end { if passes == 2 { draw } }\n";
+    let any = build_text(&text);
+    with_game!(&any, g => {
+        assert!(
+            matches!(g.code.plans.first(), Some(Some(Plan::Sets(rules))) if rules == &vec![0, 1]),
+            "the pass and the placement are drawn by sets"
+        );
+        let mut checked = 0;
+        for (k, s) in positions(g, 8, 40, 1).iter().enumerate() {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list).expect("legal moves");
+            if list.is_empty() {
+                // The game is over.
+                continue;
+            }
+            assert!(list.iter().any(|t| t[0].rule == 0), "position {k}: the pass is legal");
+            let n = search::check_uniform(g, s, 60, 500 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            assert_eq!(n, list.len());
+            checked += 1;
+        }
+        assert!(checked >= 20, "positions checked: {checked}");
     });
 }

@@ -631,15 +631,21 @@ pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool 
 /// Whether the moves of rule `rid` can be counted as whole-board sets (see
 /// `Game::sources`): a `step` or `jump` rule with a mask, whose destinations and
 /// jumped cells do not depend on the piece, and whose directions depend on it only
-/// through sets ([`AlongBy`]). Such a rule can be shown to have no move.
+/// through sets ([`AlongBy`]); or a `place` rule with a mask, of a kind known when
+/// the game is built; or a `pass` (one candidate, its conditions checked when it is
+/// drawn). Such a rule can be shown to have no move.
 pub fn counted_by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
     let r = &g.prog.rules[rid as usize];
+    if r.action == Action::Pass {
+        return true;
+    }
     let Some(m) = rules[rid as usize].mask.as_ref() else { return false };
     !m.to_reads_from
         && (!m.along_reads_from || m.along_by.is_some())
         && match r.action {
             Action::Step => true,
             Action::Jump => !m.over_reads_from && r.over.is_some(),
+            Action::Place => rules[rid as usize].kind.is_none(),
             _ => false,
         }
 }

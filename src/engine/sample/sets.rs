@@ -1,24 +1,32 @@
-//! Random play by sets: the moves of `step` and `jump` rules counted and drawn as
-//! whole-board sets. Along each direction, the pieces that may move that way, whose
-//! destination that way is in the rule's destination set (and, for a jump, whose
-//! jumped cell may be jumped), are one set, found with a few word operations for the
-//! whole board (`Game::steps_into`); a move is a cell of one of those sets. The same
-//! sets show that a rule has no move, which lets a `first` block be skipped without
-//! generating it.
+//! Random play by sets: the moves of `step`, `jump` and `place` rules (and a `pass`)
+//! counted and drawn as whole-board sets. Along each direction, the pieces that may
+//! move that way, whose destination that way is in the rule's destination set (and,
+//! for a jump, whose jumped cell may be jumped), are one set, found with a few word
+//! operations for the whole board (`Game::steps_into`); a move is a cell of one of
+//! those sets. A placement's candidates are the cells of its destination set that
+//! pass its conditions that are sets; a pass is one candidate. The same sets show
+//! that a rule has no move, which lets a `first` block be skipped without generating
+//! it.
 
 use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::code::AlongBy;
-use crate::engine::exec::context::Ctx;
+use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::sample::EXACT_MISSES;
 
 /// The start cells of one rule's candidate moves along one direction: the rule, the
-/// direction and the cells.
+/// direction and the cells; for a placement, [`PLACED`] and the cells placed on.
 pub type Source<const W: usize> = (u32, u8, Bits<W>);
+
+/// The direction of a [`Source`] of placements: its cells are destinations.
+pub const PLACED: u8 = u8::MAX;
+
+/// The direction of the [`Source`] of a `pass`: one cell, which stands for the pass.
+pub const PASSED: u8 = u8::MAX - 1;
 
 /// The most branches of an [`AlongBy`] followed (pieces moving along one set of
 /// directions each); a rule with more is not counted by sets.
@@ -60,6 +68,26 @@ impl<const W: usize> Game<W> {
             }
             let (rid, d, cells) = sources[j];
             let from = cells.nth(r)?;
+            if d == PASSED {
+                cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
+                if self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
+                    return Some(Part::new(rid, NONE, NONE, NONE, 0));
+                }
+                sources[j].2.remove(from);
+                total -= 1;
+                misses += 1;
+                continue;
+            }
+            if d == PLACED {
+                let owner = self.place_owner(s, cx, rid);
+                if let Some(part) = self.check_masked(s, cx, rid, NONE, from, owner as u16) {
+                    return Some(part);
+                }
+                sources[j].2.remove(from);
+                total -= 1;
+                misses += 1;
+                continue;
+            }
             let m = self.code.rules[rid as usize].mask.as_ref()?;
             let at = from as usize * self.ndirs + d as usize;
             let jump = self.prog.rules[rid as usize].action == Action::Jump;
@@ -86,11 +114,36 @@ impl<const W: usize> Game<W> {
     /// direction, whose destination along it passes the static conditions and is in
     /// the destination set (with the conditions that are sets of destinations
     /// computed once per generation) and, for a jump, whose jumped cell may be
-    /// jumped. Every legal move of the rule is one candidate. `None` when the rule
-    /// cannot be counted so (see `counted_by_sets`).
+    /// jumped. For a placement, the cells it may be made on, as far as sets tell
+    /// (the destination set, the conditions that are sets of destinations); for a
+    /// pass, one candidate.
+    /// Every legal move of the rule is one candidate. `None` when the rule cannot be
+    /// counted so (see `counted_by_sets`).
     pub(crate) fn sources(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, out: &mut Vec<Source<W>>) -> Option<()> {
         let cr = &self.code.rules[rid as usize];
+        if self.prog.rules[rid as usize].action == Action::Pass {
+            out.push((rid, PASSED, Bits::single(0)));
+            return Some(());
+        }
         let m = cr.mask.as_ref()?;
+        if self.prog.rules[rid as usize].action == Action::Place {
+            // As the general path counts them (`Game::gen_masked`).
+            cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
+            let mut dest = match cr.to_lit {
+                Some(l) => self.set_lit_bits(s, l),
+                None => (cr.to.as_ref()?.0)(self, s, cx),
+            } & m.static_ok.first().copied().unwrap_or(Bits::EMPTY);
+            for c in m.per_gen.iter().chain(&m.per_from) {
+                if dest.is_empty() {
+                    break;
+                }
+                dest &= (c.0)(self, s, cx);
+            }
+            if !dest.is_empty() {
+                out.push((rid, PLACED, dest));
+            }
+            return Some(());
+        }
         cx.mv.rule = rid;
         let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
         if pieces.is_empty() || dest.is_empty() {
