@@ -68,38 +68,36 @@ impl<const W: usize> Game<W> {
             }
             let (rid, d, cells) = sources[j];
             let from = cells.nth(r)?;
-            if d == PASSED {
-                cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
-                if self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx)) {
-                    return Some(Part::new(rid, NONE, NONE, NONE, 0));
-                }
-                sources[j].2.remove(from);
-                total -= 1;
-                misses += 1;
-                continue;
-            }
-            if d == PLACED {
-                let owner = self.place_owner(s, cx, rid);
-                if let Some(part) = self.check_masked(s, cx, rid, NONE, from, owner as u16) {
-                    return Some(part);
-                }
-                sources[j].2.remove(from);
-                total -= 1;
-                misses += 1;
-                continue;
-            }
-            let m = self.code.rules[rid as usize].mask.as_ref()?;
-            let at = from as usize * self.ndirs + d as usize;
-            let jump = self.prog.rules[rid as usize].action == Action::Jump;
-            let middle = if jump { self.step[at] } else { NONE };
-            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle) {
-                return Some(part);
+            let part = if d >= PASSED {
+                self.drawn_without_direction(s, cx, rid, d, from)
+            } else {
+                let m = self.code.rules[rid as usize].mask.as_ref()?;
+                let at = from as usize * self.ndirs + d as usize;
+                let jump = self.prog.rules[rid as usize].action == Action::Jump;
+                let middle = if jump { self.step[at] } else { NONE };
+                self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle)
+            };
+            if part.is_some() {
+                return part;
             }
             sources[j].2.remove(from);
             total -= 1;
             misses += 1;
         }
         None
+    }
+
+    /// A candidate of a [`Source`] of placements ([`PLACED`]: `cell` is where) or of
+    /// a pass ([`PASSED`]), when its conditions hold.
+    #[inline]
+    fn drawn_without_direction(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
+        if d == PASSED {
+            cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
+            let holds = self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx));
+            return holds.then(|| Part::new(rid, NONE, NONE, NONE, 0));
+        }
+        let owner = self.place_owner(s, cx, rid);
+        self.check_masked(s, cx, rid, NONE, cell, owner as u16)
     }
 
     /// Whether one of `rules` may have a move: some candidate (see
@@ -121,29 +119,10 @@ impl<const W: usize> Game<W> {
     /// counted so (see `counted_by_sets`).
     pub(crate) fn sources(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, out: &mut Vec<Source<W>>) -> Option<()> {
         let cr = &self.code.rules[rid as usize];
-        if self.prog.rules[rid as usize].action == Action::Pass {
-            out.push((rid, PASSED, Bits::single(0)));
-            return Some(());
+        if matches!(self.prog.rules[rid as usize].action, Action::Place | Action::Pass) {
+            return self.sources_without_direction(s, cx, rid, out);
         }
         let m = cr.mask.as_ref()?;
-        if self.prog.rules[rid as usize].action == Action::Place {
-            // As the general path counts them (`Game::gen_masked`).
-            cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
-            let mut dest = match cr.to_lit {
-                Some(l) => self.set_lit_bits(s, l),
-                None => (cr.to.as_ref()?.0)(self, s, cx),
-            } & m.static_ok.first().copied().unwrap_or(Bits::EMPTY);
-            for c in m.per_gen.iter().chain(&m.per_from) {
-                if dest.is_empty() {
-                    break;
-                }
-                dest &= (c.0)(self, s, cx);
-            }
-            if !dest.is_empty() {
-                out.push((rid, PLACED, dest));
-            }
-            return Some(());
-        }
         cx.mv.rule = rid;
         let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
         if pieces.is_empty() || dest.is_empty() {
@@ -191,6 +170,39 @@ impl<const W: usize> Game<W> {
             if !from.is_empty() {
                 out.push((rid, d, from));
             }
+        }
+        Some(())
+    }
+
+    /// [`Game::sources`] of a placement or a pass.
+    #[inline(never)]
+    fn sources_without_direction(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        out: &mut Vec<Source<W>>,
+    ) -> Option<()> {
+        if self.prog.rules[rid as usize].action == Action::Pass {
+            out.push((rid, PASSED, Bits::single(0)));
+            return Some(());
+        }
+        // As the general path counts them (`Game::gen_masked`).
+        let cr = &self.code.rules[rid as usize];
+        let m = cr.mask.as_ref()?;
+        cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
+        let mut dest = match cr.to_lit {
+            Some(l) => self.set_lit_bits(s, l),
+            None => (cr.to.as_ref()?.0)(self, s, cx),
+        } & m.static_ok.first().copied().unwrap_or(Bits::EMPTY);
+        for c in m.per_gen.iter().chain(&m.per_from) {
+            if dest.is_empty() {
+                break;
+            }
+            dest &= (c.0)(self, s, cx);
+        }
+        if !dest.is_empty() {
+            out.push((rid, PLACED, dest));
         }
         Some(())
     }
