@@ -589,7 +589,7 @@ pub struct CRule<const W: usize> {
 
 /// How random play picks the move of a phase whose body is a tree of `if`s over
 /// single move rules drawn by plan (see [`boxed`] and `Game::random_move`), over
-/// step and jump rules drawn by sets (see [`by_sets`]), or a `first` block whose
+/// step, jump, place and pass rules drawn by sets (see [`by_sets`]), or a `first` block whose
 /// blocks before the last have no move: the conditions choose the rule or rules,
 /// whose candidates are counted and drawn from directly.
 ///
@@ -605,8 +605,8 @@ pub enum Plan<const W: usize> {
     IfElse(FB<W>, Box<Plan<W>>, Box<Plan<W>>),
     /// One rule.
     Rule(u32),
-    /// Step and jump rules, their moves counted and drawn as whole-board sets (see
-    /// [`by_sets`]).
+    /// Step, jump, place and pass rules, their moves counted and drawn as
+    /// whole-board sets (see [`by_sets`]).
     Sets(Vec<u32>),
     /// `first`: the rules of every block but the last, whose moves are shown to be
     /// none by sets (else the general path decides), and the plan of the last block.
@@ -622,16 +622,14 @@ pub enum Plan<const W: usize> {
 pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
     let r = &g.prog.rules[rid as usize];
     let Some(m) = rules[rid as usize].mask.as_ref() else { return false };
-    r.lazy_ok
-        && !r.needs_apply
-        && !m.to_reads_from
-        && !m.along_reads_from
-        && match r.action {
-            Action::Step => true,
-            Action::Jump => !m.over_reads_from && r.over.is_some(),
-            Action::Relocate => r.subject.is_some(),
-            _ => false,
+    match r.action {
+        // Drawn by sets, with directions that do not depend on the piece at all.
+        Action::Step | Action::Jump => by_sets(g, rules, rid) && !m.along_reads_from,
+        Action::Relocate => {
+            r.lazy_ok && !r.needs_apply && !m.to_reads_from && !m.along_reads_from && r.subject.is_some()
         }
+        _ => false,
+    }
 }
 
 /// Whether the moves of rule `rid` can be counted as whole-board sets (see
