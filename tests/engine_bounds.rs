@@ -117,6 +117,16 @@ fn a_chain_that_never_ends_is_an_error() {
     assert!(matches!(got.as_ref().map_err(|e| e.kind()), Err(EngineErrorKind::TurnTooLong { .. })), "{got:?}");
 }
 
+#[test]
+fn a_chain_that_never_ends_on_the_largest_board_is_an_error_on_every_thread() {
+    let f = fixture("counting-chain-large.game");
+    let f = f.to_str().expect("path");
+    let what = format!("this turn has more than {MAX_TURN_PARTS} parts: the chain at");
+    for args in [vec!["bench", f, "--playouts", "2", "--threads", "2"], vec!["perft", f, "1", "--threads", "2"]] {
+        fails_with(&rulesi(&args, None), &what);
+    }
+}
+
 // ----- 2. Too many turns to list ---------------------------------------------------
 
 #[test]

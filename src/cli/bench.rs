@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use clap::Args as ClapArgs;
 
+use rulesi::engine::error::SEARCH_STACK;
 use rulesi::engine::search::{Ending, Rng, random_game};
 use rulesi::engine::{Game, Outcome, Sampler, State};
 use rulesi::with_game;
@@ -141,10 +142,18 @@ pub fn run(args: Args) -> ExitCode {
                 .map(|i| {
                     let share = args.playouts.map(|n| n / threads + u64::from(i < n % threads));
                     let (start, seconds, max_plies) = (&start, args.seconds, args.max_plies);
-                    scope.spawn(move || play_batch(g, start, args.seed.wrapping_add(i), max_plies, share, seconds))
+                    std::thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+                        play_batch(g, start, args.seed.wrapping_add(i), max_plies, share, seconds)
+                    })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread stopped".into()))).collect()
+            handles
+                .into_iter()
+                .map(|h| match h {
+                    Ok(h) => h.join().unwrap_or_else(|_| Err("a thread stopped".into())),
+                    Err(e) => Err(format!("cannot start the threads that play: {e}")),
+                })
+                .collect()
         });
         let mut t = Tally { wins: vec![0; g.prog.players], ..Tally::default() };
         for r in results {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
+use rulesi::engine::error::SEARCH_STACK;
 use rulesi::engine::search::{perft, perft_parallel};
 use rulesi::engine::{EngineError, MoveList, text::notation::move_text};
 use rulesi::with_game;
@@ -40,7 +41,8 @@ pub fn run(args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build() {
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).stack_size(SEARCH_STACK).build()
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot start the threads that count: {e}");

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use rulesi::engine::compile::options::parse_setting;
+use rulesi::engine::error::SEARCH_STACK;
 use rulesi::engine::search::mcts::{self, Budget};
 
 use super::load::load_model;
@@ -131,7 +132,8 @@ pub fn run(args: Args) -> ExitCode {
     {
         return usage(e);
     }
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0) as usize).build() {
+    let threads = args.threads.unwrap_or(0) as usize;
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(SEARCH_STACK).build() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot start the threads that play: {e}");

@@ -11,10 +11,15 @@
 /// past this many parts is an error ([`EngineErrorKind::TurnTooLong`]). Far above any real
 /// game (a capture chain on a large board has a few dozen parts), and it bounds
 /// the depth of the search over a turn's parts, which recurses once per part: about
-/// 1.5 KB of stack per part on boards of up to 64 cells, 4 KB on the largest, so a turn
-/// at the limit needs up to 4 MB of stack (the main thread has 8 MB; a thread that
-/// lists turns of games with such chains needs as much).
+/// 2.5 KB of stack per part on boards of up to 64 cells, 6 KB on the largest, so a turn
+/// at the limit needs up to 6 MB of stack (the main thread has 8 MB; every thread the
+/// commands start to play or search has [`SEARCH_STACK`]).
 pub const MAX_TURN_PARTS: usize = 1000;
+
+/// The stack of the threads that play and search (`bench`, `perft --threads`, `study`,
+/// the server's computer player): room for a turn of [`MAX_TURN_PARTS`] parts on the
+/// largest board, with a margin (the default of a new thread, 2 MB, is not).
+pub const SEARCH_STACK: usize = 16 << 20;
 
 /// The most parts (of all turns together) the legal turns of one position may hold
 /// when they are listed ([`EngineErrorKind::TooManyTurns`]): 4 million, about 50 MB.

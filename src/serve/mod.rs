@@ -24,6 +24,8 @@ use session::Server;
 pub fn serve(server: Server, host: &str, port: u16, bound: impl FnOnce(std::net::SocketAddr)) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // The computer's searches run on the blocking threads (see `routes`).
+        .thread_stack_size(rulesi::engine::error::SEARCH_STACK)
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
     let served = runtime.block_on(async move {
