@@ -43,13 +43,10 @@ const fn nb_cell_cost(w: usize) -> u32 {
 /// cost model: the groups' word operations against the cells of the set.
 #[derive(Clone, Debug, Default)]
 pub struct ShiftPlan<const W: usize> {
-    /// The groups of every direction; direction `d`'s are `groups[start[d]..start[d + 1]]`.
+    /// The groups of every direction, each direction's in a run (see [`DirPlan`]).
     groups: Vec<(Bits<W>, i32)>,
-    /// Where each direction's groups start (`ndirs + 1` entries; none when no plan).
-    start: Vec<u32>,
-    /// For each direction, the number of cells of a set from which
-    /// [`Game::steps_into`] goes by shifts ([`u32::MAX`]: never).
-    step_min: Vec<u32>,
+    /// Each direction's groups and cost (one entry per direction: one lookup).
+    dirs: Vec<DirPlan>,
     /// The neighbour directions, when the neighbours of each cell are exactly its
     /// steps along them and every one has a plan (else none).
     nb_dirs: Vec<u8>,
@@ -62,6 +59,24 @@ pub struct ShiftPlan<const W: usize> {
     /// Whether no cell has two neighbour directions to one cell, so that the number of
     /// a cell's neighbours in a set is the number of directions stepping into it.
     distinct: bool,
+}
+
+/// One direction of a [`ShiftPlan`].
+#[derive(Clone, Copy, Debug)]
+struct DirPlan {
+    /// The number of cells of a set from which [`Game::steps_into`] goes by shifts
+    /// ([`u32::MAX`]: never, as no set has that many cells).
+    step_min: u32,
+    /// Where the direction's groups start in [`ShiftPlan::groups`].
+    start: u32,
+    /// Where they end.
+    end: u32,
+}
+
+impl Default for DirPlan {
+    fn default() -> Self {
+        DirPlan { step_min: u32::MAX, start: 0, end: 0 }
+    }
 }
 
 impl<const W: usize> ShiftPlan<W> {
@@ -78,15 +93,18 @@ impl<const W: usize> ShiftPlan<W> {
         back: bool,
         on: bool,
     ) -> Self {
-        let mut plan =
-            ShiftPlan { step_min: vec![u32::MAX; ndirs], nb_cost: u32::MAX, nb_min: u32::MAX, ..Default::default() };
+        let mut plan = ShiftPlan {
+            dirs: vec![DirPlan::default(); ndirs],
+            nb_cost: u32::MAX,
+            nb_min: u32::MAX,
+            ..Default::default()
+        };
         if !on || n == 0 || n > 64 * W || step.len() != n * ndirs {
             return plan;
         }
         let gc = group_cost(W);
         // A direction's plan is kept when even a full board is cheaper by shifts.
         let worth = |groups: usize| (groups as u64) * gc as u64 <= n as u64 * STEP_CELL as u64;
-        let mut start = vec![0u32];
         let mut groups: Vec<(Bits<W>, i32)> = Vec::new();
         let mut planned = vec![false; ndirs];
         for d in 0..ndirs {
@@ -104,14 +122,14 @@ impl<const W: usize> ShiftPlan<W> {
             }
             if worth(mine.len()) {
                 let cost = mine.len() as u32 * gc;
-                plan.step_min[d] = if !back && cost <= n as u32 * STEP_SCAN { 0 } else { cost.div_ceil(STEP_CELL) };
-                planned[d] = true;
+                let step_min = if !back && cost <= n as u32 * STEP_SCAN { 0 } else { cost.div_ceil(STEP_CELL) };
+                let start = groups.len() as u32;
                 groups.extend(mine);
+                plan.dirs[d] = DirPlan { step_min, start, end: groups.len() as u32 };
+                planned[d] = true;
             }
-            start.push(groups.len() as u32);
         }
         plan.groups = groups;
-        plan.start = start;
         // The neighbour operations need every neighbour direction planned, and the
         // neighbours to be exactly the steps along them.
         let dirs: Vec<u8> = (0..ndirs.min(32)).filter(|d| nb_dirs >> d & 1 == 1).map(|d| d as u8).collect();
@@ -139,17 +157,33 @@ impl<const W: usize> ShiftPlan<W> {
     /// The groups of direction `d` (none without a plan).
     #[inline]
     pub fn groups_of(&self, d: usize) -> &[(Bits<W>, i32)] {
-        match (self.start.get(d), self.start.get(d + 1)) {
-            (Some(a), Some(b)) => &self.groups[*a as usize..*b as usize],
-            _ => &[],
+        match self.dirs.get(d) {
+            Some(p) => self.groups.get(p.start as usize..p.end as usize).unwrap_or(&[]),
+            None => &[],
         }
     }
 
     /// The cells whose step along `d` is in `set`, by shifts.
     #[inline]
     pub fn stepping_into(&self, set: Bits<W>, d: usize) -> Bits<W> {
+        Self::into_by(self.groups_of(d), set)
+    }
+
+    /// The cells of `groups` whose step is in `set`.
+    #[inline(always)]
+    fn into_by(groups: &[(Bits<W>, i32)], set: Bits<W>) -> Bits<W> {
         let mut out = Bits::EMPTY;
-        for (cells, k) in self.groups_of(d) {
+        if W == 1 {
+            // One word: a cell's delta is below 64 either way, one shift without a test.
+            let x = set.0[0];
+            for (cells, k) in groups {
+                let k = *k;
+                let moved = if k >= 0 { x >> (k as u32 & 63) } else { x << (k.unsigned_abs() & 63) };
+                out.0[0] |= cells.0[0] & moved;
+            }
+            return out;
+        }
+        for (cells, k) in groups {
             out |= *cells & set.shifted(-*k);
         }
         out
@@ -228,9 +262,12 @@ impl<const W: usize> Game<W> {
     /// The cells whose step along `d` is in `set`.
     pub fn steps_into(&self, set: Bits<W>, d: u8) -> Bits<W> {
         let d = d as usize;
-        match self.shifts.step_min.get(d) {
-            Some(0) => self.shifts.stepping_into(set, d),
-            Some(&m) if m != u32::MAX && set.count() >= m => self.shifts.stepping_into(set, d),
+        let p = &self.shifts;
+        match p.dirs.get(d) {
+            // `step_min` is `u32::MAX` (more cells than any set has) without a plan.
+            Some(dp) if dp.step_min == 0 || set.count() >= dp.step_min => {
+                ShiftPlan::into_by(p.groups.get(dp.start as usize..dp.end as usize).unwrap_or(&[]), set)
+            }
             _ => self.steps_into_by_cells(set, d),
         }
     }
@@ -393,7 +430,9 @@ mod tests {
         let groups: Vec<usize> = (0..g.ndirs).map(|d| p.groups_of(d).len()).collect();
         eprintln!(
             "{name}: {} cells, W = {W}, groups by direction {groups:?}, shifts from {:?} cells, neighbours by shifts from {} cells",
-            g.n, p.step_min, p.nb_min
+            g.n,
+            p.dirs.iter().map(|x| x.step_min).collect::<Vec<_>>(),
+            p.nb_min
         );
         let mut rng = Rng::new(7);
         for round in 0..40 {
@@ -401,7 +440,7 @@ mod tests {
             for d in 0..=g.ndirs {
                 let want = g.steps_into_by_cells(set, d);
                 assert_eq!(g.steps_into(set, d as u8), want, "{name}: steps into, direction {d}");
-                if d < g.ndirs && p.step_min[d] != u32::MAX {
+                if d < g.ndirs && p.dirs[d].step_min != u32::MAX {
                     assert_eq!(p.stepping_into(set, d), want, "{name}: into by shifts, direction {d}");
                     assert_eq!(p.stepped_from(set, d), steps_from(g, set, d), "{name}: from by shifts, direction {d}");
                 }
