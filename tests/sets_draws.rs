@@ -53,7 +53,9 @@ fn the_phase_is_drawn_by_sets_after_its_jumps_are_shown_to_be_none() {
         let Some(Some(Plan::First(shown, last))) = g.code.plans.first() else {
             panic!("the phase's plan is a `first` block: {:?}", g.code.plans.first().map(|p| p.is_some()))
         };
-        assert_eq!(shown, &vec![vec![0]], "the jumps are shown to be none by sets");
+        assert_eq!(shown.len(), 1, "one block before the last");
+        assert_eq!(shown[0].rules, vec![0], "the jumps are shown to be none by sets");
+        assert!(shown[0].plain, "the block is its rule alone: its turns are begun by its sets' candidates");
         assert!(matches!(&**last, Plan::Sets(rules) if rules == &vec![1, 2]), "both steps are drawn by sets");
         let step = g.code.rules[1].mask.as_ref().expect("the step has a mask");
         assert!(step.along_by.is_some(), "the step's directions are chosen by sets");

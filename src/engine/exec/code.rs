@@ -581,8 +581,14 @@ pub struct CRule<const W: usize> {
     pub conds: Option<FB<W>>,
     /// The `then` block.
     pub then: Vec<CS<W>>,
-    /// The `then` block as one closure, when it has no continuation.
+    /// The `then` block as one closure, when everything before its trailing
+    /// continuations compiles to one (see [`CRule::then_tail`]).
     pub then_fx: Option<FX<W>>,
+    /// Where the trailing continuations of `then` start: the statements `then[k..]`,
+    /// each a continuation (`again`, a move rule, `optional`, `required`, `first`,
+    /// `longest`), collected after `then_fx` has run and not ended the part.
+    /// `then.len()` when the block ends in none.
+    pub then_tail: usize,
     /// Mask generation, when the rule allows it.
     pub mask: Option<Mask<W>>,
 }
@@ -609,10 +615,22 @@ pub enum Plan<const W: usize> {
     /// whole-board sets (see [`by_sets`]).
     Sets(Vec<u32>),
     /// `first`: the rules of every block but the last, whose moves are shown to be
-    /// none by sets (else the general path decides), and the plan of the last block.
-    First(Vec<Vec<u32>>, Box<Plan<W>>),
+    /// none by sets (else the first block that may move decides: see [`Shown`]), and
+    /// the plan of the last block.
+    First(Vec<Shown>, Box<Plan<W>>),
     /// Anything else: the general path decides.
     General,
+}
+
+/// A block of a `first` statement whose rules are counted by sets (see [`Plan::First`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// Its move rules, in `longest` blocks too.
+    pub rules: Vec<u32>,
+    /// Whether the block is made of its move rules alone (no `longest`): then, when
+    /// it may move, its turns are those its sets' candidates begin, completed one by
+    /// one (`Game::random_first_block`); otherwise the general path decides.
+    pub plain: bool,
 }
 
 /// Whether random play draws move rule `rid` by a plan (see `Game::random_by_plan`):
@@ -662,6 +680,12 @@ pub fn by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> boo
     r.lazy_ok && !r.needs_apply && counted_by_sets(g, rules, rid)
 }
 
+/// Whether a statement of a `then` block is a continuation: a further part of the
+/// turn, collected rather than run (see `Game::run_then`).
+fn is_continuation(s: &S) -> bool {
+    matches!(s, S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_))
+}
+
 /// The rules of a block made only of move rules (in `longest` blocks too), each
 /// passing `ok`.
 fn rules_of<const W: usize>(body: &[CS<W>], ok: &dyn Fn(u32) -> bool, out: &mut Vec<u32>) -> bool {
@@ -698,7 +722,7 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
                     if !rules_of(b, &|r| counted_by_sets(g, rules, r), &mut ids) {
                         return Plan::General;
                     }
-                    shown.push(ids);
+                    shown.push(Shown { rules: ids, plain: b.iter().all(|c| matches!(c, CS::Move(_))) });
                 }
                 Plan::First(shown, Box::new(go(g, rules, last)))
             }
@@ -715,7 +739,7 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
     fn useful<const W: usize>(p: &Plan<W>) -> bool {
         match p {
             Plan::Rule(_) | Plan::Sets(_) => true,
-            Plan::First(_, p) => useful(p),
+            Plan::First(shown, p) => shown.iter().any(|b| b.plain) || useful(p),
             Plan::General => false,
             Plan::IfElse(_, a, b) => useful(a) || useful(b),
         }
@@ -762,6 +786,7 @@ impl<const W: usize> Code<W> {
         for r in &mut self.rules {
             r.mask = None;
             r.then_fx = None;
+            r.then_tail = r.then.len();
         }
         self.plans.iter_mut().for_each(|p| *p = None);
         self.follows.iter_mut().for_each(|f| *f = None);
@@ -1763,6 +1788,21 @@ impl<const W: usize> Lower<'_, W> {
                 let cs = self.block(std::slice::from_ref(s), capture);
                 closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
             }
+            // A counter without indexes (not a score): its slot is known, one write.
+            S::Set(c, idx, v) | S::Add(c, idx, v) if idx.is_empty() && *c != u16::MAX => {
+                let (c, add) = (*c as usize, matches!(s, S::Add(..)));
+                let v = closure::num_f(&self.num(v));
+                closure::fx(move |g, st, cx| {
+                    let x = (v.0)(g, st, cx);
+                    let i = g.counter_base[c];
+                    if add {
+                        g.add_to_counter(st, i, x);
+                    } else {
+                        g.set_counter(st, i, x);
+                    }
+                    closure::Flow::GO
+                })
+            }
             S::Let(..) | S::Set(..) | S::Add(..) => {
                 let cs = self.block(std::slice::from_ref(s), capture);
                 closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
@@ -1792,9 +1832,30 @@ impl<const W: usize> Lower<'_, W> {
         let to_lit = to_set.as_ref().and_then(closure::set_lit);
         let conds = self.all_of(&r.conds);
         let then = self.block(&r.then, false);
-        let then_fx = self.block_fx(&r.then, false);
+        // The trailing continuations are collected as they are met, after the
+        // statements before them (which bind no local they could read: a `let`
+        // before them keeps the block on the statement walker).
+        let then_tail = r.then.iter().rposition(|s| !is_continuation(s)).map_or(0, |i| i + 1);
+        let binds = r.then[..then_tail].iter().any(|s| matches!(s, S::Let(..)));
+        let then_fx = if then_tail < r.then.len() && binds { None } else { self.block_fx(&r.then[..then_tail], false) };
         let mask = self.mask(rid);
-        CRule { subject, subject_lit, choices, by, owner, kind, along, over, to, to_lit, conds, then, then_fx, mask }
+        CRule {
+            subject,
+            subject_lit,
+            choices,
+            by,
+            owner,
+            kind,
+            along,
+            over,
+            to,
+            to_lit,
+            conds,
+            then,
+            then_fx,
+            then_tail,
+            mask,
+        }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).

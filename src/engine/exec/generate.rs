@@ -13,7 +13,7 @@ use crate::engine::exec::context::{Ctx, MoveVars, finish};
 use crate::engine::exec::moves::{MoveList, Part, placement_extra};
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, Outcome, State};
-use crate::engine::exec::statement::Pending;
+use crate::engine::exec::statement::Pendings;
 
 /// What generating a masked rule computes once, before its pieces (see
 /// `Game::gen_masked`).
@@ -54,15 +54,14 @@ impl<const W: usize> Game<W> {
         }
         let start = if self.prog.uses.turn_start { Some(s) } else { None };
         let mut cx = Ctx::new(start);
-        let mut prefix = Vec::new();
+        let mut prefix = out.take_prefix();
         let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, &mut cx, body, &mut prefix, out, None);
-        self.listed(s, out)?;
-        if out.is_empty() {
+        if !out.failed() && out.is_empty() {
             self.gen_block(s, &mut cx, &self.code.no_moves, &mut prefix, out, None);
-            self.listed(s, out)?;
         }
-        Ok(())
+        out.give_prefix(prefix);
+        self.listed(s, out)
     }
 
     /// The error that stopped listing the turns of `s` into `out`, if one did (`out`
@@ -706,7 +705,7 @@ impl<const W: usize> Game<W> {
     #[cold]
     #[inline(never)]
     pub(crate) fn plays_legally(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
-        let mut pending = Vec::new();
+        let mut pending = Pendings::new();
         let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         let legal = if next.full_stack() != NONE {
             Err(self.stack_full(next.full_stack()))
@@ -725,7 +724,7 @@ impl<const W: usize> Game<W> {
         s: &State<W>,
         cx: &mut Ctx<'s, W>,
         part: Part,
-        pending: &mut Vec<Pending<'g, W>>,
+        pending: &mut Pendings<'g, W>,
     ) -> (State<W>, Ctx<'s, W>, Flow) {
         let mut next = cx.scratch_copy(s);
         let mut inner = Ctx::new(cx.turn_start);
@@ -795,7 +794,7 @@ impl<const W: usize> Game<W> {
         if out.failed() {
             return;
         }
-        let mut pending = Vec::new();
+        let mut pending = Pendings::new();
         let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         if next.full_stack() != NONE {
             out.fail(self.stack_full(next.full_stack()));

@@ -59,12 +59,29 @@ pub struct MoveList {
     /// Whether a turn was left out because the parts listed would have passed
     /// [`MAX_LISTED_PARTS`] (the error names the position: see `Game::legal_moves`).
     overflow: bool,
+    /// Scratch space for the parts of the turn being generated, kept for its memory
+    /// (see [`MoveList::take_prefix`]).
+    prefix: Vec<Part>,
 }
 
 impl MoveList {
     /// An empty list.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty buffer for the parts of a turn being generated, with the memory of
+    /// the last one given back ([`MoveList::give_prefix`]): generating turns of
+    /// several parts allocates nothing once it has grown.
+    pub(crate) fn take_prefix(&mut self) -> Vec<Part> {
+        let mut p = std::mem::take(&mut self.prefix);
+        p.clear();
+        p
+    }
+
+    /// Gives back the buffer of [`MoveList::take_prefix`].
+    pub(crate) fn give_prefix(&mut self, prefix: Vec<Part>) {
+        self.prefix = prefix;
     }
 
     /// Removes every move (keeping the memory).

@@ -21,6 +21,10 @@ pub(crate) struct Pending<'g, const W: usize> {
     pub required: bool,
 }
 
+/// The continuations collected from one part's `then` block: a few, kept on the
+/// stack (collecting them allocates nothing in the common case).
+pub(crate) type Pendings<'g, const W: usize> = smallvec::SmallVec<[Pending<'g, W>; 2]>;
+
 /// How many indexes of a counter are evaluated on the stack.
 const INLINE_INDEXES: usize = 4;
 
@@ -32,7 +36,7 @@ impl<const W: usize> Game<W> {
         s: &mut State<W>,
         cx: &mut Ctx<W>,
         stmts: &'g [CS<W>],
-        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+        pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
         for st in stmts {
             let r = self.run_stmt(s, cx, st, pending);
@@ -53,7 +57,7 @@ impl<const W: usize> Game<W> {
         s: &mut State<W>,
         cx: &mut Ctx<W>,
         st: &'g CS<W>,
-        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+        pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
         match st {
             CS::Effect(f) => return (f.0)(self, s, cx),
@@ -99,13 +103,19 @@ impl<const W: usize> Game<W> {
             }
             CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
-                    let optional = matches!(st, CS::Optional(_));
-                    let required = matches!(st, CS::Required(_));
-                    p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional, required });
+                    Self::collect(cx, st, p);
                 }
             }
         }
         Flow::GO
+    }
+
+    /// Collects continuation `st` into `pending`, with the locals as they are now.
+    #[inline]
+    pub(crate) fn collect<'g>(cx: &Ctx<W>, st: &'g CS<W>, pending: &mut Pendings<'g, W>) {
+        let optional = matches!(st, CS::Optional(_));
+        let required = matches!(st, CS::Required(_));
+        pending.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional, required });
     }
 
     /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter

@@ -10,7 +10,7 @@ use crate::engine::exec::code::CS;
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
 use crate::engine::exec::moves::{Part, placed_kind};
 use crate::engine::exec::state::{Game, Outcome, State, piece};
-use crate::engine::exec::statement::Pending;
+use crate::engine::exec::statement::Pendings;
 use crate::engine::exec::value::Val;
 
 /// What the end of a turn needs to know of its parts.
@@ -49,7 +49,7 @@ impl<const W: usize> Game<W> {
         s: &mut State<W>,
         cx: &mut Ctx<W>,
         part: Part,
-        pending: Option<&mut Vec<Pending<'g, W>>>,
+        pending: Option<&mut Pendings<'g, W>>,
         check_end: bool,
     ) -> Flow {
         let rule = &self.prog.rules[part.rule as usize];
@@ -118,11 +118,21 @@ impl<const W: usize> Game<W> {
         s: &mut State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
-        pending: &mut Option<&mut Vec<Pending<'g, W>>>,
+        pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
         let Some(cr) = self.code.rules.get(rid as usize) else { return Flow::GO };
         match &cr.then_fx {
-            Some(f) => (f.0)(self, s, cx),
+            Some(f) => {
+                let r = (f.0)(self, s, cx);
+                if let Some(tail) = cr.then.get(cr.then_tail..)
+                    && !tail.is_empty()
+                    && !r.ends()
+                    && let Some(p) = pending.as_mut()
+                {
+                    tail.iter().for_each(|st| Self::collect(cx, st, p));
+                }
+                r
+            }
             None => self.run_block(s, cx, &cr.then, pending),
         }
     }
@@ -182,7 +192,7 @@ impl<const W: usize> Game<W> {
             cx.mv.middle = p.middle;
             self.move_part(s, &mut cx, *p, rule.action);
             if rule.goes_on {
-                let mut pending = Vec::new();
+                let mut pending = Pendings::new();
                 let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
                 let cut = !pending.is_empty();
                 drop(pending);
@@ -226,7 +236,7 @@ impl<const W: usize> Game<W> {
 
     /// Applies the last part of a turn whose rule may go on (see [`Game::end_if_cut`]).
     pub(crate) fn apply_last_part(&self, s: &mut State<W>, cx: &mut Ctx<W>, part: Part) {
-        let mut pending = Vec::new();
+        let mut pending = Pendings::new();
         let flow = self.apply_part(s, cx, part, Some(&mut pending), false);
         let cut = !pending.is_empty();
         drop(pending);

@@ -35,7 +35,7 @@ use crate::engine::exec::counted::Counted;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, Outcome, State};
-use crate::engine::exec::statement::Pending;
+use crate::engine::exec::statement::Pendings;
 use crate::engine::sample::candidates::Candidates;
 
 /// Slots drawn that are not legal turns before random play lists the turns of the
@@ -202,7 +202,7 @@ impl<const W: usize> Game<W> {
             Some((r2, from2, to2))
         };
         let mut next = cx.scratch_copy(s);
-        let mut pending: Vec<Pending<W>> = Vec::new();
+        let mut pending: Pendings<W> = Pendings::new();
         let mut inner = Ctx::new(cx.turn_start);
         inner.slots = cx.slots.clone();
         inner.extra = cx.extra.take();

@@ -72,9 +72,23 @@ impl<const W: usize> Game<W> {
         list: &mut MoveList,
     ) -> Result<Option<Drawn>, EngineError> {
         cands.clear();
-        let mut prefix = Vec::new();
+        let mut prefix = list.take_prefix();
         let body = &self.code.phases[s.phase() as usize];
         self.gen_block(s, cx, body, &mut prefix, cands, None);
+        list.give_prefix(prefix);
+        self.draw_candidates(s, rng, cx, cands, list)
+    }
+
+    /// [`Game::random_general`] once the candidates are generated into `cands`: one
+    /// drawn uniformly and checked, again until one is a legal turn (see there).
+    pub(crate) fn draw_candidates(
+        &self,
+        s: &State<W>,
+        rng: &mut crate::engine::rng::Rng,
+        cx: &mut Ctx<W>,
+        cands: &mut Candidates,
+        list: &mut MoveList,
+    ) -> Result<Option<Drawn>, EngineError> {
         self.listed(s, cands)?;
         if self.prog.moves_by_effect && !cands.ends_apart(|rule, from| self.reach_from(rule, from)) {
             // Turns that may have the same effect: drawn from the merged list.
@@ -145,7 +159,9 @@ impl<const W: usize> Game<W> {
         }
         // No candidate is legal: the turns of `no moves`, listed (and merged).
         list.clear();
+        let mut prefix = list.take_prefix();
         self.gen_block(s, cx, &self.code.no_moves, &mut prefix, list, None);
+        list.give_prefix(prefix);
         self.listed(s, list)?;
         if self.prog.moves_by_effect {
             self.merge_same_effect(s, list)?;

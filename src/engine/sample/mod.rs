@@ -8,8 +8,9 @@
 //!   of the general path might have the same effect (`Candidates::ends_apart`);
 //! - by plan (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
 //!   static destinations, or the rules it names drawn by sets (`sets.rs`: one set of
-//!   start cells per rule and direction, for the whole board); falls back on the
-//!   general path;
+//!   start cells per rule and direction, for the whole board), or the turns of the
+//!   first block of a `first` statement that may move, begun by its sets'
+//!   candidates (`first.rs`); falls back on the general path;
 //! - general (`general.rs`): candidates generated into [`Candidates`] and checked
 //!   when drawn, with boxes (`boxes.rs`, falling back on exact groups after
 //!   [`BOX_MISSES`] misses) and turns of two parts drawn by slots (`follow.rs`,
@@ -17,6 +18,7 @@
 
 pub mod boxes;
 pub mod candidates;
+pub mod first;
 pub mod follow;
 pub mod general;
 pub mod plan;
@@ -71,6 +73,10 @@ pub struct Sampler<const W: usize> {
     plan: PlanCandidates,
     /// The candidates of the draw by sets.
     sources: Vec<sets::Source<W>>,
+    /// Whether the draw by plan found a `first` block that may move, made of move
+    /// rules alone: its candidates are `sources` (see `Game::random_first_block`).
+    /// Set by the plan's walk, cleared when read.
+    first_block: bool,
     /// The sampler draws on boards of `W` words.
     size: std::marker::PhantomData<[(); W]>,
 }
@@ -131,10 +137,16 @@ impl<const W: usize> Game<W> {
         if let Some(Some(plan)) = self.code.plans.get(s.phase() as usize) {
             let start = if self.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
-            let drawn = self.random_by_plan(s, &mut cx, rng, &mut sampler.plan, &mut sampler.sources, plan);
+            let drawn = self.random_by_plan(s, &mut cx, rng, sampler, plan);
             finish!(cx);
             if let Some(part) = drawn {
                 return Ok(Some(Drawn::Listed(sampler.list.push_one(part))));
+            }
+            if sampler.first_block {
+                sampler.first_block = false;
+                if let Some(drawn) = self.random_first_block(s, rng, sampler)? {
+                    return Ok(drawn);
+                }
             }
         }
         self.random_general(s, rng, sampler)

@@ -5,12 +5,14 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{CRule, Mask, Plan};
-use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::code::{CRule, Mask, Plan, Shown};
+use crate::engine::exec::context::Ctx;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::sample::sets::Source;
-use crate::engine::sample::{BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF};
+use crate::engine::sample::{
+    BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF, Sampler,
+};
 
 /// The candidates of one rule drawn by plan when its slots are listed (start cell,
 /// destination, direction): a buffer reused from position to position.
@@ -51,7 +53,10 @@ impl<const W: usize> Game<W> {
     /// slots drawn by rejection (until [`DIRECTION_MISSES`] misses), then the
     /// candidates listed and drawn without replacement. `None` when the plan cannot
     /// decide (it names no rule, the rule has no mask, no candidate is legal): then
-    /// the general path draws, from scratch ([`Game::random_general`]). Each draw here
+    /// the general path draws, from scratch ([`Game::random_general`]), unless the
+    /// sampler's `first_block` is set: a `first` block made of move rules alone may
+    /// move, and its candidates are the sampler's sources (see
+    /// `Game::random_first_block`). Each draw here
     /// is uniform over the legal turns, and so is the general path's, so the mixture
     /// is uniform.
     pub(crate) fn random_by_plan(
@@ -59,21 +64,21 @@ impl<const W: usize> Game<W> {
         s: &State<W>,
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
-        buf: &mut PlanCandidates,
-        sources: &mut Vec<Source<W>>,
+        sampler: &mut Sampler<W>,
         plan: &Plan<W>,
     ) -> Option<Part> {
         let mut p = plan;
         let rid = loop {
             match p {
                 Plan::Rule(r) => break *r,
-                Plan::Sets(rules) => return self.random_by_sets(s, cx, rng, sources, rules),
-                Plan::First(blocks, last) => {
-                    if blocks.iter().any(|b| self.may_move(s, cx, sources, b)) {
+                Plan::Sets(rules) => return self.random_by_sets(s, cx, rng, &mut sampler.sources, rules),
+                Plan::First(blocks, last) => match self.first_may_move(s, cx, &mut sampler.sources, blocks) {
+                    Some(plain) => {
+                        sampler.first_block = plain;
                         return None;
                     }
-                    p = last;
-                }
+                    None => p = last,
+                },
                 Plan::General => return None,
                 Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
             }
@@ -183,6 +188,7 @@ impl<const W: usize> Game<W> {
         // Every (piece, direction) whose static destination is in the destination set
         // and whose jumped cell may be jumped: each move of the rule once (destinations
         // are unique per start cell), written without a branch per candidate.
+        let buf = &mut sampler.plan;
         let cands = buf.at_least(self.n * nd);
         let mut k = 0;
         for from in pieces.iter() {
@@ -205,6 +211,29 @@ impl<const W: usize> Game<W> {
             }
             k -= 1;
             buf.replace(i, k);
+        }
+        None
+    }
+
+    /// The blocks of a `first` statement before its last, in turn: whether one of them
+    /// may move (some candidate, or a rule that cannot be counted by sets), and if so
+    /// whether its turns are begun by its candidates, now in `sources` (it is
+    /// `plain`, every rule counted). `None` when none may move. Out of line: the walk
+    /// of [`Game::random_by_plan`] keeps its registers.
+    #[inline(never)]
+    fn first_may_move(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        sources: &mut Vec<Source<W>>,
+        blocks: &[Shown],
+    ) -> Option<bool> {
+        for b in blocks {
+            match self.may_move(s, cx, sources, &b.rules) {
+                None => return Some(false),
+                Some(true) => return Some(b.plain),
+                Some(false) => {}
+            }
         }
         None
     }
@@ -301,7 +330,9 @@ impl<const W: usize> Game<W> {
     }
 
     /// A candidate of a masked rule whose static conditions hold: the part, when the
-    /// conditions that read `from` and the residual hold too.
+    /// conditions that read `from` and the residual hold too. `cx` is a context of
+    /// random play, whose move variables beyond `from`, `to`, `middle` and `rule` are
+    /// still the defaults (no part was played in it).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn masked_candidate(
@@ -314,7 +345,12 @@ impl<const W: usize> Game<W> {
         to: u16,
         middle: u16,
     ) -> Option<Part> {
-        cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
+        // The other move variables stay those of the fresh context the draw made:
+        // conditions write none of them (only playing a part does).
+        cx.mv.from = from;
+        cx.mv.to = NONE;
+        cx.mv.middle = NONE;
+        cx.mv.rule = rid;
         if !m.from_floor.has(to) && !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
             return None;
         }

@@ -88,9 +88,17 @@ impl<const W: usize> Game<W> {
     }
 
     /// A candidate of a [`Source`] of placements ([`PLACED`]: `cell` is where) or of
-    /// a pass ([`PASSED`]), when its conditions hold.
-    #[inline]
-    fn drawn_without_direction(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
+    /// a pass ([`PASSED`]), when its conditions hold. Inlined into the draw by sets
+    /// (called from two places, it was left out of line: 30 instructions a turn).
+    #[inline(always)]
+    pub(crate) fn drawn_without_direction(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        d: u8,
+        cell: u16,
+    ) -> Option<Part> {
         if d == PASSED {
             cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
             let holds = self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx));
@@ -101,10 +109,20 @@ impl<const W: usize> Game<W> {
     }
 
     /// Whether one of `rules` may have a move: some candidate (see
-    /// [`Game::sources`]), or a rule that cannot be counted so.
-    pub(crate) fn may_move(&self, s: &State<W>, cx: &mut Ctx<W>, sources: &mut Vec<Source<W>>, rules: &[u32]) -> bool {
+    /// [`Game::sources`]); the candidates of all of them are then in `sources`.
+    /// `None` when one of them cannot be counted so.
+    pub(crate) fn may_move(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        sources: &mut Vec<Source<W>>,
+        rules: &[u32],
+    ) -> Option<bool> {
         sources.clear();
-        rules.iter().any(|&rid| self.sources(s, cx, rid, sources).is_none() || !sources.is_empty())
+        for &rid in rules {
+            self.sources(s, cx, rid, sources)?;
+        }
+        Some(!sources.is_empty())
     }
 
     /// Adds to `out` the start cells of rule `rid`'s candidate moves along each
