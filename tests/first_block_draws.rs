@@ -86,3 +86,45 @@ fn the_turns_of_a_first_block_are_begun_by_its_candidates_and_drawn_uniformly() 
     assert!(captures >= 10 && chains >= 3, "positions with captures: {captures}, with chains: {chains}");
     assert!(refused >= 3 && steps >= 10, "positions whose jumps are all refused: {refused}, with steps: {steps}");
 }
+
+/// A block of a jump and a pass (the pass has no mask: one candidate of its own), from
+/// a start where both sides can jump.
+const OR_PASS: &str = r#"
+game "Jump or pass"
+players white, black
+board square 6 by 6, dark squares
+piece man "m"
+directions forward[white] = { ne, nw }
+directions forward[black] = { se, sw }
+setup {
+  place white man at a1, c3, e3
+  place black man at b4, d4, f6
+}
+phase play {
+  first {
+    jump own along diagonal over enemy to empty then { capture remove(middle) }
+    pass
+  } otherwise {
+    step own along forward[mover] to empty
+  }
+}
+end { if passes == 2 { draw } }
+no moves { lose(mover) }
+"#;
+
+#[test]
+fn a_pass_in_the_block_is_one_of_its_turns() {
+    let any: AnyGame = build_text(OR_PASS);
+    let AnyGame::W1(g) = &any else { panic!("eighteen cells make one word") };
+    let Some(Some(Plan::First(shown, _))) = g.code.plans.first() else { panic!("the phase's plan is a `first` block") };
+    assert!(shown[0].plain && shown[0].rules.len() == 2, "the jump and the pass, alone in the block");
+    let mut with_jumps = 0;
+    for (k, s) in positions(g, 8, 60, 1).iter().enumerate() {
+        let mut list = MoveList::new();
+        g.legal_moves(s, &mut list).expect("legal moves");
+        with_jumps += usize::from(list.iter().any(|t| t[0].rule == 0));
+        let drawn = search::check_uniform(g, s, 60, 900 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+        assert_eq!(drawn, list.len(), "position {k}: every legal turn drawn");
+    }
+    assert!(with_jumps >= 5, "positions with a jump beside the pass: {with_jumps}");
+}

@@ -39,15 +39,18 @@ impl<const W: usize> Game<W> {
         cands.clear();
         let mut prefix = list.take_prefix();
         for &(rid, d, cells) in sources.iter() {
-            let Some(m) = self.code.rules[rid as usize].mask.as_ref() else { continue };
+            // A pass has no mask; a rule counted along directions has one.
+            let mask = self.code.rules[rid as usize].mask.as_ref();
             let jump = self.prog.rules[rid as usize].action == crate::check::hir::Action::Jump;
             for from in cells.iter() {
-                let part = if d >= PASSED {
-                    self.drawn_without_direction(s, cx, rid, d, from)
-                } else {
-                    let at = from as usize * self.ndirs + d as usize;
-                    let middle = if jump { self.step[at] } else { NONE };
-                    self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle)
+                let part = match mask {
+                    _ if d >= PASSED => self.drawn_without_direction(s, cx, rid, d, from),
+                    Some(m) => {
+                        let at = from as usize * self.ndirs + d as usize;
+                        let middle = if jump { self.step[at] } else { NONE };
+                        self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle)
+                    }
+                    None => None,
                 };
                 if let Some(part) = part {
                     self.complete(s, cx, rid, part, &mut prefix, cands.turns());
