@@ -1788,7 +1788,8 @@ impl<const W: usize> Lower<'_, W> {
                 let cs = self.block(std::slice::from_ref(s), capture);
                 closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
             }
-            // A counter without indexes (not a score): its slot is known, one write.
+            // A counter without indexes (not a score): its slot is known, one write
+            // (through `write_counter` it measured 60 instructions a draughts turn more).
             S::Set(c, idx, v) | S::Add(c, idx, v) if idx.is_empty() && *c != u16::MAX => {
                 let (c, add) = (*c as usize, matches!(s, S::Add(..)));
                 let v = closure::num_f(&self.num(v));

@@ -157,10 +157,13 @@ impl<const W: usize> ShiftPlan<W> {
     /// The groups of direction `d` (none without a plan).
     #[inline]
     pub fn groups_of(&self, d: usize) -> &[(Bits<W>, i32)] {
-        match self.dirs.get(d) {
-            Some(p) => self.groups.get(p.start as usize..p.end as usize).unwrap_or(&[]),
-            None => &[],
-        }
+        self.dirs.get(d).map_or(&[], |p| self.groups_in(p))
+    }
+
+    /// The groups of one direction's plan.
+    #[inline(always)]
+    fn groups_in(&self, p: &DirPlan) -> &[(Bits<W>, i32)] {
+        self.groups.get(p.start as usize..p.end as usize).unwrap_or(&[])
     }
 
     /// The cells whose step along `d` is in `set`, by shifts.
@@ -265,9 +268,7 @@ impl<const W: usize> Game<W> {
         let p = &self.shifts;
         match p.dirs.get(d) {
             // `step_min` is `u32::MAX` (more cells than any set has) without a plan.
-            Some(dp) if dp.step_min == 0 || set.count() >= dp.step_min => {
-                ShiftPlan::into_by(p.groups.get(dp.start as usize..dp.end as usize).unwrap_or(&[]), set)
-            }
+            Some(dp) if dp.step_min == 0 || set.count() >= dp.step_min => ShiftPlan::into_by(p.groups_in(dp), set),
             _ => self.steps_into_by_cells(set, d),
         }
     }

@@ -5,13 +5,11 @@
 //! parts generated), without generating the block's rules again; one is then drawn
 //! as the general path draws.
 
-use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Game, State};
 use crate::engine::rng::Rng;
-use crate::engine::sample::sets::PASSED;
 use crate::engine::sample::{Drawn, Sampler};
 
 impl<const W: usize> Game<W> {
@@ -39,20 +37,8 @@ impl<const W: usize> Game<W> {
         cands.clear();
         let mut prefix = list.take_prefix();
         for &(rid, d, cells) in sources.iter() {
-            // A pass has no mask; a rule counted along directions has one.
-            let mask = self.code.rules[rid as usize].mask.as_ref();
-            let jump = self.prog.rules[rid as usize].action == crate::check::hir::Action::Jump;
             for from in cells.iter() {
-                let part = match mask {
-                    _ if d >= PASSED => self.drawn_without_direction(s, cx, rid, d, from),
-                    Some(m) => {
-                        let at = from as usize * self.ndirs + d as usize;
-                        let middle = if jump { self.step[at] } else { NONE };
-                        self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle)
-                    }
-                    None => None,
-                };
-                if let Some(part) = part {
+                if let Some(part) = self.source_candidate(s, cx, rid, d, from) {
                     self.complete(s, cx, rid, part, &mut prefix, cands.turns());
                 }
             }

@@ -68,15 +68,7 @@ impl<const W: usize> Game<W> {
             }
             let (rid, d, cells) = sources[j];
             let from = cells.nth(r)?;
-            let part = if d >= PASSED {
-                self.drawn_without_direction(s, cx, rid, d, from)
-            } else {
-                let m = self.code.rules[rid as usize].mask.as_ref()?;
-                let at = from as usize * self.ndirs + d as usize;
-                let jump = self.prog.rules[rid as usize].action == Action::Jump;
-                let middle = if jump { self.step[at] } else { NONE };
-                self.masked_candidate(s, cx, m, rid, from, m.targets[at], middle)
-            };
+            let part = self.source_candidate(s, cx, rid, d, from);
             if part.is_some() {
                 return part;
             }
@@ -87,18 +79,26 @@ impl<const W: usize> Game<W> {
         None
     }
 
-    /// A candidate of a [`Source`] of placements ([`PLACED`]: `cell` is where) or of
-    /// a pass ([`PASSED`]), when its conditions hold. Inlined into the draw by sets
-    /// (called from two places, it was left out of line: 30 instructions a turn).
+    /// Candidate `cell` of a [`Source`] of rule `rid` along direction `d` (its start
+    /// cell; for placements, where; for a pass, any): the part, when the conditions
+    /// the sets leave hold. Inlined into the draw by sets (called from two places, it
+    /// was left out of line: 30 instructions a turn).
     #[inline(always)]
-    pub(crate) fn drawn_without_direction(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        rid: u32,
-        d: u8,
-        cell: u16,
-    ) -> Option<Part> {
+    pub(crate) fn source_candidate(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
+        if d >= PASSED {
+            return self.drawn_without_direction(s, cx, rid, d, cell);
+        }
+        let m = self.code.rules[rid as usize].mask.as_ref()?;
+        let at = cell as usize * self.ndirs + d as usize;
+        let jump = self.prog.rules[rid as usize].action == Action::Jump;
+        let middle = if jump { self.step[at] } else { NONE };
+        self.masked_candidate(s, cx, m, rid, cell, m.targets[at], middle)
+    }
+
+    /// A candidate of a [`Source`] of placements ([`PLACED`]: `cell` is where) or of
+    /// a pass ([`PASSED`]), when its conditions hold.
+    #[inline(always)]
+    fn drawn_without_direction(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
         if d == PASSED {
             cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
             let holds = self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx));
