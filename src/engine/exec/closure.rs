@@ -27,12 +27,15 @@ use std::sync::Arc;
 use crate::board::{CellId, SymId};
 use crate::check::hir::Builtin;
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, NumN, SetN, SideN, Target};
+use crate::engine::compile::program::{NONE, Shape};
+use crate::engine::exec::code::{
+    Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, NumN, SetN, SideN, Target, index_f,
+};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::statement::Index;
 use crate::engine::exec::value::Val;
-use crate::engine::exec::values::{ItemIter, items_f, list_f, val_f, wrap_f};
+use crate::engine::exec::values::{ItemIter, ValN, eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
 /// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
@@ -104,7 +107,7 @@ pub fn ff<const W: usize, O: 'static>(
 ) -> FF<W, O> {
     F(Arc::new(Box::new(f)))
 }
-fn fb<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync + 'static) -> FB<W> {
+pub fn fb<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> bool + Send + Sync + 'static) -> FB<W> {
     F(Arc::new(Box::new(f)))
 }
 fn fnum<const W: usize>(f: impl Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> i64 + Send + Sync + 'static) -> FN<W> {
@@ -668,6 +671,9 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::Eq(a, b, eq) => {
+            if let Some(f) = eq_const_f(a, b, *eq != neg).or_else(|| eq_const_f(b, a, *eq != neg)) {
+                return f;
+            }
             let (a, b, want) = (val_f::<W>(a), val_f::<W>(b), *eq != neg);
             fb(move |g, s, cx| {
                 let (x, y) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
@@ -1839,6 +1845,24 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
                 }
             })
         }
+        SetN::FoldIf(slot, src, cond, union) => {
+            let (slot, src, cond, union) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false), *union);
+            fs(move |g, s, cx| {
+                let mut out: Option<Bits<W>> = None;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item.clone());
+                    if (cond.0)(g, s, cx) {
+                        let x = g.set_of(item);
+                        out = Some(match out {
+                            None => x,
+                            Some(a) if union => a | x,
+                            Some(a) => a & x,
+                        });
+                    }
+                }
+                out.unwrap_or_default()
+            })
+        }
         SetN::Image(x, sym) => {
             let (x, sym) = (set_f::<W>(x), val_f::<W>(sym));
             fs(move |g, s, cx| {
@@ -1973,6 +1997,14 @@ pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
                 let c =
                     i32::try_from(x).ok().zip(i32::try_from(y).ok()).and_then(|(x, y)| g.prog.geometry.cell_at(x, y));
                 c.map_or(NONE, |c| c.0)
+            })
+        }
+        // A symmetry named in the rules: no value is built.
+        CellN::Image(x, sym) if let ValN::Id(Shape::Sym, k) = **sym => {
+            let (x, k) = (cell_f::<W>(x), SymId(k as u8));
+            fc(move |g, s, cx| match (x.0)(g, s, cx) {
+                NONE => NONE,
+                c => g.prog.geometry.image(CellId(c), k).0,
             })
         }
         CellN::Image(x, sym) => {
@@ -2117,11 +2149,8 @@ fn num_node<const W: usize>(n: &NumN) -> FN<W> {
         NumN::Repetitions => fnum(|_, s, _| s.repeats() as i64),
         NumN::SeenTurnsAgo => fnum(|g, s, _| g.seen_turns_ago(s) as i64),
         NumN::Counter(c, idx) => {
-            let (c, idx): (u16, Vec<FV<W>>) = (*c, idx.iter().map(val_f::<W>).collect());
-            fnum(move |g, s, cx| {
-                // The indexes are evaluated as they are matched: no list is built.
-                g.counter_index(s, c, idx.iter().map(|i| (i.0)(g, s, cx))).map_or(0, |i| s.counter(i))
-            })
+            let (c, idx): (u16, Vec<Index<W>>) = (*c, idx.iter().map(index_f::<W>).collect());
+            fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
         }
         NumN::Score(x) => {
             let x = SideC::of(x);

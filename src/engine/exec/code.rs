@@ -27,7 +27,8 @@ use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children}
 use crate::engine::exec::closure::{self, FB, FD, FF, FI, FL, FN, FS, FU8, FV, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
-use crate::engine::exec::values::{Items, ListN, ValN, Wrap, items_f, list_f, val_f};
+use crate::engine::exec::statement::{Index, key_of};
+use crate::engine::exec::values::{Const, Items, ListN, ValN, Wrap, items_f, list_f, val_f};
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,6 +213,9 @@ pub enum SetN {
     UnionOf(u32, Box<Items>, Box<SetN>),
     /// `union(list)` (`true`) or `common(list)`.
     Fold(Box<ListN>, bool),
+    /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
+    /// elements that pass, folded as they are taken (none: the empty set).
+    FoldIf(u32, Box<Items>, Box<BoolN>, bool),
     /// `image(S, symmetry)`.
     Image(Box<SetN>, Box<ValN>),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
@@ -389,7 +393,7 @@ pub enum NumN {
     /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
     SeenTurnsAgo,
     /// A counter at its indexes.
-    Counter(u16, Vec<ValN>),
+    Counter(u16, Vec<IndexN>),
     /// A side's score.
     Score(SideN),
     /// How many elements a list has.
@@ -408,6 +412,14 @@ pub enum NumN {
     MinMax(Box<NumN>, Box<NumN>, bool),
     /// A form every node type shares.
     W(Box<Wrap<NumN>>),
+}
+
+/// One index of a counter: its position along the dimension, when the rules name it
+/// (see [`Lower::counter_indexes`]), or the value to find it by.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexN {
+    At(usize),
+    Read(Box<ValN>),
 }
 
 /// What an effect acts on.
@@ -479,7 +491,7 @@ pub enum CS<const W: usize> {
     /// Bind a slot.
     Let(u32, FV<W>),
     /// Set (`false`) or add to (`true`) a counter (`u16::MAX`: a score).
-    Counter(bool, u16, Vec<FV<W>>, FN<W>),
+    Counter(bool, u16, Vec<Index<W>>, FN<W>),
     /// The first block with a legal move.
     First(Vec<Vec<CS<W>>>),
     /// A further part the player may skip.
@@ -1134,7 +1146,10 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Call(b @ (Builtin::Union | Builtin::Common), args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
-                    SetN::Fold(Box::new(self.list(&args[0])), *b == Builtin::Union)
+                    // A filtered list is folded as it is taken, never built.
+                    let union = *b == Builtin::Union;
+                    self.over_filter(&args[0], &|v, src, cond| SetN::FoldIf(v, src, cond, union), SetN::W)
+                        .unwrap_or_else(|| SetN::Fold(Box::new(self.list(&args[0])), union))
                 } else {
                     self.set(&args[0])
                 }
@@ -1521,14 +1536,58 @@ impl<const W: usize> Lower<'_, W> {
         Some(if neg { not(node) } else { node })
     }
 
+    /// A list filtered from a source (`[x in source: cond]`, under any bindings of
+    /// the definition it came from) as `fold` of its slot, source and condition, the
+    /// bindings kept around it: what reads the list element by element takes them as
+    /// the source yields them, and never builds it.
+    fn over_filter<T>(
+        &mut self,
+        e: &E,
+        fold: &dyn Fn(u32, Box<Items>, Box<BoolN>) -> T,
+        w: fn(Box<Wrap<T>>) -> T,
+    ) -> Option<T> {
+        match e {
+            E::Comp { kind: Comprehension::ListFilter, slot, source, body, .. } => {
+                Some(fold(*slot, Box::new(self.items(source)), Box::new(self.bool(body))))
+            }
+            E::Bind(binds, body) if is_filter(body) => {
+                let binds = self.binds(binds);
+                let inner = self.over_filter(body, fold, w)?;
+                Some(w(Box::new(Wrap::Bind(binds, inner))))
+            }
+            _ => None,
+        }
+    }
+
+    /// The indexes of counter `c` (not a score): each a position along its dimension
+    /// when it is a constant the dimension holds, else a value read when the rules
+    /// run.
+    fn counter_indexes(&mut self, c: u16, idx: &[E]) -> Vec<IndexN> {
+        let dims = self.g.prog.counters.get(c as usize);
+        let mut out = Vec::with_capacity(idx.len());
+        for (k, e) in idx.iter().enumerate() {
+            let v = self.value(e);
+            let key = Const::of(&v).and_then(|x| key_of(&x.val::<W>()));
+            let keys = dims.and_then(|d| d.get(k));
+            match (key, keys) {
+                (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
+                    out.push(IndexN::At(pos))
+                }
+                _ => out.push(IndexN::Read(Box::new(v))),
+            }
+        }
+        out
+    }
+
     /// Lowers a number.
     pub fn num(&mut self, e: &E) -> NumN {
         match e {
             E::Num(n) => NumN::Const(*n),
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
-            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
-                NumN::Len(Box::new(self.list(&args[0])))
-            }
+            // A filtered list is counted as it is taken, never built.
+            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => self
+                .over_filter(&args[0], &NumN::CountIf, NumN::W)
+                .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0])))),
             E::Call(Builtin::Count, args)
                 if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
             {
@@ -1559,7 +1618,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
             E::Ctx(ContextVar::Repetitions) => NumN::Repetitions,
             E::Ctx(ContextVar::SeenTurnsAgo) => NumN::SeenTurnsAgo,
-            E::Counter(c, idx) => NumN::Counter(*c, idx.iter().map(|i| self.value(i)).collect()),
+            E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
                 NumN::CountIf(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
@@ -1635,7 +1694,7 @@ impl<const W: usize> Lower<'_, W> {
             S::Set(c, idx, v) | S::Add(c, idx, v) => CS::Counter(
                 matches!(s, S::Add(..)),
                 *c,
-                idx.iter().map(|i| val_f(&self.value(i))).collect(),
+                self.counter_indexes(*c, idx).iter().map(index_f).collect(),
                 closure::num_f(&self.num(v)),
             ),
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
@@ -1804,7 +1863,14 @@ impl<const W: usize> Lower<'_, W> {
                     closure::Flow::GO
                 })
             }
-            S::Let(..) | S::Set(..) | S::Add(..) => {
+            S::Set(..) | S::Add(..) => match self.block(std::slice::from_ref(s), capture).pop() {
+                Some(CS::Counter(add, c, idx, v)) => closure::fx(move |g, st, cx| {
+                    g.run_counter(st, cx, add, c, &idx, &v);
+                    closure::Flow::GO
+                }),
+                _ => return None,
+            },
+            S::Let(..) => {
                 let cs = self.block(std::slice::from_ref(s), capture);
                 closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
             }
@@ -2408,6 +2474,24 @@ fn replace(e: &E, what: &E, by: &E) -> E {
         return by.clone();
     }
     rebuild(e, &mut |c| replace(c, what, by))
+}
+
+/// A counter's index as the statements read it.
+pub(crate) fn index_f<const W: usize>(i: &IndexN) -> Index<W> {
+    match i {
+        IndexN::At(pos) => Index::At(*pos),
+        IndexN::Read(v) => Index::Read(val_f(v)),
+    }
+}
+
+/// Whether a list is filtered from a source, under any bindings (see
+/// [`Lower::over_filter`]).
+fn is_filter(e: &E) -> bool {
+    match e {
+        E::Comp { kind: Comprehension::ListFilter, .. } => true,
+        E::Bind(_, body) => is_filter(body),
+        _ => false,
+    }
 }
 
 /// A definition's body with its parameters replaced by their values, when no value

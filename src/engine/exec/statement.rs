@@ -1,7 +1,8 @@
 //! Running statements: blocks of lowered statements (their continuations kept for the
 //! turn's next parts) and counters; effects are closures ([`crate::engine::exec::closure::effect_f`]).
 
-use crate::engine::exec::closure::Flow;
+use crate::engine::compile::Key;
+use crate::engine::exec::closure::{FN, FV, Flow};
 use crate::engine::exec::code::CS;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
@@ -24,9 +25,6 @@ pub(crate) struct Pending<'g, const W: usize> {
 /// The continuations collected from one part's `then` block: a few, kept on the
 /// stack (collecting them allocates nothing in the common case).
 pub(crate) type Pendings<'g, const W: usize> = smallvec::SmallVec<[Pending<'g, W>; 2]>;
-
-/// How many indexes of a counter are evaluated on the stack.
-const INLINE_INDEXES: usize = 4;
 
 impl<const W: usize> Game<W> {
     /// Runs statements as effects. Move rules met here are continuations of the turn:
@@ -84,23 +82,7 @@ impl<const W: usize> Game<W> {
                 let v = (e.0)(self, s, cx);
                 self.store(cx, *slot, v);
             }
-            CS::Counter(add, c, idx, v) => {
-                // The indexes on the stack (no allocation per write) unless there are
-                // more than `INLINE_INDEXES`.
-                let mut inline: [Val<W>; INLINE_INDEXES] = std::array::from_fn(|_| Val::Bool(false));
-                let spilled: Vec<Val<W>>;
-                let idx: &[Val<W>] = if idx.len() <= INLINE_INDEXES {
-                    for (slot, i) in inline.iter_mut().zip(idx) {
-                        *slot = (i.0)(self, s, cx);
-                    }
-                    &inline[..idx.len()]
-                } else {
-                    spilled = idx.iter().map(|i| (i.0)(self, s, cx)).collect();
-                    &spilled
-                };
-                let v = (v.0)(self, s, cx);
-                self.write_counter(s, *c, idx, v, *add);
-            }
+            CS::Counter(add, c, idx, v) => self.run_counter(s, cx, *add, *c, idx, v),
             CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
                     Self::collect(cx, st, p);
@@ -108,6 +90,39 @@ impl<const W: usize> Game<W> {
             }
         }
         Flow::GO
+    }
+
+    /// `set`s counter `c` at the indexes `idx` to `v`, or `add`s `v` to it (counter
+    /// `u16::MAX` is the score of the side `idx[0]`): the indexes first, then the value.
+    #[inline]
+    pub(crate) fn run_counter(
+        &self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        add: bool,
+        c: u16,
+        idx: &[Index<W>],
+        v: &FN<W>,
+    ) {
+        let at = if c == u16::MAX {
+            let side = match idx.first() {
+                Some(Index::Read(f)) => (f.0)(self, s, cx).side(),
+                _ => 0,
+            };
+            Err(self.score_index(s, side))
+        } else {
+            Ok(self.counter_slot(s, cx, c, idx))
+        };
+        let v = (v.0)(self, s, cx);
+        match at {
+            Err(side) if add => s.add_to_score(side, v),
+            Err(side) => {
+                s.set_score(side, v);
+            }
+            Ok(Some(i)) if add => self.add_to_counter(s, i, v),
+            Ok(Some(i)) => self.set_counter(s, i, v),
+            Ok(None) => {}
+        }
     }
 
     /// Collects continuation `st` into `pending`, with the locals as they are now.
@@ -118,47 +133,53 @@ impl<const W: usize> Game<W> {
         pending.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional, required });
     }
 
-    /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter
-    /// `u16::MAX` is the score of the side `idx[0]`.
-    pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
-        if c == u16::MAX {
-            let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
-            if add {
-                s.add_to_score(side, v);
-            } else {
-                s.set_score(side, v);
-            }
-        } else if let Some(i) = self.counter_index(s, c, idx.iter().cloned()) {
-            if add {
-                self.add_to_counter(s, i, v);
-            } else {
-                self.set_counter(s, i, v);
-            }
-        }
-    }
-
-    /// The slot of counter `c` at the indexes `idx`. A side indexes a collection of
-    /// seats or of colours: a seat where colours are counted means the colour it plays,
-    /// and a colour where seats are counted the seat that plays it.
-    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: impl IntoIterator<Item = Val<W>>) -> Option<usize> {
-        use crate::engine::compile::Key;
+    /// The slot of counter `c` at the indexes `idx`, those not known when the game
+    /// was built evaluated as they are matched.
+    #[inline]
+    pub(crate) fn counter_slot(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, idx: &[Index<W>]) -> Option<usize> {
         let dims = &self.prog.counters[c as usize];
         let mut i = 0usize;
-        for (d, v) in dims.iter().zip(idx) {
-            let pos = match v {
-                Val::Side(x) => d.iter().position(|k| *k == Key::Side(x)).or_else(|| {
-                    let other =
-                        if (x as usize) < self.prog.players { self.own_side(s, x) } else { self.player_of(s, x) };
-                    d.iter().position(|k| *k == Key::Side(other))
-                }),
-                Val::Sym(x) => d.iter().position(|k| *k == Key::Sym(x)),
-                Val::Num(n) => d.iter().position(|k| *k == Key::Num(n)),
-                Val::Cell(x) => d.iter().position(|k| *k == Key::Cell(x)),
-                Val::Kind(x) => d.iter().position(|k| *k == Key::Kind(x)),
-                _ => None,
-            }?;
+        for (d, x) in dims.iter().zip(idx) {
+            let pos = match x {
+                Index::At(pos) => *pos,
+                Index::Read(f) => self.key_position(s, d, (f.0)(self, s, cx))?,
+            };
             i = i * d.len() + pos;
         }
         Some(self.counter_base[c as usize] + i)
     }
+
+    /// Where value `v` is along a counter's dimension `keys`. A side indexes a
+    /// collection of seats or of colours: a seat where colours are counted means the
+    /// colour it plays, and a colour where seats are counted the seat that plays it.
+    pub(crate) fn key_position(&self, s: &State<W>, keys: &[Key], v: Val<W>) -> Option<usize> {
+        match v {
+            Val::Side(x) => keys.iter().position(|k| *k == Key::Side(x)).or_else(|| {
+                let other = if (x as usize) < self.prog.players { self.own_side(s, x) } else { self.player_of(s, x) };
+                keys.iter().position(|k| *k == Key::Side(other))
+            }),
+            v => keys.iter().position(|k| Some(*k) == key_of(&v)),
+        }
+    }
+}
+
+/// The key a value is along a counter's dimension when it names one directly (a side
+/// by itself, a symmetry, a number, a cell, a kind).
+pub(crate) fn key_of<const W: usize>(v: &Val<W>) -> Option<Key> {
+    Some(match *v {
+        Val::Side(x) => Key::Side(x),
+        Val::Sym(x) => Key::Sym(x),
+        Val::Num(n) => Key::Num(n),
+        Val::Cell(x) => Key::Cell(x),
+        Val::Kind(x) => Key::Kind(x),
+        _ => return None,
+    })
+}
+
+/// One index of a counter: its position along the dimension when the game is built
+/// knows it (the rules name a symmetry, a number...), or the value to find it by.
+#[derive(Clone, Debug)]
+pub enum Index<const W: usize> {
+    At(usize),
+    Read(FV<W>),
 }

@@ -7,12 +7,13 @@
 //! or compares one.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
-use crate::engine::exec::closure::{self, FF, FI, FL, FV, ff};
+use crate::engine::exec::closure::{self, FB, FF, FI, FL, FV, fb, ff};
 use crate::engine::exec::code::{BoolN, CellN, DirN, DirsN, IdN, Lower, NumN, SetN, SideN};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::state::{Game, State};
@@ -102,6 +103,8 @@ pub enum ItemIter<const W: usize> {
     Dirs(u32),
     Sides(u8, u8),
     List(Rc<Vec<Val<W>>>, usize),
+    /// A list of constants.
+    Consts(Arc<[Const]>, usize),
     /// The groups of a set (see [`crate::engine::exec::context::Components::all`]).
     Groups(Rc<Vec<Bits<W>>>, usize),
 }
@@ -130,6 +133,11 @@ impl<const W: usize> Iterator for ItemIter<W> {
             }
             ItemIter::List(l, i) => {
                 let v = l.get(*i).cloned();
+                *i += 1;
+                v
+            }
+            ItemIter::Consts(l, i) => {
+                let v = l.get(*i).map(|c| c.val());
                 *i += 1;
                 v
             }
@@ -250,18 +258,9 @@ pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
                 _ => Val::Bool(false),
             })
         }
-        ValN::Id(shape, k) => {
-            let (shape, k) = (*shape, *k);
-            ff(move |_, _, _| match shape {
-                Shape::Kind => Val::Kind(k),
-                Shape::Flag => Val::Flag(k),
-                Shape::Sym => Val::Sym(k as u8),
-                _ => Val::Phase(k),
-            })
-        }
-        ValN::Action(a) => {
-            let a = *a;
-            ff(move |_, _, _| Val::Action(a))
+        ValN::Id(..) | ValN::Action(_) => {
+            let v = Const::of(n).unwrap_or(Const::Bool(false));
+            ff(move |_, _, _| v.val())
         }
         ValN::Phase => {
             ff(|g, s, _| Val::Phase(g.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index)))
@@ -271,6 +270,69 @@ pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
         ValN::Taken => ff(|_, _, cx| Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of))),
         ValN::W(w) => wrap_f(w),
     }
+}
+
+/// A value known when the game is built, whatever the position: the plain variants
+/// of [`Val`], which a closure may keep (closures are shared between threads, and a
+/// [`Val`] may hold a list behind an `Rc`).
+#[derive(Clone, Copy, Debug)]
+pub enum Const {
+    Bool(bool),
+    Num(i64),
+    Side(u8),
+    Kind(u16),
+    Flag(u16),
+    Sym(u8),
+    Phase(u16),
+    Action(Action),
+}
+
+impl Const {
+    /// The value a node always has, when it has one.
+    pub fn of(n: &ValN) -> Option<Const> {
+        Some(match n {
+            ValN::Bool(BoolN::Const(b)) => Const::Bool(*b),
+            ValN::Num(NumN::Const(k)) => Const::Num(*k),
+            ValN::Side(SideN::Const(k)) => Const::Side(*k),
+            ValN::Id(shape, k) => match shape {
+                Shape::Kind => Const::Kind(*k),
+                Shape::Flag => Const::Flag(*k),
+                Shape::Sym => Const::Sym(*k as u8),
+                _ => Const::Phase(*k),
+            },
+            ValN::Action(a) => Const::Action(*a),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    pub fn val<const W: usize>(self) -> Val<W> {
+        match self {
+            Const::Bool(b) => Val::Bool(b),
+            Const::Num(k) => Val::Num(k),
+            Const::Side(k) => Val::Side(k),
+            Const::Kind(k) => Val::Kind(k),
+            Const::Flag(k) => Val::Flag(k),
+            Const::Sym(k) => Val::Sym(k),
+            Const::Phase(k) => Val::Phase(k),
+            Const::Action(a) => Val::Action(a),
+        }
+    }
+}
+
+/// `x == k` (`want`: or `x != k`) for a constant `k` and a value read straight from
+/// the position (`previous.action`, `previous.phase`, `phase`), compared without
+/// building either value: as [`Game::same`] compares them.
+pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
+    Some(match (x, Const::of(k)?) {
+        (ValN::Previous(Field::Phase), Const::Phase(p)) => fb(move |_, s, _| (s.previous().phase == p) == want),
+        (ValN::Previous(_), Const::Action(a)) => fb(move |_, s, _| (s.previous().action == Some(a)) == want),
+        (ValN::Phase, Const::Phase(p)) => fb(move |g, s, _| {
+            let here = g.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |x| x.model_index);
+            (here == p) == want
+        }),
+        _ => return None,
+    })
 }
 
 /// A list as a closure.
@@ -326,6 +388,10 @@ pub fn items_f<const W: usize>(n: &Items) -> FI<W> {
         Items::Sides(a, b) => {
             let (a, b) = (*a, *b);
             ff(move |_, _, _| ItemIter::Sides(a, b))
+        }
+        // A list of constants is made once, and shared by every loop over it.
+        Items::List(ListN::Items(xs)) if let Some(l) = xs.iter().map(Const::of).collect::<Option<Arc<[Const]>>>() => {
+            ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }
         Items::List(x) => {
             let x = list_f::<W>(x);

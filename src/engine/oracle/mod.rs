@@ -774,3 +774,35 @@ fn side<const W: usize>(v: &Val<W>) -> u8 {
         _ => 0,
     }
 }
+
+/// Counters, written and read as the rules name them.
+impl<const W: usize> Game<W> {
+    /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter
+    /// `u16::MAX` is the score of the side `idx[0]`.
+    pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
+        if c == u16::MAX {
+            let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
+            if add {
+                s.add_to_score(side, v);
+            } else {
+                s.set_score(side, v);
+            }
+        } else if let Some(i) = self.counter_index(s, c, idx.iter().cloned()) {
+            if add {
+                self.add_to_counter(s, i, v);
+            } else {
+                self.set_counter(s, i, v);
+            }
+        }
+    }
+
+    /// The slot of counter `c` at the indexes `idx`.
+    pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: impl IntoIterator<Item = Val<W>>) -> Option<usize> {
+        let dims = &self.prog.counters[c as usize];
+        let mut i = 0usize;
+        for (d, v) in dims.iter().zip(idx) {
+            i = i * d.len() + self.key_position(s, d, v)?;
+        }
+        Some(self.counter_base[c as usize] + i)
+    }
+}
