@@ -1148,7 +1148,17 @@ impl<const W: usize> Lower<'_, W> {
                 if self.shape(&args[0]) == Shape::List {
                     // A filtered list is folded as it is taken, never built.
                     let union = *b == Builtin::Union;
-                    self.over_filter(&args[0], &|v, src, cond| SetN::FoldIf(v, src, cond, union), SetN::W)
+                    let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
+                        let mut terms = Vec::new();
+                        for (c, x) in parts {
+                            terms.push(SetN::IfThen(Box::new(c), Box::new(l.set(x))));
+                        }
+                        let none = SetN::Const(l.const_set(Bits::EMPTY));
+                        terms.into_iter().reduce(|a, b| SetN::Or(Box::new(a), Box::new(b))).unwrap_or(none)
+                    };
+                    let fold = |v, src, cond| SetN::FoldIf(v, src, cond, union);
+                    let unrolled: Option<&Unrolled<Self, SetN>> = if union { Some(&unrolled) } else { None };
+                    self.over_filter(&args[0], &fold, unrolled, SetN::W)
                         .unwrap_or_else(|| SetN::Fold(Box::new(self.list(&args[0])), union))
                 } else {
                     self.set(&args[0])
@@ -1539,20 +1549,29 @@ impl<const W: usize> Lower<'_, W> {
     /// A list filtered from a source (`[x in source: cond]`, under any bindings of
     /// the definition it came from) as `fold` of its slot, source and condition, the
     /// bindings kept around it: what reads the list element by element takes them as
-    /// the source yields them, and never builds it.
+    /// the source yields them, and never builds it. Over a short list of constants,
+    /// `unrolled` (when given) makes it of each element with its condition instead.
     fn over_filter<T>(
         &mut self,
         e: &E,
         fold: &dyn Fn(u32, Box<Items>, Box<BoolN>) -> T,
+        unrolled: Option<&Unrolled<Self, T>>,
         w: fn(Box<Wrap<T>>) -> T,
     ) -> Option<T> {
         match e {
             E::Comp { kind: Comprehension::ListFilter, slot, source, body, .. } => {
+                if let (Some(unroll), E::List(items)) = (unrolled, &**source)
+                    && items.len() <= UNROLL_ITEMS
+                    && items.iter().all(|x| deps(x).is_static())
+                {
+                    let parts = items.iter().map(|x| (self.bool(&subst(body, *slot, x)), x)).collect();
+                    return Some(unroll(self, parts));
+                }
                 Some(fold(*slot, Box::new(self.items(source)), Box::new(self.bool(body))))
             }
             E::Bind(binds, body) if is_filter(body) => {
                 let binds = self.binds(binds);
-                let inner = self.over_filter(body, fold, w)?;
+                let inner = self.over_filter(body, fold, unrolled, w)?;
                 Some(w(Box::new(Wrap::Bind(binds, inner))))
             }
             _ => None,
@@ -1585,9 +1604,18 @@ impl<const W: usize> Lower<'_, W> {
             E::Num(n) => NumN::Const(*n),
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
             // A filtered list is counted as it is taken, never built.
-            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => self
-                .over_filter(&args[0], &NumN::CountIf, NumN::W)
-                .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0])))),
+            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
+                let unrolled = |_: &mut Self, parts: Vec<(BoolN, &E)>| {
+                    let one = |c| match c {
+                        BoolN::Const(b) => NumN::Const(i64::from(b)),
+                        c => NumN::W(Box::new(Wrap::If(c, NumN::Const(1), NumN::Const(0)))),
+                    };
+                    let terms = parts.into_iter().map(|(c, _)| one(c));
+                    terms.reduce(|a, b| NumN::Add(Box::new(a), Box::new(b))).unwrap_or(NumN::Const(0))
+                };
+                self.over_filter(&args[0], &NumN::CountIf, Some(&unrolled), NumN::W)
+                    .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0]))))
+            }
             E::Call(Builtin::Count, args)
                 if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
             {
@@ -2483,6 +2511,14 @@ pub(crate) fn index_f<const W: usize>(i: &IndexN) -> Index<W> {
         IndexN::Read(v) => Index::Read(val_f(v)),
     }
 }
+
+/// How [`Lower::over_filter`] makes a node of the elements of a filtered list of
+/// constants, each with its condition.
+type Unrolled<L, T> = dyn for<'e> Fn(&mut L, Vec<(BoolN, &'e E)>) -> T;
+
+/// The most elements of a list of constants whose filter is unrolled (see
+/// [`Lower::over_filter`]).
+const UNROLL_ITEMS: usize = 12;
 
 /// Whether a list is filtered from a source, under any bindings (see
 /// [`Lower::over_filter`]).

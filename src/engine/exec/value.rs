@@ -65,6 +65,15 @@ impl<const W: usize> Val<W> {
             _ => 0,
         }
     }
+    /// As a set of cells (a cell is a set of one).
+    #[inline]
+    pub(crate) fn cells(&self) -> Bits<W> {
+        match self {
+            Val::Cells(b) => *b,
+            Val::Cell(c) if *c != NONE => Bits::single(*c),
+            _ => Bits::EMPTY,
+        }
+    }
     #[inline]
     pub(crate) fn side(&self) -> u8 {
         match self {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
+use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::closure::{self, FB, FF, FI, FL, FV, fb, ff};
 use crate::engine::exec::code::{BoolN, CellN, DirN, DirsN, IdN, Lower, NumN, SetN, SideN};
 use crate::engine::exec::context::Ctx;
@@ -156,8 +156,8 @@ pub trait Node<const W: usize>: 'static {
     type Out: 'static;
     /// The node's closure.
     fn build(&self) -> FF<W, Self::Out>;
-    /// A stored value (a local, `chosen`) as this type.
-    fn read(g: &Game<W>, v: Val<W>) -> Self::Out;
+    /// A stored value (a local, `chosen`) as this type, read where it is kept.
+    fn read(g: &Game<W>, v: &Val<W>) -> Self::Out;
 }
 
 macro_rules! node {
@@ -167,7 +167,7 @@ macro_rules! node {
             fn build(&self) -> FF<W, $out> {
                 ($build)(self)
             }
-            fn read($g: &Game<W>, $v: Val<W>) -> $out {
+            fn read($g: &Game<W>, $v: &Val<W>) -> $out {
                 $read
             }
         }
@@ -177,20 +177,20 @@ macro_rules! node {
 node!(BoolN, bool, |n| closure::bool_f(n, false), |_g, v| v.bool());
 node!(NumN, i64, closure::num_f, |_g, v| v.num());
 node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
-node!(SetN, Bits<W>, closure::set_f, |g, v| g.set_of(v));
+node!(SetN, Bits<W>, closure::set_f, |_g, v| v.cells());
 node!(DirN, u8, closure::dir_f, |_g, v| match v {
-    Val::Dir(d) => d,
+    Val::Dir(d) => *d,
     _ => u8::MAX,
 });
 node!(DirsN, u32, closure::dirs_f, |_g, v| v.dirs());
 node!(SideN, u8, closure::side_f, |_g, v| v.side());
 node!(IdN, u16, closure::id_f, |_g, v| match v {
-    Val::Kind(k) | Val::Flag(k) => k,
+    Val::Kind(k) | Val::Flag(k) => *k,
     _ => u16::MAX,
 });
-node!(ValN, Val<W>, val_f, |_g, v| v);
+node!(ValN, Val<W>, val_f, |_g, v| v.clone());
 node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
-    Val::List(l) => l,
+    Val::List(l) => l.clone(),
     _ => Rc::new(Vec::new()),
 });
 
@@ -228,9 +228,9 @@ pub fn wrap_f<const W: usize, T: Node<W>>(w: &Wrap<T>) -> FF<W, T::Out> {
         }
         Wrap::Local(i) => {
             let i = *i as usize;
-            ff(move |g, _, cx| T::read(g, cx.slots.get(i).cloned().unwrap_or(Val::Bool(false))))
+            ff(move |g, _, cx| T::read(g, cx.slots.get(i).unwrap_or(&Val::Bool(false))))
         }
-        Wrap::Chosen => ff(move |g, _, cx| T::read(g, cx.mv.chosen.clone().unwrap_or(Val::Bool(false)))),
+        Wrap::Chosen => ff(move |g, _, cx| T::read(g, cx.mv.chosen.as_ref().unwrap_or(&Val::Bool(false)))),
     }
 }
 
@@ -410,11 +410,7 @@ pub fn items_f<const W: usize>(n: &Items) -> FI<W> {
 impl<const W: usize> Game<W> {
     /// A value as a set of cells (a cell is a set of one).
     pub(crate) fn set_of(&self, v: Val<W>) -> Bits<W> {
-        match v {
-            Val::Cells(b) => b,
-            Val::Cell(c) if c != NONE => Bits::single(c),
-            _ => Bits::EMPTY,
-        }
+        v.cells()
     }
 
     #[inline]
