@@ -39,8 +39,12 @@ use crate::engine::exec::statement::Pendings;
 use crate::engine::sample::candidates::Candidates;
 
 /// Slots drawn that are not legal turns before random play lists the turns of the
-/// first parts exactly.
-pub const FOLLOW_MISSES: u32 = 24;
+/// first parts exactly. Listing them costs as much as many misses: on the game of
+/// `games/` whose second parts are seldom legal (21 by 21 cells; a miss costs about
+/// 15 000 instructions, the listing about 1.5 million), random play made 20 300 turns
+/// a second after 24 misses, 24 000 – 26 000 after 48 to 128, and 21 000 – 23 500
+/// after 400.
+pub const FOLLOW_MISSES: u32 = 64;
 
 /// Whether a continuation statement is an `optional` block holding rule `rid`.
 fn optional_has<const W: usize>(st: &CS<W>, rid: u32) -> bool {
