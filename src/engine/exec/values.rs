@@ -326,7 +326,9 @@ impl Const {
 pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
     Some(match (x, Const::of(k)?) {
         (ValN::Previous(Field::Phase), Const::Phase(p)) => fb(move |_, s, _| (s.previous().phase == p) == want),
-        (ValN::Previous(_), Const::Action(a)) => fb(move |_, s, _| (s.previous().action == Some(a)) == want),
+        (ValN::Previous(f), Const::Action(a)) if *f != Field::Phase => {
+            fb(move |_, s, _| (s.previous().action == Some(a)) == want)
+        }
         (ValN::Phase, Const::Phase(p)) => fb(move |g, s, _| {
             let here = g.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |x| x.model_index);
             (here == p) == want
