@@ -1850,9 +1850,9 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             fs(move |g, s, cx| {
                 let mut out: Option<Bits<W>> = None;
                 for item in (src.0)(g, s, cx) {
-                    g.store(cx, slot, item.clone());
+                    let x = item.cells();
+                    g.store(cx, slot, item);
                     if (cond.0)(g, s, cx) {
-                        let x = g.set_of(item);
                         out = Some(match out {
                             None => x,
                             Some(a) if union => a | x,
