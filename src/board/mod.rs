@@ -818,18 +818,22 @@ impl Geometry {
     /// all directions) and a breadth-first search otherwise.
     pub fn distance(&self, a: CellId, b: CellId, dirs: &[Dir]) -> Option<u32> {
         let mask = dirs.iter().fold(0u32, |m, d| m | 1 << d.0);
-        if let Some(&(_, metric)) = self.metrics.iter().find(|(m, _)| *m == mask) {
-            let ((ax, ay), (bx, by)) = (self.coords(a), self.coords(b));
-            let (dx, dy) = (bx - ax, by - ay);
-            let d = match metric {
-                Metric::Hex => dx.abs().max(dy.abs()).max((dx - dy).abs()),
-                Metric::Rhombus => dx.abs().max(dy.abs()).max((dx + dy).abs()),
-                Metric::Manhattan => dx.abs() + dy.abs(),
-                Metric::Chebyshev => dx.abs().max(dy.abs()),
-            };
-            return Some(d as u32);
-        }
-        self.bfs_distance(a, b, dirs)
+        self.metric_distance(a, b, mask).or_else(|| self.bfs_distance(a, b, dirs))
+    }
+
+    /// The distance from `a` to `b` by the closed form of the directions of `mask`
+    /// (bit `d` for direction `d`), when there is one (see [`Geometry::distance`]).
+    pub fn metric_distance(&self, a: CellId, b: CellId, mask: u32) -> Option<u32> {
+        let &(_, metric) = self.metrics.iter().find(|(m, _)| *m == mask)?;
+        let ((ax, ay), (bx, by)) = (self.coords(a), self.coords(b));
+        let (dx, dy) = (bx - ax, by - ay);
+        let d = match metric {
+            Metric::Hex => dx.abs().max(dy.abs()).max((dx - dy).abs()),
+            Metric::Rhombus => dx.abs().max(dy.abs()).max((dx + dy).abs()),
+            Metric::Manhattan => dx.abs() + dy.abs(),
+            Metric::Chebyshev => dx.abs().max(dy.abs()),
+        };
+        Some(d as u32)
     }
 
     /// Breadth-first distance from `a` to `b` (stops when `b` is reached).

@@ -15,7 +15,7 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::moves::{MoveList, Part};
+use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{Game, State, piece};
 
 impl<const W: usize> Game<W> {
@@ -44,11 +44,19 @@ impl<const W: usize> Game<W> {
             let mut inner = Ctx::new(start);
             inner.attack = c;
             inner.extra = cx.extra.take();
-            let mut out = MoveList::new();
-            let mut prefix = Vec::new();
+            // The list and the parts' buffer of the extra parts, for their memory.
+            let mut out = std::mem::take(&mut inner.extra().attack_moves);
+            let mut prefix = std::mem::take(&mut inner.extra().attack_prefix);
+            out.clear();
+            prefix.clear();
             self.gen_block(&t, &mut inner, &self.code.phases[t.phase() as usize], &mut prefix, &mut out, None);
+            let found = !out.is_empty();
+            let x = inner.extra();
+            x.attack_moves = out;
+            x.attack_prefix = prefix;
+            inner.park_slots();
             cx.extra = inner.extra.take();
-            !out.is_empty()
+            found
         };
         cx.give_back(t);
         found

@@ -1,7 +1,7 @@
 //! Questions about the cells of the board at play time: the cell a jump passes over,
 //! connected groups, distances, and the cells along a direction.
 
-use crate::board::{CellId, Dir};
+use crate::board::CellId;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::state::Game;
@@ -63,9 +63,21 @@ impl<const W: usize> Game<W> {
         if a == NONE || b == NONE {
             return FAR;
         }
-        let dirs: Vec<Dir> =
-            (0..self.ndirs).filter(|d| self.prog.neighbour_dirs >> d & 1 == 1).map(|d| Dir(d as u8)).collect();
-        self.prog.geometry.distance(CellId(a), CellId(b), &dirs).map_or(FAR, i64::from)
+        if let Some(d) = self.prog.geometry.metric_distance(CellId(a), CellId(b), self.prog.neighbour_dirs) {
+            return i64::from(d);
+        }
+        // Breadth first by sets: the cells `k` steps away are the neighbours of those
+        // `k - 1` away not seen before.
+        let (mut seen, mut front, mut k) = (Bits::single(a), Bits::single(a), 0);
+        while !front.has(b) {
+            if front.is_empty() {
+                return FAR;
+            }
+            front = self.spread(front) - seen;
+            seen |= front;
+            k += 1;
+        }
+        k
     }
 
     /// The cells from `c` (not included) along direction `d`, in order, to the edge of

@@ -712,6 +712,7 @@ impl<const W: usize> Game<W> {
         } else {
             Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
         };
+        Self::release(&mut inner, pending);
         Self::end_copy(cx, inner, next);
         legal
     }
@@ -728,9 +729,9 @@ impl<const W: usize> Game<W> {
     ) -> (State<W>, Ctx<'s, W>, Flow) {
         let mut next = cx.scratch_copy(s);
         let mut inner = Ctx::new(cx.turn_start);
-        inner.slots = cx.slots.clone();
         inner.mv.chosen = cx.mv.chosen.clone();
         inner.extra = cx.extra.take();
+        inner.copy_slots(&cx.slots);
         let r = self.apply_part(&mut next, &mut inner, part, Some(pending), true);
         (next, inner, r)
     }
@@ -738,6 +739,7 @@ impl<const W: usize> Game<W> {
     /// Gives back what [`Game::play_on_copy`] took from `cx`: its scratch space and
     /// the copy of the position.
     fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: State<W>) {
+        inner.park_slots();
         cx.extra = inner.extra.take();
         cx.give_back(next);
     }
@@ -819,7 +821,7 @@ impl<const W: usize> Game<W> {
             let mut any_optional = false;
             let mut any_required = false;
             for p in &pending {
-                inner.slots = p.slots.clone();
+                inner.copy_slots(&p.slots);
                 any_optional |= p.optional;
                 any_required |= p.required;
                 self.gen_stmt(&next, &mut inner, p.stmt, prefix, out, Some((p.rule, part.to)));
@@ -832,6 +834,7 @@ impl<const W: usize> Game<W> {
                 out.push(prefix, part);
             }
         }
+        Self::release(&mut inner, pending);
         Self::end_copy(cx, inner, next);
     }
 

@@ -70,6 +70,11 @@ impl MoveList {
         Self::default()
     }
 
+    /// An empty list with room for `turns` turns of one part before it grows.
+    pub fn with_room(turns: usize) -> Self {
+        MoveList { parts: Vec::with_capacity(turns), spans: Vec::with_capacity(turns), ..Self::default() }
+    }
+
     /// An empty buffer for the parts of a turn being generated, with the memory of
     /// the last one given back ([`MoveList::give_prefix`]): generating turns of
     /// several parts allocates nothing once it has grown.

@@ -48,12 +48,14 @@ impl<const W: usize> Game<W> {
     /// it, `ties` wins if it is one of them, else the game is drawn.
     pub(crate) fn by_score(&self, s: &State<W>, ties: Option<u8>) -> Outcome {
         let best = self.owner_sides().map(|x| s.score(x)).max().unwrap_or(0);
-        let winners: Vec<usize> = self.owner_sides().filter(|&x| s.score(x) == best).collect();
-        if winners.len() == 1 {
-            return Outcome::Win(self.player_of(s, winners[0] as u8));
+        let mut winners = self.owner_sides().filter(|&x| s.score(x) == best);
+        if let (Some(w), None) = (winners.next(), winners.next()) {
+            return Outcome::Win(self.player_of(s, w as u8));
         }
         match ties.map(|t| self.score_index(s, t)) {
-            Some(t) if winners.contains(&t) => Outcome::Win(self.player_of(s, t as u8)),
+            Some(t) if self.owner_sides().any(|x| x == t && s.score(x) == best) => {
+                Outcome::Win(self.player_of(s, t as u8))
+            }
             _ => Outcome::Draw,
         }
     }

@@ -12,7 +12,8 @@ use crate::engine::exec::value::Val;
 pub(crate) struct Pending<'g, const W: usize> {
     /// The statement.
     pub stmt: &'g CS<W>,
-    /// The locals when it was met.
+    /// The locals when it was met (in a vector of the context's spares: give it back
+    /// with [`Game::release`]).
     pub slots: Vec<Val<W>>,
     /// The rule whose `then` block held it (what `again` repeats).
     pub rule: u32,
@@ -127,10 +128,22 @@ impl<const W: usize> Game<W> {
 
     /// Collects continuation `st` into `pending`, with the locals as they are now.
     #[inline]
-    pub(crate) fn collect<'g>(cx: &Ctx<W>, st: &'g CS<W>, pending: &mut Pendings<'g, W>) {
+    pub(crate) fn collect<'g>(cx: &mut Ctx<W>, st: &'g CS<W>, pending: &mut Pendings<'g, W>) {
         let optional = matches!(st, CS::Optional(_));
         let required = matches!(st, CS::Required(_));
-        pending.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule, optional, required });
+        pending.push(Pending { stmt: st, slots: cx.slots_copy(), rule: cx.mv.rule, optional, required });
+    }
+
+    /// Gives the locals' vectors of continuations that are done with back to the
+    /// spares of `cx` (see [`Ctx::park_vec`]).
+    /// (Out of line: the continuations' drop goes with it.)
+    #[inline(never)]
+    pub(crate) fn release(cx: &mut Ctx<W>, mut pending: Pendings<W>) {
+        for p in pending.iter_mut() {
+            if p.slots.capacity() > 0 {
+                cx.park_vec(std::mem::take(&mut p.slots));
+            }
+        }
     }
 
     /// The slot of counter `c` at the indexes `idx`, those not known when the game

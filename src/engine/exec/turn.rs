@@ -7,7 +7,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::closure::Flow;
 use crate::engine::exec::code::CS;
-use crate::engine::exec::context::{Ctx, MoveVars, finish};
+use crate::engine::exec::context::{Ctx, MoveVars, SpareCopy, finish};
 use crate::engine::exec::moves::{Part, placed_kind};
 use crate::engine::exec::state::{Game, Outcome, State, piece};
 use crate::engine::exec::statement::Pendings;
@@ -179,8 +179,8 @@ impl<const W: usize> Game<W> {
     /// (what its effects in `capture` blocks removed, converted or flagged: the
     /// `captures` of the rules, added up over the turn's parts).
     pub fn play_counting(&self, s: &mut State<W>, parts: &[Part], captures: &mut u32) -> Result<(), EngineError> {
-        let start = if self.prog.uses.turn_start { Some(s.clone()) } else { None };
-        let mut cx = Ctx::new(start.as_ref());
+        let start = if self.prog.uses.turn_start { Some(SpareCopy::of(s)) } else { None };
+        let mut cx = Ctx::new(start.as_deref());
         let played = if let [p] = parts
             && let Some(rule) = self.prog.rules.get(p.rule as usize)
             && rule.action != Action::Choose
@@ -195,7 +195,7 @@ impl<const W: usize> Game<W> {
                 let mut pending = Pendings::new();
                 let flow = self.run_then(s, &mut cx, p.rule, &mut Some(&mut pending));
                 let cut = !pending.is_empty();
-                drop(pending);
+                Self::release(&mut cx, pending);
                 self.end_if_cut(s, &mut cx, flow, cut);
             } else {
                 self.run_then(s, &mut cx, p.rule, &mut None);
@@ -239,7 +239,7 @@ impl<const W: usize> Game<W> {
         let mut pending = Pendings::new();
         let flow = self.apply_part(s, cx, part, Some(&mut pending), false);
         let cut = !pending.is_empty();
-        drop(pending);
+        Self::release(cx, pending);
         self.end_if_cut(s, cx, flow, cut);
     }
 

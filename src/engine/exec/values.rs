@@ -342,34 +342,41 @@ pub fn list_f<const W: usize>(n: &ListN) -> FL<W> {
     match n {
         ListN::Items(xs) => {
             let xs: Vec<FV<W>> = xs.iter().map(val_f).collect();
-            ff(move |g, s, cx| Rc::new(xs.iter().map(|x| (x.0)(g, s, cx)).collect()))
+            ff(move |g, s, cx| {
+                cx.make_list(|cx, out| {
+                    for x in &xs {
+                        out.push((x.0)(g, s, cx));
+                    }
+                })
+            })
         }
         ListN::Sides(a, b) => {
             let (a, b) = (*a, *b);
-            ff(move |_, _, _| Rc::new((a..b).map(Val::Side).collect()))
+            ff(move |_, _, cx| cx.make_list(|_, out| out.extend((a..b).map(Val::Side))))
         }
         ListN::Syms(k) => {
             let k = *k;
-            ff(move |_, _, _| Rc::new((0..k).map(Val::Sym).collect()))
+            ff(move |_, _, cx| cx.make_list(|_, out| out.extend((0..k).map(Val::Sym))))
         }
         ListN::Filter(slot, src, cond) => {
             let (slot, src, cond) = (*slot, items_f::<W>(src), closure::bool_f::<W>(cond, false));
             ff(move |g, s, cx| {
-                let mut out = Vec::new();
-                for item in (src.0)(g, s, cx) {
-                    g.store(cx, slot, item.clone());
-                    if (cond.0)(g, s, cx) {
-                        out.push(item);
+                cx.make_list(|cx, out| {
+                    for item in (src.0)(g, s, cx) {
+                        g.store(cx, slot, item.clone());
+                        if (cond.0)(g, s, cx) {
+                            out.push(item);
+                        }
                     }
-                }
-                Rc::new(out)
+                })
             })
         }
         ListN::Groups(x) => {
             let x = closure::set_f::<W>(x);
             ff(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
-                Rc::new(g.groups_of(cx, set).iter().copied().map(Val::Cells).collect())
+                let groups = g.groups_of(cx, set);
+                cx.make_list(|_, out| out.extend(groups.iter().copied().map(Val::Cells)))
             })
         }
         ListN::W(w) => wrap_f(w),
@@ -419,7 +426,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn store(&self, cx: &mut Ctx<W>, slot: u32, v: Val<W>) {
         let i = slot as usize;
         if cx.slots.len() <= i {
-            cx.slots.resize(i + 1, Val::Bool(false));
+            cx.grow_slots(i + 1);
         }
         cx.slots[i] = v;
     }

@@ -208,8 +208,8 @@ impl<const W: usize> Game<W> {
         let mut next = cx.scratch_copy(s);
         let mut pending: Pendings<W> = Pendings::new();
         let mut inner = Ctx::new(cx.turn_start);
-        inner.slots = cx.slots.clone();
         inner.extra = cx.extra.take();
+        inner.copy_slots(&cx.slots);
         let flow = self.apply_part(&mut next, &mut inner, p1, Some(&mut pending), true);
         let found = match second {
             _ if next.full_stack() != NONE => Err(self.stack_full(next.full_stack())),
@@ -218,7 +218,7 @@ impl<const W: usize> Game<W> {
             Some(_) if flow.stopped || next.outcome() != Outcome::Ongoing => Ok(None),
             Some((r2, from2, to2)) => match pending.iter().find(|p| optional_has(p.stmt, r2)) {
                 Some(p) => {
-                    inner.slots = p.slots.clone();
+                    inner.copy_slots(&p.slots);
                     match self.check_move(&next, &mut inner, r2, from2, to2) {
                         Some(p2) => self.second_part(s, &next, &mut inner, p2).map(|ok| ok.then_some((p1, Some(p2)))),
                         None => Ok(None),
@@ -227,6 +227,8 @@ impl<const W: usize> Game<W> {
                 None => Ok(None),
             },
         };
+        Self::release(&mut inner, pending);
+        inner.park_slots();
         cx.extra = inner.extra.take();
         cx.give_back(next);
         found
