@@ -119,6 +119,17 @@ pub struct CtxExtra<const W: usize> {
 }
 
 impl<const W: usize> CtxExtra<W> {
+    /// A copy of `s` to change, in one of the scratch positions when there is one.
+    fn copy_of(&mut self, s: &State<W>) -> State<W> {
+        match self.scratch.pop() {
+            Some(mut t) => {
+                t.clone_from(s);
+                t
+            }
+            None => s.clone(),
+        }
+    }
+
     /// Forgets what belongs to the turn it served: temporaries, the turn's cache and
     /// positions. The memory stays, and so do a few scratch positions (each is
     /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
@@ -196,8 +207,8 @@ fn give_spare<const W: usize>(mut extra: Box<CtxExtra<W>>) {
 /// where it goes back when dropped): copying the position at the start of a turn
 /// allocates nothing once the thread has made one.
 pub struct SpareCopy<const W: usize> {
-    extra: Option<Box<CtxExtra<W>>>,
-    state: Option<State<W>>,
+    /// The spare and the copy (taken only when dropped).
+    kept: Option<(Box<CtxExtra<W>>, State<W>)>,
 }
 
 impl<const W: usize> SpareCopy<W> {
@@ -205,32 +216,26 @@ impl<const W: usize> SpareCopy<W> {
     #[inline(never)]
     pub fn of(s: &State<W>) -> Self {
         let mut extra = take_spare::<W>();
-        let state = match extra.scratch.pop() {
-            Some(mut t) => {
-                t.clone_from(s);
-                t
-            }
-            None => s.clone(),
-        };
-        SpareCopy { extra: Some(extra), state: Some(state) }
+        let state = extra.copy_of(s);
+        SpareCopy { kept: Some((extra, state)) }
     }
 }
 
 impl<const W: usize> std::ops::Deref for SpareCopy<W> {
     type Target = State<W>;
     fn deref(&self) -> &State<W> {
-        // Always set: taken only when dropped.
-        self.state.as_ref().unwrap_or_else(|| unreachable!("a spare copy holds its position until dropped"))
+        match &self.kept {
+            Some((_, state)) => state,
+            None => unreachable!("a spare copy holds its position until dropped"),
+        }
     }
 }
 
 impl<const W: usize> Drop for SpareCopy<W> {
     #[inline(never)]
     fn drop(&mut self) {
-        if let Some(mut extra) = self.extra.take() {
-            if let Some(t) = self.state.take() {
-                extra.scratch.push(t);
-            }
+        if let Some((mut extra, state)) = self.kept.take() {
+            extra.scratch.push(state);
             give_spare(extra);
         }
     }
@@ -418,11 +423,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
     /// [`Ctx::copy_slots`], when there is something to copy or to clear.
     #[inline(never)]
     fn copy_slots_from(&mut self, src: &[Val<W>]) {
-        if self.slots.capacity() == 0
-            && let Some(v) = self.extra().spare_slots.pop()
-        {
-            self.slots = v;
-        }
+        self.take_spare_slots();
         self.slots.clear();
         self.slots.extend_from_slice(src);
     }
@@ -431,12 +432,17 @@ impl<'s, const W: usize> Ctx<'s, W> {
     /// vector of the spares when this context has none of its own.
     #[cold]
     pub fn grow_slots(&mut self, n: usize) {
+        self.take_spare_slots();
+        self.slots.resize(n, Val::Bool(false));
+    }
+
+    /// Takes an emptied vector of the spares for the locals when they have none.
+    fn take_spare_slots(&mut self) {
         if self.slots.capacity() == 0
             && let Some(v) = self.extra().spare_slots.pop()
         {
             self.slots = v;
         }
-        self.slots.resize(n, Val::Bool(false));
     }
 
     /// Leaves the locals' vector, emptied, with the spares of this context's extra
@@ -505,13 +511,7 @@ impl<'s, const W: usize> Ctx<'s, W> {
 
     /// A copy of `s` to change (from the scratch positions when there is one).
     pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
-        match self.extra().scratch.pop() {
-            Some(mut t) => {
-                t.clone_from(s);
-                t
-            }
-            None => s.clone(),
-        }
+        self.extra().copy_of(s)
     }
 
     /// Gives a position back to the scratch positions.

@@ -712,15 +712,14 @@ impl<const W: usize> Game<W> {
         } else {
             Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
         };
-        Self::release(&mut inner, pending);
-        Self::end_copy(cx, inner, next);
+        Self::end_copy(cx, inner, next, pending);
         legal
     }
 
     /// Plays `part` (its `then` block and `end`) on a scratch copy of `s`, in a context
     /// of its own that takes `cx`'s locals, chosen value and scratch space; further
     /// parts are collected into `pending`. Hand both back with [`Game::end_copy`].
-    fn play_on_copy<'g, 's>(
+    pub(crate) fn play_on_copy<'g, 's>(
         &'g self,
         s: &State<W>,
         cx: &mut Ctx<'s, W>,
@@ -736,9 +735,11 @@ impl<const W: usize> Game<W> {
         (next, inner, r)
     }
 
-    /// Gives back what [`Game::play_on_copy`] took from `cx`: its scratch space and
-    /// the copy of the position.
-    fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: State<W>) {
+    /// Gives back what [`Game::play_on_copy`] took from `cx`: its scratch space, the
+    /// copy of the position and the locals' vectors (the copy's and its
+    /// continuations').
+    pub(crate) fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: State<W>, pending: Pendings<W>) {
+        Self::release(&mut inner, pending);
         inner.park_slots();
         cx.extra = inner.extra.take();
         cx.give_back(next);
@@ -834,8 +835,7 @@ impl<const W: usize> Game<W> {
                 out.push(prefix, part);
             }
         }
-        Self::release(&mut inner, pending);
-        Self::end_copy(cx, inner, next);
+        Self::end_copy(cx, inner, next, pending);
     }
 
     /// Whether a further part of a turn, which went from `before` to `after`, returns to

@@ -205,12 +205,8 @@ impl<const W: usize> Game<W> {
             let Some(to2) = self.fixed_dest(s, cx, r2, from2).nth(k) else { return Ok(None) };
             Some((r2, from2, to2))
         };
-        let mut next = cx.scratch_copy(s);
         let mut pending: Pendings<W> = Pendings::new();
-        let mut inner = Ctx::new(cx.turn_start);
-        inner.extra = cx.extra.take();
-        inner.copy_slots(&cx.slots);
-        let flow = self.apply_part(&mut next, &mut inner, p1, Some(&mut pending), true);
+        let (next, mut inner, flow) = self.play_on_copy(s, cx, p1, &mut pending);
         let found = match second {
             _ if next.full_stack() != NONE => Err(self.stack_full(next.full_stack())),
             _ if flow.refused => Ok(None),
@@ -227,10 +223,7 @@ impl<const W: usize> Game<W> {
                 None => Ok(None),
             },
         };
-        Self::release(&mut inner, pending);
-        inner.park_slots();
-        cx.extra = inner.extra.take();
-        cx.give_back(next);
+        Self::end_copy(cx, inner, next, pending);
         found
     }
 
