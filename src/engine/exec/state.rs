@@ -129,9 +129,13 @@ pub struct Game<const W: usize> {
 }
 
 /// A position of a game.
-#[derive(Debug, PartialEq, Eq)]
+///
+/// Two positions are equal when everything a game can read of them is: the slots of
+/// a stack above its top are not compared (nor copied by `clone_from`).
+#[derive(Debug, Eq)]
 pub struct State<const W: usize> {
-    /// `pieces[cell * cap + level]`, level 0 at the bottom.
+    /// `pieces[level * n + cell]` (see [`State::slot`]), level 0 at the bottom: the
+    /// levels up to the tallest stack's are a prefix, all that a copy copies.
     pieces: Vec<Piece>,
     /// Stack heights.
     height: Vec<u8>,
@@ -221,31 +225,99 @@ impl<const W: usize> Clone for State<W> {
     /// Copies a position into this one, reusing its memory: no allocation once the
     /// vectors are as long as the source's (perft, scratch positions).
     fn clone_from(&mut self, o: &Self) {
-        self.pieces.clone_from(&o.pieces);
-        self.height.clone_from(&o.height);
-        self.side_bits.clone_from(&o.side_bits);
-        self.kind_bits.clone_from(&o.kind_bits);
-        self.flag_bits.clone_from(&o.flag_bits);
+        // Only the levels some stack reaches (one level without stacks): a stacking
+        // game's capacity is many times what its stacks hold.
+        let used = if o.pieces.len() == o.height.len() {
+            o.pieces.len()
+        } else {
+            (o.height.iter().copied().max().unwrap_or(0) as usize * o.height.len()).min(o.pieces.len())
+        };
+        if self.pieces.len() == o.pieces.len() {
+            self.pieces[..used].copy_from_slice(&o.pieces[..used]);
+        } else {
+            self.pieces.clone_from(&o.pieces);
+        }
+        copy_vec(&mut self.height, &o.height);
+        copy_vec(&mut self.side_bits, &o.side_bits);
+        copy_vec(&mut self.kind_bits, &o.kind_bits);
+        copy_vec(&mut self.flag_bits, &o.flag_bits);
         self.occupied = o.occupied;
-        self.counters.clone_from(&o.counters);
-        self.scores.clone_from(&o.scores);
+        copy_vec(&mut self.counters, &o.counters);
+        copy_vec(&mut self.scores, &o.scores);
         self.mover = o.mover;
         self.phase = o.phase;
         self.turn_in_phase = o.turn_in_phase;
         self.passes = o.passes;
         self.turns_without_capture = o.turns_without_capture;
         self.ply = o.ply;
-        self.colour_of.clone_from(&o.colour_of);
+        copy_vec(&mut self.colour_of, &o.colour_of);
         self.previous = o.previous;
         self.outcome = o.outcome;
         self.hash = o.hash;
-        self.history.clone_from(&o.history);
+        copy_vec(&mut self.history, &o.history);
         self.repeats = o.repeats;
         self.jumped = o.jumped;
         self.last_jumped = o.last_jumped;
         self.turn_captures = o.turn_captures;
         self.clock_reset = o.clock_reset;
         self.full = o.full;
+    }
+}
+
+/// Copies `from` into `to`, reusing its memory: one copy when the lengths agree (two
+/// positions of one game), as they do but for the history.
+#[inline(always)]
+fn copy_vec<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+    if to.len() == from.len() {
+        to.copy_from_slice(from);
+    } else {
+        to.clear();
+        to.extend_from_slice(from);
+    }
+}
+
+impl<const W: usize> State<W> {
+    /// Where the piece at `level` of the stack of cell `c` is kept in `pieces`.
+    #[inline(always)]
+    fn slot(&self, c: usize, level: usize) -> usize {
+        level * self.height.len() + c
+    }
+
+    /// The pieces of every stack, from the bottom up, as (cell, level, piece).
+    fn placed(&self) -> impl Iterator<Item = (usize, usize, Piece)> + '_ {
+        (0..self.height.len())
+            .flat_map(move |c| (0..self.height[c] as usize).map(move |l| (c, l, self.pieces[self.slot(c, l)])))
+    }
+}
+
+impl<const W: usize> PartialEq for State<W> {
+    fn eq(&self, o: &Self) -> bool {
+        self.height == o.height
+            && self.pieces.len() == o.pieces.len()
+            && self.placed().eq(o.placed())
+            && self.side_bits == o.side_bits
+            && self.kind_bits == o.kind_bits
+            && self.flag_bits == o.flag_bits
+            && self.occupied == o.occupied
+            && self.counters == o.counters
+            && self.scores == o.scores
+            && self.mover == o.mover
+            && self.phase == o.phase
+            && self.turn_in_phase == o.turn_in_phase
+            && self.passes == o.passes
+            && self.turns_without_capture == o.turns_without_capture
+            && self.ply == o.ply
+            && self.colour_of == o.colour_of
+            && self.previous == o.previous
+            && self.outcome == o.outcome
+            && self.hash == o.hash
+            && self.history == o.history
+            && self.repeats == o.repeats
+            && self.jumped == o.jumped
+            && self.last_jumped == o.last_jumped
+            && self.turn_captures == o.turn_captures
+            && self.clock_reset == o.clock_reset
+            && self.full == o.full
     }
 }
 
@@ -840,7 +912,7 @@ impl<const W: usize> Game<W> {
         let mut h = self.mover_key(s.mover) ^ phase_key(s.phase);
         for c in 0..self.n {
             for l in 0..s.height[c] as usize {
-                h ^= self.piece_key(c as u16, l, s.pieces[c * self.cap + l]);
+                h ^= self.piece_key(c as u16, l, s.pieces[s.slot(c, l)]);
             }
         }
         for (i, v) in s.counters.iter().enumerate() {
@@ -856,7 +928,7 @@ impl<const W: usize> Game<W> {
     #[inline]
     pub fn top(&self, s: &State<W>, c: u16) -> Option<Piece> {
         let h = s.height[c as usize] as usize;
-        if h == 0 { None } else { Some(s.pieces[c as usize * self.cap + h - 1]) }
+        if h == 0 { None } else { Some(s.pieces[s.slot(c as usize, h - 1)]) }
     }
 
     #[inline]
@@ -892,7 +964,8 @@ impl<const W: usize> Game<W> {
             self.overflow(s, c);
             return taken;
         }
-        s.pieces[c as usize * self.cap + h] = p;
+        let at = s.slot(c as usize, h);
+        s.pieces[at] = p;
         s.height[c as usize] += 1;
         s.hash ^= self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
@@ -942,7 +1015,8 @@ impl<const W: usize> Game<W> {
         let Some(top) = self.top(s, c) else { return };
         let h = s.height[c as usize] as usize - 1;
         self.set_top_bits(s, c, Some(top), false);
-        s.pieces[c as usize * self.cap + h] = p;
+        let at = s.slot(c as usize, h);
+        s.pieces[at] = p;
         s.hash ^= self.piece_key(c, h, top) ^ self.piece_key(c, h, p);
         self.set_top_bits(s, c, Some(p), true);
     }
@@ -958,7 +1032,8 @@ impl<const W: usize> Game<W> {
             return false;
         }
         let h = s.height[c as usize] as usize - 1;
-        s.pieces[c as usize * self.cap + h] = np;
+        let at = s.slot(c as usize, h);
+        s.pieces[at] = np;
         s.flag_bits[f as usize].set(c, on);
         s.hash ^= self.piece_key(c, h, p) ^ self.piece_key(c, h, np);
         true
@@ -975,13 +1050,14 @@ impl<const W: usize> Game<W> {
             self.overflow(s, c);
             return;
         }
-        let base = c as usize * self.cap;
         for l in (0..h).rev() {
-            let q = s.pieces[base + l];
+            let (at, above) = (s.slot(c as usize, l), s.slot(c as usize, l + 1));
+            let q = s.pieces[at];
             s.hash ^= self.piece_key(c, l, q) ^ self.piece_key(c, l + 1, q);
-            s.pieces[base + l + 1] = q;
+            s.pieces[above] = q;
         }
-        s.pieces[base] = p;
+        let bottom = s.slot(c as usize, 0);
+        s.pieces[bottom] = p;
         s.hash ^= self.piece_key(c, 0, p);
         s.height[c as usize] += 1;
     }
@@ -1013,14 +1089,15 @@ impl<const W: usize> Game<W> {
         if cap > 1 && ht + hf <= cap {
             // The whole stack at once: its pieces keep their order, only the top
             // pieces' bits change, and each piece's key moves to its new level.
-            let top = s.pieces[f * cap + hf - 1];
+            let top = s.pieces[s.slot(f, hf - 1)];
             self.set_top_bits(s, from, Some(top), false);
             if ht > 0 {
-                self.set_top_bits(s, to, Some(s.pieces[t * cap + ht - 1]), false);
+                self.set_top_bits(s, to, Some(s.pieces[s.slot(t, ht - 1)]), false);
             }
             for l in 0..hf {
-                let p = s.pieces[f * cap + l];
-                s.pieces[t * cap + ht + l] = p;
+                let p = s.pieces[s.slot(f, l)];
+                let at = s.slot(t, ht + l);
+                s.pieces[at] = p;
                 s.hash ^= self.piece_key(from, l, p) ^ self.piece_key(to, ht + l, p);
             }
             s.height[f] = 0;
@@ -1119,25 +1196,12 @@ impl<const W: usize> Game<W> {
     /// that high.
     #[inline]
     pub fn piece_at(&self, s: &State<W>, c: u16, level: usize) -> Option<Piece> {
-        if level < s.height(c) as usize { s.pieces.get(c as usize * self.cap + level).copied() } else { None }
+        if level < s.height(c) as usize { s.pieces.get(s.slot(c as usize, level)).copied() } else { None }
     }
 
     /// The pieces of the stack of `c`, from the bottom up.
     pub fn stack<'a>(&'a self, s: &'a State<W>, c: u16) -> impl Iterator<Item = Piece> + 'a {
         (0..s.height(c) as usize).filter_map(move |l| self.piece_at(s, c, l))
-    }
-
-    /// Zeroes the slots of every stack above its top, which nothing reads: two
-    /// positions with the same stacks are then equal (see
-    /// [`crate::engine::text::position::normalised`]).
-    pub fn zero_above_tops(&self, s: &mut State<W>) {
-        for c in 0..self.n.min(s.height.len()) {
-            let start = (c * self.cap + s.height[c] as usize).min(s.pieces.len());
-            let end = ((c + 1) * self.cap).min(s.pieces.len());
-            for p in &mut s.pieces[start..end] {
-                *p = 0;
-            }
-        }
     }
 
     /// Removes every piece of a cell.
@@ -1174,5 +1238,59 @@ impl<const W: usize> Game<W> {
     pub fn set_colour(&self, s: &mut State<W>, player: usize, colour: u8) {
         s.hash ^= colour_key(player, s.colour_of[player]) ^ colour_key(player, colour);
         s.colour_of[player] = colour;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::piece;
+    use crate::engine::{build, compile::options};
+    use crate::with_game;
+
+    /// A copy of a position with low stacks into one that held taller stacks copies
+    /// only the levels the low stacks reach: it is the same position (equality leaves
+    /// out the slots above the tops, where the old pieces still are), reads the same
+    /// stacks, and grows them as the original would.
+    #[test]
+    fn a_copy_over_taller_stacks_is_the_same_position() {
+        let text = "game \"Piles\"\nplayers a, b\nboard square 3 by 1\npiece man \"m\"\nstacks\n\
+                    phase play {\n  place man at board\n}\n";
+        let model = crate::check_source(text).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        let any = build(&model, &values).expect("the game builds");
+        with_game!(&any, g => {
+            let (a, b) = (piece(0, 0, 0), piece(1, 0, 0));
+            let mut tall = g.start();
+            for _ in 0..5 {
+                g.put(&mut tall, 0, a);
+            }
+            g.put(&mut tall, 1, a);
+            let mut low = g.start();
+            g.put(&mut low, 0, b);
+
+            let mut copy = tall.clone();
+            copy.clone_from(&low);
+            assert_eq!(copy, low);
+            assert_ne!(copy, tall);
+            assert_eq!(g.stack(&copy, 0).collect::<Vec<_>>(), vec![b]);
+            assert_eq!(copy.height(1), 0);
+
+            g.put(&mut copy, 0, a);
+            g.put(&mut low, 0, a);
+            assert_eq!(copy, low);
+            assert_eq!(g.stack(&copy, 0).collect::<Vec<_>>(), vec![b, a]);
+            assert_eq!(copy.hash(), g.hash_from_scratch(&copy));
+
+            // A piece of a stack above the top (left by an earlier, taller stack) is
+            // not part of the position.
+            let mut lowered = tall.clone();
+            for _ in 0..4 {
+                g.take(&mut lowered, 0);
+            }
+            let mut one = g.start();
+            g.put(&mut one, 0, a);
+            g.put(&mut one, 1, a);
+            assert_eq!(lowered, one);
+        });
     }
 }
