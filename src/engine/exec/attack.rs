@@ -40,7 +40,7 @@ impl<const W: usize> Game<W> {
         }
         self.set_mover(&mut t, attacker);
         let found = {
-            let start = if self.prog.uses.turn_start { Some(&t) } else { None };
+            let start = if self.prog.uses.turn_start { Some(&*t) } else { None };
             let mut inner = Ctx::new(start);
             inner.attack = c;
             inner.extra = cx.extra.take();

@@ -89,8 +89,10 @@ pub struct CtxExtra<const W: usize> {
     /// ([`crate::engine::exec::code::SetN::Let`]).
     pub temps: Vec<Bits<W>>,
     /// Positions to reuse (for `without` and for the parts of a turn), so that
-    /// evaluating and generating allocate no position once these exist.
-    pub scratch: Vec<State<W>>,
+    /// evaluating and generating allocate no position once these exist. Boxed: a
+    /// scratch position is handed from function to function as a pointer, not
+    /// copied field by field at every move.
+    pub scratch: Vec<Box<State<W>>>,
     /// Sets that depend only on the turn's start and `from`, computed this turn
     /// ([`crate::engine::exec::code::SetN::Cached`]), by [`cache_key`].
     pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
@@ -120,13 +122,13 @@ pub struct CtxExtra<const W: usize> {
 
 impl<const W: usize> CtxExtra<W> {
     /// A copy of `s` to change, in one of the scratch positions when there is one.
-    fn copy_of(&mut self, s: &State<W>) -> State<W> {
+    fn copy_of(&mut self, s: &State<W>) -> Box<State<W>> {
         match self.scratch.pop() {
             Some(mut t) => {
-                t.clone_from(s);
+                (*t).clone_from(s);
                 t
             }
-            None => s.clone(),
+            None => Box::new(s.clone()),
         }
     }
 
@@ -208,7 +210,7 @@ fn give_spare<const W: usize>(mut extra: Box<CtxExtra<W>>) {
 /// allocates nothing once the thread has made one.
 pub struct SpareCopy<const W: usize> {
     /// The spare and the copy (taken only when dropped).
-    kept: Option<(Box<CtxExtra<W>>, State<W>)>,
+    kept: Option<(Box<CtxExtra<W>>, Box<State<W>>)>,
 }
 
 impl<const W: usize> SpareCopy<W> {
@@ -510,12 +512,12 @@ impl<'s, const W: usize> Ctx<'s, W> {
     }
 
     /// A copy of `s` to change (from the scratch positions when there is one).
-    pub fn scratch_copy(&mut self, s: &State<W>) -> State<W> {
+    pub fn scratch_copy(&mut self, s: &State<W>) -> Box<State<W>> {
         self.extra().copy_of(s)
     }
 
     /// Gives a position back to the scratch positions.
-    pub fn give_back(&mut self, s: State<W>) {
+    pub fn give_back(&mut self, s: Box<State<W>>) {
         self.extra().scratch.push(s);
     }
 

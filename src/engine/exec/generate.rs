@@ -725,7 +725,7 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<'s, W>,
         part: Part,
         pending: &mut Pendings<'g, W>,
-    ) -> (State<W>, Ctx<'s, W>, Flow) {
+    ) -> (Box<State<W>>, Ctx<'s, W>, Flow) {
         let mut next = cx.scratch_copy(s);
         let mut inner = Ctx::new(cx.turn_start);
         inner.mv.chosen = cx.mv.chosen.clone();
@@ -738,7 +738,7 @@ impl<const W: usize> Game<W> {
     /// Gives back what [`Game::play_on_copy`] took from `cx`: its scratch space, the
     /// copy of the position and the locals' vectors (the copy's and its
     /// continuations').
-    pub(crate) fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: State<W>, pending: Pendings<W>) {
+    pub(crate) fn end_copy(cx: &mut Ctx<W>, mut inner: Ctx<W>, next: Box<State<W>>, pending: Pendings<W>) {
         Self::release(&mut inner, pending);
         inner.park_slots();
         cx.extra = inner.extra.take();

@@ -262,7 +262,9 @@ impl<const W: usize> Game<W> {
         out
     }
 
-    /// The cells whose step along `d` is in `set`.
+    /// The cells whose step along `d` is in `set`. Inlined where it is called (by
+    /// shifts: a few word operations), the cell loop left out of line.
+    #[inline(always)]
     pub fn steps_into(&self, set: Bits<W>, d: u8) -> Bits<W> {
         let d = d as usize;
         let p = &self.shifts;
@@ -275,6 +277,7 @@ impl<const W: usize> Game<W> {
 
     /// [`Game::steps_into`], cell by cell: by the steps taken back from each cell of
     /// the set, or, on a board where two cells step to one, every cell tried.
+    #[inline(never)]
     fn steps_into_by_cells(&self, set: Bits<W>, d: usize) -> Bits<W> {
         let nd = self.ndirs;
         let mut out = Bits::EMPTY;

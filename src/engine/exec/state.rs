@@ -269,7 +269,10 @@ impl<const W: usize> Clone for State<W> {
 #[inline(always)]
 fn copy_vec<T: Copy>(to: &mut Vec<T>, from: &[T]) {
     if to.len() == from.len() {
-        to.copy_from_slice(from);
+        // (A call to copy nothing is not free.)
+        if !from.is_empty() {
+            to.copy_from_slice(from);
+        }
     } else {
         to.clear();
         to.extend_from_slice(from);
@@ -931,7 +934,7 @@ impl<const W: usize> Game<W> {
         if h == 0 { None } else { Some(s.pieces[s.slot(c as usize, h - 1)]) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_top_bits(&self, s: &mut State<W>, c: u16, p: Option<Piece>, on: bool) {
         if let Some(p) = p {
             s.side_bits[side_of(p) as usize].set(c, on);
@@ -950,13 +953,16 @@ impl<const W: usize> Game<W> {
     ///
     /// Returns the piece taken off `c` (without stacks, one was there).
     pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) -> Option<Piece> {
-        let top = self.top(s, c);
         let mut taken = None;
-        if self.cap == 1 && top.is_some() {
-            taken = self.take(s, c);
-        }
         let top = self.top(s, c);
-        self.set_top_bits(s, c, top, false);
+        if self.cap == 1 {
+            if top.is_some() {
+                taken = self.take(s, c);
+            }
+        } else {
+            // The piece on top is covered.
+            self.set_top_bits(s, c, top, false);
+        }
         let h = s.height[c as usize] as usize;
         if h >= self.cap {
             // A stack cannot grow past its capacity: the position is marked broken.
