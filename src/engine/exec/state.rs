@@ -265,17 +265,23 @@ impl<const W: usize> Clone for State<W> {
 }
 
 /// Copies `from` into `to`, reusing its memory: one copy when the lengths agree (two
-/// positions of one game), as they do but for the history.
+/// positions of one game), as they do but for the history. The short vectors of a
+/// position (its sides', kinds' and flags' sets, counters, scores) are copied by a
+/// few moves where a call to copy memory would cost more than the copy.
 #[inline(always)]
 fn copy_vec<T: Copy>(to: &mut Vec<T>, from: &[T]) {
-    if to.len() == from.len() {
-        // (A call to copy nothing is not free.)
-        if !from.is_empty() {
-            to.copy_from_slice(from);
-        }
-    } else {
+    if to.len() != from.len() {
         to.clear();
         to.extend_from_slice(from);
+        return;
+    }
+    match from.len() {
+        0 => {}
+        1 => to[..1].copy_from_slice(&from[..1]),
+        2 => to[..2].copy_from_slice(&from[..2]),
+        3 => to[..3].copy_from_slice(&from[..3]),
+        4 => to[..4].copy_from_slice(&from[..4]),
+        _ => to.copy_from_slice(from),
     }
 }
 
