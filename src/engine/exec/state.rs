@@ -2,7 +2,8 @@
 //!
 //! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
 //! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
-//! updated with every change. Its fields are private to this file: it is read through
+//! updated with every change (with stacks, from each stack's own hash: see
+//! `STACK_BASE`). Its fields are private to this file: it is read through
 //! its accessors and changed through its operations and [`Game`]'s ([`Game::put`] /
 //! [`Game::take`] / [`Game::set_top`] / [`Game::move_stack`] for the pieces), which
 //! keep all three consistent.
@@ -114,6 +115,11 @@ pub struct Game<const W: usize> {
     keys: Vec<u64>,
     /// Bits of a piece's index in [`Game::keys`]: (side shift, kind shift, all).
     key_bits: (u32, u32, u32),
+    /// With stacks, [`STACK_BASE`] to the power of each level, `0..=cap` (empty
+    /// without stacks): a stack's hash counts the piece at level `l` this many times.
+    powers: Vec<u64>,
+    /// With stacks, each cell's seed of its stack's part of the hash (empty without).
+    stack_seeds: Vec<u64>,
     /// The hash key of each player to move (one for every `u8`, so that reading one
     /// needs no bounds check).
     mover_keys: Box<[u64; 256]>,
@@ -139,6 +145,9 @@ pub struct State<const W: usize> {
     pieces: Vec<Piece>,
     /// Stack heights.
     height: Vec<u8>,
+    /// With stacks, each cell's stack hash (see [`Game::stack_hash_of`]), which moves
+    /// with the stack; empty without stacks.
+    stack_hash: Vec<u64>,
     /// Cells whose top piece is of each side.
     side_bits: Vec<Bits<W>>,
     /// Cells whose top piece is of each kind.
@@ -196,6 +205,7 @@ impl<const W: usize> Clone for State<W> {
         State {
             pieces: self.pieces.clone(),
             height: self.height.clone(),
+            stack_hash: self.stack_hash.clone(),
             side_bits: self.side_bits.clone(),
             kind_bits: self.kind_bits.clone(),
             flag_bits: self.flag_bits.clone(),
@@ -238,6 +248,7 @@ impl<const W: usize> Clone for State<W> {
             self.pieces.clone_from(&o.pieces);
         }
         copy_vec(&mut self.height, &o.height);
+        copy_vec(&mut self.stack_hash, &o.stack_hash);
         copy_vec(&mut self.side_bits, &o.side_bits);
         copy_vec(&mut self.kind_bits, &o.kind_bits);
         copy_vec(&mut self.flag_bits, &o.flag_bits);
@@ -304,6 +315,7 @@ impl<const W: usize> PartialEq for State<W> {
         self.height == o.height
             && self.pieces.len() == o.pieces.len()
             && self.placed().eq(o.placed())
+            && self.stack_hash == o.stack_hash
             && self.side_bits == o.side_bits
             && self.kind_bits == o.kind_bits
             && self.flag_bits == o.flag_bits
@@ -692,6 +704,30 @@ pub fn piece_key(cell: u16, level: usize, p: Piece) -> u64 {
     mix((cell as u64) << 48 ^ (level as u64) << 40 ^ p as u64)
 }
 
+/// The multiplier of a stack's hash from one level to the next (odd): a stack of
+/// pieces `p0` (bottom), `p1`, ... hashes to `key(p0) + B * key(p1) + B^2 * key(p2) ...`
+/// (wrapping), so that a whole stack moved onto another, or a piece put under a stack,
+/// changes its hash with one multiplication and one addition.
+const STACK_BASE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The key of a piece in a stack's hash.
+#[inline]
+fn stack_piece_key(p: Piece) -> u64 {
+    mix(0x57AC_0000_0000_0000 ^ p as u64)
+}
+
+/// The seed of cell `c`'s part of the hash with stacks.
+fn stack_seed(c: u16) -> u64 {
+    mix(0xCE11_0000_0000_0000 ^ c as u64)
+}
+
+/// The part of the position's hash of a cell with seed `seed` whose stack hashes to
+/// `sh`: none for an empty stack (`sh` 0; `mix` is one to one).
+#[inline]
+fn stack_part(seed: u64, sh: u64) -> u64 {
+    mix(sh.wrapping_add(seed)) ^ mix(seed)
+}
+
 /// [`Game::moved_key`] without the table (kept out of line: rarely needed).
 #[cold]
 #[inline(never)]
@@ -780,6 +816,18 @@ impl<const W: usize> Game<W> {
             counter_slots: slots,
             keys: Vec::new(),
             key_bits: (0, 0, 0),
+            powers: if cap > 1 {
+                (0..=cap)
+                    .scan(1u64, |x, _| {
+                        let v = *x;
+                        *x = x.wrapping_mul(STACK_BASE);
+                        Some(v)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            stack_seeds: if cap > 1 { (0..n).map(|c| stack_seed(c as u16)).collect() } else { Vec::new() },
             mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
             fast,
             identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -842,6 +890,10 @@ impl<const W: usize> Game<W> {
 
     /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
     fn piece_keys(&mut self) {
+        if self.cap > 1 {
+            // Stacks hash by [`Game::stack_hash_of`], without the table.
+            return;
+        }
         let bits = |k: usize| usize::BITS - k.saturating_sub(1).leading_zeros();
         let (fb, kb, sb) = (self.prog.flags.len() as u32, bits(self.prog.kinds.len()), bits(self.prog.sides.len()));
         let all = fb + kb + sb;
@@ -888,6 +940,7 @@ impl<const W: usize> Game<W> {
         let mut s = State {
             pieces: vec![0; self.n * self.cap],
             height: vec![0; self.n],
+            stack_hash: if self.cap > 1 { vec![0; self.n] } else { Vec::new() },
             side_bits: vec![Bits::EMPTY; sides],
             kind_bits: vec![Bits::EMPTY; p.kinds.len().max(1)],
             flag_bits: vec![Bits::EMPTY; p.flags.len().max(1)],
@@ -918,12 +971,7 @@ impl<const W: usize> Game<W> {
 
     /// The hash of a position computed from nothing, to check the incremental one.
     pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
-        let mut h = self.mover_key(s.mover) ^ phase_key(s.phase);
-        for c in 0..self.n {
-            for l in 0..s.height[c] as usize {
-                h ^= self.piece_key(c as u16, l, s.pieces[s.slot(c, l)]);
-            }
-        }
+        let mut h = self.mover_key(s.mover) ^ phase_key(s.phase) ^ self.pieces_hash(s);
         for (i, v) in s.counters.iter().enumerate() {
             h ^= counter_key(i, *v);
         }
@@ -931,6 +979,59 @@ impl<const W: usize> Game<W> {
             h ^= colour_key(p, *c);
         }
         h
+    }
+
+    /// The part of the hash of `s` that its pieces make, worked out from the stacks:
+    /// without stacks, a key per piece and cell; with stacks, a part per cell from the
+    /// hash of its stack ([`Game::stack_hash_of`]).
+    pub(crate) fn pieces_hash(&self, s: &State<W>) -> u64 {
+        let mut h = 0;
+        for c in 0..self.n.min(s.height.len()) {
+            if self.cap == 1 {
+                for l in 0..s.height[c] as usize {
+                    h ^= self.piece_key(c as u16, l, s.pieces[s.slot(c, l)]);
+                }
+            } else if let Some(seed) = self.stack_seeds.get(c) {
+                h ^= stack_part(*seed, self.stack_hash_of(s, c as u16));
+            }
+        }
+        h
+    }
+
+    /// The hash of the stack of `c`, from its pieces: `key(p0) + B * key(p1) + ...`
+    /// (wrapping; `B` is [`STACK_BASE`], `p0` the bottom piece), 0 for no piece.
+    pub(crate) fn stack_hash_of(&self, s: &State<W>, c: u16) -> u64 {
+        self.stack(s, c).enumerate().fold(0u64, |h, (l, p)| {
+            h.wrapping_add(stack_piece_key(p).wrapping_mul(self.powers.get(l).copied().unwrap_or(0)))
+        })
+    }
+
+    /// The piece at `level` of the stack of `c` changes from `old` to `new` (`None`:
+    /// no piece): the hash changes with it.
+    #[inline(always)]
+    fn rehash_level(&self, s: &mut State<W>, c: u16, level: usize, old: Option<Piece>, new: Option<Piece>) {
+        if self.cap == 1 {
+            if let Some(p) = old {
+                s.hash ^= self.piece_key(c, level, p);
+            }
+            if let Some(p) = new {
+                s.hash ^= self.piece_key(c, level, p);
+            }
+            return;
+        }
+        let key = |p: Option<Piece>| p.map_or(0, stack_piece_key);
+        let power = self.powers.get(level).copied().unwrap_or(0);
+        let sh = s.stack_hash.get(c as usize).copied().unwrap_or(0);
+        self.set_stack_hash(s, c, sh.wrapping_add(key(new).wrapping_sub(key(old)).wrapping_mul(power)));
+    }
+
+    /// With stacks: the stack of `c` now hashes to `sh` (see [`Game::stack_hash_of`]).
+    #[inline]
+    fn set_stack_hash(&self, s: &mut State<W>, c: u16, sh: u64) {
+        if let (Some(seed), Some(old)) = (self.stack_seeds.get(c as usize), s.stack_hash.get_mut(c as usize)) {
+            s.hash ^= mix(old.wrapping_add(*seed)) ^ mix(sh.wrapping_add(*seed));
+            *old = sh;
+        }
     }
 
     /// The top piece of a cell, if any.
@@ -979,7 +1080,7 @@ impl<const W: usize> Game<W> {
         let at = s.slot(c as usize, h);
         s.pieces[at] = p;
         s.height[c as usize] += 1;
-        s.hash ^= self.piece_key(c, h, p);
+        self.rehash_level(s, c, h, None, Some(p));
         self.set_top_bits(s, c, Some(p), true);
         taken
     }
@@ -1016,7 +1117,7 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, Some(top), false);
         let h = s.height[c as usize] as usize - 1;
         s.height[c as usize] -= 1;
-        s.hash ^= self.piece_key(c, h, top);
+        self.rehash_level(s, c, h, Some(top), None);
         let below = self.top(s, c);
         self.set_top_bits(s, c, below, true);
         Some(top)
@@ -1029,7 +1130,7 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, Some(top), false);
         let at = s.slot(c as usize, h);
         s.pieces[at] = p;
-        s.hash ^= self.piece_key(c, h, top) ^ self.piece_key(c, h, p);
+        self.rehash_level(s, c, h, Some(top), Some(p));
         self.set_top_bits(s, c, Some(p), true);
     }
 
@@ -1047,7 +1148,7 @@ impl<const W: usize> Game<W> {
         let at = s.slot(c as usize, h);
         s.pieces[at] = np;
         s.flag_bits[f as usize].set(c, on);
-        s.hash ^= self.piece_key(c, h, p) ^ self.piece_key(c, h, np);
+        self.rehash_level(s, c, h, Some(p), Some(np));
         true
     }
 
@@ -1064,14 +1165,14 @@ impl<const W: usize> Game<W> {
         }
         for l in (0..h).rev() {
             let (at, above) = (s.slot(c as usize, l), s.slot(c as usize, l + 1));
-            let q = s.pieces[at];
-            s.hash ^= self.piece_key(c, l, q) ^ self.piece_key(c, l + 1, q);
-            s.pieces[above] = q;
+            s.pieces[above] = s.pieces[at];
         }
         let bottom = s.slot(c as usize, 0);
         s.pieces[bottom] = p;
-        s.hash ^= self.piece_key(c, 0, p);
         s.height[c as usize] += 1;
+        // Every piece one level up: the stack's hash times the base, plus the new one.
+        let sh = s.stack_hash.get(c as usize).copied().unwrap_or(0);
+        self.set_stack_hash(s, c, sh.wrapping_mul(STACK_BASE).wrapping_add(stack_piece_key(p)));
     }
 
     /// Moves a whole stack from one cell onto another (replacing what is there
@@ -1100,7 +1201,7 @@ impl<const W: usize> Game<W> {
         }
         if cap > 1 && ht + hf <= cap {
             // The whole stack at once: its pieces keep their order, only the top
-            // pieces' bits change, and each piece's key moves to its new level.
+            // pieces' bits change, and its hash goes on top of the other's.
             let top = s.pieces[s.slot(f, hf - 1)];
             self.set_top_bits(s, from, Some(top), false);
             if ht > 0 {
@@ -1110,10 +1211,14 @@ impl<const W: usize> Game<W> {
                 let p = s.pieces[s.slot(f, l)];
                 let at = s.slot(t, ht + l);
                 s.pieces[at] = p;
-                s.hash ^= self.piece_key(from, l, p) ^ self.piece_key(to, ht + l, p);
             }
             s.height[f] = 0;
             s.height[t] = (ht + hf) as u8;
+            let hash_of = |c: usize| s.stack_hash.get(c).copied().unwrap_or(0);
+            let (hash_f, hash_t) = (hash_of(f), hash_of(t));
+            let power = self.powers.get(ht).copied().unwrap_or(0);
+            self.set_stack_hash(s, to, hash_t.wrapping_add(hash_f.wrapping_mul(power)));
+            self.set_stack_hash(s, from, 0);
             self.set_top_bits(s, to, Some(top), true);
             return;
         }
@@ -1259,18 +1364,22 @@ mod tests {
     use crate::engine::{build, compile::options};
     use crate::with_game;
 
+    /// A game of three cells whose pieces stack.
+    fn piles() -> crate::engine::AnyGame {
+        let text = "game \"Piles\"\nplayers a, b\nboard square 3 by 1\npiece man \"m\"\nstacks\n\
+                    phase play {\n  place man at board\n}\n";
+        let model = crate::check_source(text).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        build(&model, &values).expect("the game builds")
+    }
+
     /// A copy of a position with low stacks into one that held taller stacks copies
     /// only the levels the low stacks reach: it is the same position (equality leaves
     /// out the slots above the tops, where the old pieces still are), reads the same
     /// stacks, and grows them as the original would.
     #[test]
     fn a_copy_over_taller_stacks_is_the_same_position() {
-        let text = "game \"Piles\"\nplayers a, b\nboard square 3 by 1\npiece man \"m\"\nstacks\n\
-                    phase play {\n  place man at board\n}\n";
-        let model = crate::check_source(text).model.expect("the game checks");
-        let values = options::resolve(&model, None, &[]).expect("options resolve");
-        let any = build(&model, &values).expect("the game builds");
-        with_game!(&any, g => {
+        with_game!(&piles(), g => {
             let (a, b) = (piece(0, 0, 0), piece(1, 0, 0));
             let mut tall = g.start();
             for _ in 0..5 {
@@ -1303,6 +1412,44 @@ mod tests {
             g.put(&mut one, 0, a);
             g.put(&mut one, 1, a);
             assert_eq!(lowered, one);
+        });
+    }
+
+    /// A stack moved onto another and a piece put under a stack change the hash by
+    /// the stacks' hashes alone: the result hashes as the same stacks built piece by
+    /// piece, and as the hash worked out from nothing; a different order of the same
+    /// pieces hashes differently.
+    #[test]
+    fn moved_and_tucked_stacks_hash_as_built_ones() {
+        with_game!(&piles(), g => {
+            let (a, b) = (piece(0, 0, 0), piece(1, 0, 0));
+            // a2 holds a, b; a1 holds b; a1 moves onto a2, then a goes under a2.
+            let mut moved = g.start();
+            g.put(&mut moved, 1, a);
+            g.put(&mut moved, 1, b);
+            g.put(&mut moved, 0, b);
+            g.move_stack(&mut moved, 0, 1);
+            g.put_bottom(&mut moved, 1, a);
+            assert_eq!(g.stack(&moved, 1).collect::<Vec<_>>(), vec![a, a, b, b]);
+            assert_eq!(moved.height(0), 0);
+            assert_eq!(moved.hash(), g.hash_from_scratch(&moved));
+
+            let mut built = g.start();
+            for p in [a, a, b, b] {
+                g.put(&mut built, 1, p);
+            }
+            assert_eq!(built.hash(), moved.hash());
+            assert_eq!(built, moved);
+
+            let mut other = g.start();
+            for p in [a, b, a, b] {
+                g.put(&mut other, 1, p);
+            }
+            assert_ne!(other.hash(), moved.hash());
+
+            // Taking the pieces off again leaves the hash of the empty board.
+            while g.take(&mut moved, 1).is_some() {}
+            assert_eq!(moved.hash(), g.start().hash());
         });
     }
 }

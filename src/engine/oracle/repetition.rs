@@ -14,12 +14,8 @@ impl<const W: usize> Game<W> {
             counters: (0..self.prog.counters.len() as u16).collect(),
         };
         let c = self.prog.repetition.as_ref().unwrap_or(&all);
-        let mut h = 0;
-        for cell in 0..self.n {
-            for (l, p) in self.stack(s, cell as u16).enumerate() {
-                h ^= self.piece_key(cell as u16, l, p);
-            }
-        }
+        // The pieces' part, worked out from the stacks.
+        let mut h = self.pieces_hash(s);
         if c.mover {
             h ^= mover_key(mover);
             for p in 0..self.prog.players {
