@@ -110,8 +110,8 @@ pub struct Game<const W: usize> {
     pub counter_slots: usize,
     /// The program lowered to typed code (see [`crate::engine::exec::code`]).
     pub code: Code<W>,
-    /// The hash keys of the pieces (see [`Game::piece_key`]), by cell and level, then
-    /// piece; empty when the table would be large.
+    /// The hash keys of the pieces on boards without stacks (see [`Game::piece_key`]),
+    /// by cell, then piece; empty with stacks or when the table would be large.
     keys: Vec<u64>,
     /// Bits of a piece's index in [`Game::keys`]: (side shift, kind shift, all).
     key_bits: (u32, u32, u32),
@@ -315,7 +315,6 @@ impl<const W: usize> PartialEq for State<W> {
         self.height == o.height
             && self.pieces.len() == o.pieces.len()
             && self.placed().eq(o.placed())
-            && self.stack_hash == o.stack_hash
             && self.side_bits == o.side_bits
             && self.kind_bits == o.kind_bits
             && self.flag_bits == o.flag_bits
@@ -698,10 +697,11 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The hash contribution of a piece at a level of a cell.
+/// The hash contribution of a piece on a cell, on a board without stacks (with
+/// stacks, see [`STACK_BASE`]).
 #[inline]
-pub fn piece_key(cell: u16, level: usize, p: Piece) -> u64 {
-    mix((cell as u64) << 48 ^ (level as u64) << 40 ^ p as u64)
+pub fn piece_key(cell: u16, p: Piece) -> u64 {
+    mix((cell as u64) << 48 ^ p as u64)
 }
 
 /// The multiplier of a stack's hash from one level to the next (odd): a stack of
@@ -732,7 +732,7 @@ fn stack_part(seed: u64, sh: u64) -> u64 {
 #[cold]
 #[inline(never)]
 fn moved_key_computed(from: u16, to: u16, p: Piece) -> u64 {
-    piece_key(from, 0, p) ^ piece_key(to, 0, p)
+    piece_key(from, p) ^ piece_key(to, p)
 }
 
 pub(crate) fn mover_key(m: u8) -> u64 {
@@ -897,34 +897,32 @@ impl<const W: usize> Game<W> {
         let bits = |k: usize| usize::BITS - k.saturating_sub(1).leading_zeros();
         let (fb, kb, sb) = (self.prog.flags.len() as u32, bits(self.prog.kinds.len()), bits(self.prog.sides.len()));
         let all = fb + kb + sb;
-        let size = (self.n * self.cap) << all;
+        let size = self.n << all;
         if all > 16 || size > 1 << 17 {
             return;
         }
         self.key_bits = (fb + kb, fb, all);
         self.keys = vec![0; size];
-        for at in 0..self.n * self.cap {
+        for c in 0..self.n {
             for i in 0..1usize << all {
                 let p = ((i >> (fb + kb)) as u32) << 24
                     | ((i >> fb & ((1 << kb) - 1)) as u32) << 16
                     | (i & ((1 << fb) - 1)) as u32;
-                self.keys[at << all | i] = piece_key((at / self.cap) as u16, at % self.cap, p);
+                self.keys[c << all | i] = piece_key(c as u16, p);
             }
         }
     }
 
-    /// The hash key of a piece at a level of a cell (from the table when there is one).
+    /// The hash key of a piece on a cell, on a board without stacks (from the table
+    /// when there is one).
     #[inline]
-    pub fn piece_key(&self, cell: u16, level: usize, p: Piece) -> u64 {
+    pub fn piece_key(&self, cell: u16, p: Piece) -> u64 {
         let (sk, kk, all) = self.key_bits;
         let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
         if self.keys.is_empty() || i >> all != 0 {
-            return piece_key(cell, level, p);
+            return piece_key(cell, p);
         }
-        self.keys
-            .get((cell as usize * self.cap + level) << all | i)
-            .copied()
-            .unwrap_or_else(|| piece_key(cell, level, p))
+        self.keys.get((cell as usize) << all | i).copied().unwrap_or_else(|| piece_key(cell, p))
     }
 
     /// The hash key of the player to move.
@@ -985,17 +983,12 @@ impl<const W: usize> Game<W> {
     /// without stacks, a key per piece and cell; with stacks, a part per cell from the
     /// hash of its stack ([`Game::stack_hash_of`]).
     pub(crate) fn pieces_hash(&self, s: &State<W>) -> u64 {
-        let mut h = 0;
-        for c in 0..self.n.min(s.height.len()) {
-            if self.cap == 1 {
-                for l in 0..s.height[c] as usize {
-                    h ^= self.piece_key(c as u16, l, s.pieces[s.slot(c, l)]);
-                }
-            } else if let Some(seed) = self.stack_seeds.get(c) {
-                h ^= stack_part(*seed, self.stack_hash_of(s, c as u16));
-            }
+        let cells = 0..self.n.min(s.height.len()) as u16;
+        if self.cap == 1 {
+            cells.filter_map(|c| Some(self.piece_key(c, self.top(s, c)?))).fold(0, |h, k| h ^ k)
+        } else {
+            cells.zip(&self.stack_seeds).fold(0, |h, (c, seed)| h ^ stack_part(*seed, self.stack_hash_of(s, c)))
         }
-        h
     }
 
     /// The hash of the stack of `c`, from its pieces: `key(p0) + B * key(p1) + ...`
@@ -1011,11 +1004,12 @@ impl<const W: usize> Game<W> {
     #[inline(always)]
     fn rehash_level(&self, s: &mut State<W>, c: u16, level: usize, old: Option<Piece>, new: Option<Piece>) {
         if self.cap == 1 {
+            // One level: the key of the piece on the cell.
             if let Some(p) = old {
-                s.hash ^= self.piece_key(c, level, p);
+                s.hash ^= self.piece_key(c, p);
             }
             if let Some(p) = new {
-                s.hash ^= self.piece_key(c, level, p);
+                s.hash ^= self.piece_key(c, p);
             }
             return;
         }
@@ -1029,6 +1023,8 @@ impl<const W: usize> Game<W> {
     #[inline]
     fn set_stack_hash(&self, s: &mut State<W>, c: u16, sh: u64) {
         if let (Some(seed), Some(old)) = (self.stack_seeds.get(c as usize), s.stack_hash.get_mut(c as usize)) {
+            // `stack_part` of the old stack hash and of the new, without the `mix(seed)`
+            // they share (it cancels).
             s.hash ^= mix(old.wrapping_add(*seed)) ^ mix(sh.wrapping_add(*seed));
             *old = sh;
         }
@@ -1258,7 +1254,7 @@ impl<const W: usize> Game<W> {
             let q = s.pieces[..n][t];
             self.set_top_bits(s, to, Some(q), false);
             s.height[..n][t] = 0;
-            s.hash ^= self.piece_key(to, 0, q);
+            s.hash ^= self.piece_key(to, q);
             taken = Some(q);
         }
         let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
@@ -1295,7 +1291,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The change of the hash when piece `p` moves from `from` to `to` without stacks:
-    /// `piece_key(from, 0, p) ^ piece_key(to, 0, p)`, with one index into the table.
+    /// `piece_key(from, p) ^ piece_key(to, p)`, with one index into the table.
     #[inline]
     fn moved_key(&self, from: u16, to: u16, p: Piece) -> u64 {
         let (sk, kk, all) = self.key_bits;
