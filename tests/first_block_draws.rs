@@ -4,7 +4,7 @@
 //! leave to be checked, the next block decides. Checked on a game written for it, whose
 //! jumps' `then` block runs as one closure before the `again` it ends with.
 
-use rulesi::engine::exec::code::Plan;
+use rulesi::engine::exec::code::{CS, Plan};
 use rulesi::engine::exec::moves::MoveList;
 use rulesi::engine::search;
 use rulesi::engine::{AnyGame, Game, State};
@@ -62,7 +62,7 @@ fn the_turns_of_a_first_block_are_begun_by_its_candidates_and_drawn_uniformly() 
     let jump = &g.code.rules[0];
     assert!(jump.mask.as_ref().is_some_and(|m| m.residual.is_some()), "a condition is left to check");
     assert!(
-        jump.then_fx.is_some() && jump.then_tail + 1 == jump.then.len(),
+        matches!(jump.then.as_slice(), [CS::Run(_), CS::Again]),
         "the jump's `then` block runs as one closure, then collects its `again`"
     );
     let (mut chains, mut captures, mut refused, mut steps) = (0, 0, 0, 0);

@@ -24,7 +24,7 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children};
-use crate::engine::exec::closure::{self, FB, FD, FF, FI, FL, FN, FS, FU8, FV, FX};
+use crate::engine::exec::closure::{self, FB, FD, FF, FI, FL, FS, FU8, FV, FX};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::state::{Game, State};
 use crate::engine::exec::statement::{Index, key_of};
@@ -480,18 +480,27 @@ pub enum EffN {
     Nop,
 }
 
-/// A lowered statement: conditions and effects are closures; the structure stays
-/// for the blocks that continue the turn (move rules, `again`, `first`, ...).
+/// A lowered statement. A block that runs (a `then` block, `end`, `after turn`, the
+/// setup) is lowered in runs: every stretch of statements that holds no continuation
+/// is one closure ([`CS::Run`]), and only the statements that hold one keep their
+/// structure, for the walker that collects the turn's next parts. A block of move rules
+/// (a phase, `no moves`, a continuation's own block) keeps its structure throughout:
+/// it is walked by the generator, which binds its locals and runs no effect.
+///
+/// The tag is a byte of its own (`repr(u8)`), as for [`Plan`]: left to the compiler,
+/// it would be kept in the niche of a vector's capacity, and telling a block of one
+/// run, the common case, would decode it.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum CS<const W: usize> {
+    /// Statements that hold no continuation, as one closure.
+    Run(FX<W>),
     /// Branches and an else.
     If(Vec<(FB<W>, Vec<CS<W>>)>, Option<Vec<CS<W>>>),
     /// Loop over a collection.
     For(u32, FI<W>, Vec<CS<W>>),
-    /// Bind a slot.
+    /// Bind a slot (in a block of move rules).
     Let(u32, FV<W>),
-    /// Set (`false`) or add to (`true`) a counter (`u16::MAX`: a score).
-    Counter(bool, u16, Vec<Index<W>>, FN<W>),
     /// The first block with a legal move.
     First(Vec<Vec<CS<W>>>),
     /// A further part the player may skip.
@@ -504,8 +513,15 @@ pub enum CS<const W: usize> {
     Move(u32),
     /// `again`.
     Again,
-    /// An effect (whether it counts as a capture is part of it).
-    Effect(FX<W>),
+}
+
+/// How a block is lowered (see [`CS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A block that runs: stretches without continuation are closures.
+    Runs,
+    /// A block of move rules, walked by the generator.
+    Moves,
 }
 
 /// How a rule's moves are generated as bitsets: for each piece, the destinations as
@@ -593,14 +609,6 @@ pub struct CRule<const W: usize> {
     pub conds: Option<FB<W>>,
     /// The `then` block.
     pub then: Vec<CS<W>>,
-    /// The `then` block as one closure, when everything before its trailing
-    /// continuations compiles to one (see [`CRule::then_tail`]).
-    pub then_fx: Option<FX<W>>,
-    /// Where the trailing continuations of `then` start: the statements `then[k..]`,
-    /// each a continuation (`again`, a move rule, `optional`, `required`, `first`,
-    /// `longest`), collected after `then_fx` has run and not ended the part.
-    /// `then.len()` when the block ends in none.
-    pub then_tail: usize,
     /// Mask generation, when the rule allows it.
     pub mask: Option<Mask<W>>,
 }
@@ -692,10 +700,20 @@ pub fn by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> boo
     r.lazy_ok && !r.needs_apply && counted_by_sets(g, rules, rid)
 }
 
-/// Whether a statement of a `then` block is a continuation: a further part of the
-/// turn, collected rather than run (see `Game::run_then`).
-fn is_continuation(s: &S) -> bool {
-    matches!(s, S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_))
+/// Whether a statement is or holds a continuation: a further part of the turn (a move
+/// rule, `again`, `first`, `optional`, `required`, `longest`), collected rather than run
+/// (see `Game::run_then`). In the setup, a move rule is a placement.
+fn goes_on(s: &S) -> bool {
+    match s {
+        S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) => true,
+        S::If(branches, otherwise) => {
+            branches.iter().any(|(_, b)| b.iter().any(goes_on))
+                || otherwise.as_ref().is_some_and(|b| b.iter().any(goes_on))
+        }
+        S::For(_, _, body) => body.iter().any(goes_on),
+        S::Capture(inner) => goes_on(inner),
+        S::Let(..) | S::Set(..) | S::Add(..) | S::Effect(..) => false,
+    }
 }
 
 /// The rules of a block made only of move rules (in `longest` blocks too), each
@@ -773,14 +791,10 @@ pub struct Code<const W: usize> {
     pub setup: Vec<CS<W>>,
     /// `end`.
     pub end: Vec<CS<W>>,
-    /// `end` as one closure, when it has no continuation.
-    pub end_fx: Option<FX<W>>,
     /// `no moves`.
     pub no_moves: Vec<CS<W>>,
     /// `after turn`.
     pub after_turn: Vec<CS<W>>,
-    /// `after turn` as one closure, when it has no continuation (and is not empty).
-    pub after_fx: Option<FX<W>>,
     /// Tables of destination sets by start cell ([`SetN::FromTable`]).
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Per rule: how random play draws the turns its parts begin, when they may go on.
@@ -792,19 +806,16 @@ pub struct Code<const W: usize> {
 }
 
 impl<const W: usize> Code<W> {
-    /// Drops every fast path (see [`Game::fast`]): move masks, plans, turns of two
-    /// parts drawn by slots, and blocks run as one closure.
+    /// Drops every fast path (see [`Game::fast`]): move masks, plans and turns of two
+    /// parts drawn by slots. (The blocks' fused shapes are not made at all then: see
+    /// [`Lower::block_fx`].)
     pub fn without_fast_paths(&mut self) {
         for r in &mut self.rules {
             r.mask = None;
-            r.then_fx = None;
-            r.then_tail = r.then.len();
         }
         self.plans.iter_mut().for_each(|p| *p = None);
         self.follows.iter_mut().for_each(|f| *f = None);
         self.fixed.iter_mut().for_each(|f| *f = None);
-        self.end_fx = None;
-        self.after_fx = None;
     }
 }
 
@@ -1702,54 +1713,69 @@ impl<const W: usize> Lower<'_, W> {
         }
     }
 
-    /// Lowers a block; `capture`: its effects count as captures.
-    pub fn block(&mut self, stmts: &[S], capture: bool) -> Vec<CS<W>> {
+    /// Lowers a block in the given form (see [`CS`]); `capture`: its effects count as
+    /// captures.
+    pub fn block(&mut self, stmts: &[S], capture: bool, form: Form) -> Vec<CS<W>> {
         let mut out = Vec::new();
-        for s in stmts {
-            self.stmt(s, capture, &mut out);
+        let mut i = 0;
+        while i < stmts.len() {
+            let st = &stmts[i];
+            if form == Form::Runs && !goes_on(st) {
+                let end = stmts[i..].iter().position(goes_on).map_or(stmts.len(), |k| i + k);
+                out.push(CS::Run(self.block_fx(&stmts[i..end], capture)));
+                i = end;
+                continue;
+            }
+            out.push(self.stmt(st, capture, form));
+            i += 1;
         }
         out
     }
 
-    fn stmt(&mut self, s: &S, capture: bool, out: &mut Vec<CS<W>>) {
-        out.push(match s {
+    /// A statement that keeps its structure: one that holds a continuation, or any
+    /// statement of a block of move rules.
+    fn stmt(&mut self, s: &S, capture: bool, form: Form) -> CS<W> {
+        match s {
             S::If(branches, otherwise) => CS::If(
-                branches.iter().map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture))).collect(),
-                otherwise.as_ref().map(|b| self.block(b, capture)),
+                branches
+                    .iter()
+                    .map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture, form)))
+                    .collect(),
+                otherwise.as_ref().map(|b| self.block(b, capture, form)),
             ),
-            S::For(slot, src, body) => CS::For(*slot, items_f(&self.items(src)), self.block(body, capture)),
+            S::For(slot, src, body) => CS::For(*slot, items_f(&self.items(src)), self.block(body, capture, form)),
             S::Let(slot, e) => CS::Let(*slot, val_f(&self.value(e))),
-            S::Set(c, idx, v) | S::Add(c, idx, v) => CS::Counter(
-                matches!(s, S::Add(..)),
-                *c,
-                self.counter_indexes(*c, idx).iter().map(index_f).collect(),
-                closure::num_f(&self.num(v)),
-            ),
-            S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture)).collect()),
-            S::Optional(b) => CS::Optional(self.block(b, capture)),
-            S::Required(b) => CS::Required(self.block(b, capture)),
-            S::Longest(b) => CS::Longest(self.block(b, capture)),
-            S::Capture(inner) => return self.stmt(inner, true, out),
+            S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture, Form::Moves)).collect()),
+            S::Optional(b) => CS::Optional(self.block(b, capture, Form::Moves)),
+            S::Required(b) => CS::Required(self.block(b, capture, Form::Moves)),
+            S::Longest(b) => CS::Longest(self.block(b, capture, Form::Moves)),
+            S::Capture(inner) => self.stmt(inner, true, form),
             S::Move(r) => CS::Move(*r),
             S::Again => CS::Again,
-            S::Effect(e, args) => CS::Effect(closure::effect_f(&self.effect(*e, args), capture)),
-        });
+            // An effect or a counter, which the checker keeps out of blocks of move rules.
+            S::Set(..) | S::Add(..) | S::Effect(..) => CS::Run(self.block_fx(std::slice::from_ref(s), capture)),
+        }
     }
 
-    /// A block with no continuation as one closure (`None` when it has one).
-    pub fn block_fx(&mut self, stmts: &[S], capture: bool) -> Option<FX<W>> {
+    /// Statements that hold no continuation as one closure. With the fast paths on,
+    /// runs of `if`s that share a first test are fused under it (see
+    /// [`Lower::guarded`] and `shared_runs`).
+    pub fn block_fx(&mut self, stmts: &[S], capture: bool) -> FX<W> {
+        let fast = self.g.fast;
         let mut items = Vec::new();
         // The first test of each `if` step (`None` for other steps).
         let mut firsts: Vec<Option<BoolN>> = Vec::new();
         let mut i = 0;
         while i < stmts.len() {
-            if let Some(key) = self.guard_key(&stmts[i]) {
+            if fast && let Some(key) = self.guard_key(&stmts[i]) {
                 let mut j = i + 1;
                 while j < stmts.len() && self.guard_key(&stmts[j]).is_some_and(|k| k.0 == key.0 && k.1 == key.1) {
                     j += 1;
                 }
-                if j - i >= 2 {
-                    items.push(closure::Step::Do(self.guarded(&stmts[i..j], capture)?));
+                if j - i >= 2
+                    && let Some(run) = self.guarded(&stmts[i..j], capture)
+                {
+                    items.push(closure::Step::Do(run));
                     firsts.push(None);
                     i = j;
                     continue;
@@ -1757,19 +1783,19 @@ impl<const W: usize> Lower<'_, W> {
             }
             items.push(match &stmts[i] {
                 S::If(branches, None) if branches.len() == 1 => {
-                    let body = self.block_fx(&branches[0].1, capture)?;
+                    let body = self.block_fx(&branches[0].1, capture);
                     let c = self.cond(&branches[0].0);
                     firsts.push(Some(closure::first_conjunct(&c).clone()));
                     closure::Step::If(closure::step_conds(&c), body)
                 }
                 st => {
                     firsts.push(None);
-                    closure::Step::Do(self.stmt_fx(st, capture)?)
+                    closure::Step::Do(self.stmt_fx(st, capture))
                 }
             });
             i += 1;
         }
-        Some(closure::steps_fx(shared_runs(items, &firsts)))
+        closure::steps_fx(if fast { shared_runs(items, &firsts) } else { items })
     }
 
     /// For `if P(c) in S and ... { }` with `P(c)` a path from a cell of the move:
@@ -1809,7 +1835,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             let rest = conjuncts[1..].iter().map(|c| closure::bool_f(&self.cond(c), false)).collect();
             let full = closure::bool_f(&self.cond(cond), false);
-            let body = self.block_fx(body, capture)?;
+            let body = self.block_fx(body, capture);
             items.push(closure::GuardItem { rest, full, body });
         }
         let keys: Vec<_> = run.iter().filter_map(|st| self.guard_key(st)).collect();
@@ -1848,32 +1874,44 @@ impl<const W: usize> Lower<'_, W> {
         Some(closure::guard_run_fx(base, table, cells, &set, items))
     }
 
-    fn stmt_fx(&mut self, s: &S, capture: bool) -> Option<FX<W>> {
-        Some(match s {
+    /// A statement that holds no continuation as one closure.
+    fn stmt_fx(&mut self, s: &S, capture: bool) -> FX<W> {
+        match s {
             S::If(branches, None) if branches.len() == 1 => {
-                let body = self.block_fx(&branches[0].1, capture)?;
+                let body = self.block_fx(&branches[0].1, capture);
                 let c = self.cond(&branches[0].0);
                 closure::if1_fx(closure::conjuncts(&c), body)
             }
             S::If(branches, otherwise) => {
-                let mut bs = Vec::new();
-                for (c, b) in branches {
-                    bs.push((closure::bool_f(&self.cond(c), false), self.block_fx(b, capture)?));
-                }
-                let otherwise = match otherwise {
-                    Some(b) => Some(self.block_fx(b, capture)?),
-                    None => None,
-                };
+                let bs = branches
+                    .iter()
+                    .map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block_fx(b, capture)))
+                    .collect();
+                let otherwise = otherwise.as_ref().map(|b| self.block_fx(b, capture));
                 closure::if_fx(bs, otherwise)
             }
             S::Effect(e, args) => closure::effect_f(&self.effect(*e, args), capture),
-            S::Capture(inner) => self.stmt_fx(inner, true)?,
-            S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) => return None,
-            S::For(_, _, body) => {
-                // Checked for continuations; run by the statement walker.
-                self.block_fx(body, capture)?;
-                let cs = self.block(std::slice::from_ref(s), capture);
-                closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
+            S::Capture(inner) => self.stmt_fx(inner, true),
+            S::For(slot, src, body) => {
+                let (slot, items, body) = (*slot, items_f(&self.items(src)), self.block_fx(body, capture));
+                closure::fx(move |g, st, cx| {
+                    for item in (items.0)(g, st, cx) {
+                        g.store(cx, slot, item);
+                        let r = (body.0)(g, st, cx);
+                        if r.ends() {
+                            return r;
+                        }
+                    }
+                    closure::Flow::GO
+                })
+            }
+            S::Let(slot, e) => {
+                let (slot, v) = (*slot, val_f(&self.value(e)));
+                closure::fx(move |g, st, cx| {
+                    let x = (v.0)(g, st, cx);
+                    g.store(cx, slot, x);
+                    closure::Flow::GO
+                })
             }
             // A counter without indexes (not a score): its slot is known, one write
             // (through `write_counter` it measured 60 instructions a draughts turn more).
@@ -1891,18 +1929,22 @@ impl<const W: usize> Lower<'_, W> {
                     closure::Flow::GO
                 })
             }
-            S::Set(..) | S::Add(..) => match self.block(std::slice::from_ref(s), capture).pop() {
-                Some(CS::Counter(add, c, idx, v)) => closure::fx(move |g, st, cx| {
+            S::Set(c, idx, v) | S::Add(c, idx, v) => {
+                let (c, add) = (*c, matches!(s, S::Add(..)));
+                let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(index_f).collect();
+                let v = closure::num_f(&self.num(v));
+                closure::fx(move |g, st, cx| {
                     g.run_counter(st, cx, add, c, &idx, &v);
                     closure::Flow::GO
-                }),
-                _ => return None,
-            },
-            S::Let(..) => {
-                let cs = self.block(std::slice::from_ref(s), capture);
-                closure::fx(move |g, st, cx| g.run_simple(st, cx, &cs))
+                })
             }
-        })
+            // `block` keeps continuations out of runs; met here, one is a fault of the
+            // lowering, counted (none in any game: tested) and run as nothing.
+            S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) => {
+                self.unlowered.push(format!("a continuation in a run of effects: {s:?}"));
+                closure::fx(|_, _, _| closure::Flow::GO)
+            }
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -1926,31 +1968,9 @@ impl<const W: usize> Lower<'_, W> {
         let to = to_set.as_ref().map(|x| closure::set_f(x));
         let to_lit = to_set.as_ref().and_then(closure::set_lit);
         let conds = self.all_of(&r.conds);
-        let then = self.block(&r.then, false);
-        // The trailing continuations are collected as they are met, after the
-        // statements before them (which bind no local they could read: a `let`
-        // before them keeps the block on the statement walker).
-        let then_tail = r.then.iter().rposition(|s| !is_continuation(s)).map_or(0, |i| i + 1);
-        let binds = r.then[..then_tail].iter().any(|s| matches!(s, S::Let(..)));
-        let then_fx = if then_tail < r.then.len() && binds { None } else { self.block_fx(&r.then[..then_tail], false) };
+        let then = self.block(&r.then, false, Form::Runs);
         let mask = self.mask(rid);
-        CRule {
-            subject,
-            subject_lit,
-            choices,
-            by,
-            owner,
-            kind,
-            along,
-            over,
-            to,
-            to_lit,
-            conds,
-            then,
-            then_fx,
-            then_tail,
-            mask,
-        }
+        CRule { subject, subject_lit, choices, by, owner, kind, along, over, to, to_lit, conds, then, mask }
     }
 
     /// Conditions, all to hold, as one closure (`None` for none).

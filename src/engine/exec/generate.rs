@@ -182,7 +182,8 @@ impl<const W: usize> Game<W> {
                     self.gen_rule(s, cx, rule, Some(at), prefix, out);
                 }
             }
-            CS::Counter(..) | CS::Effect(..) => {}
+            // Effects, which the checker keeps out of blocks of move rules.
+            CS::Run(_) => {}
         }
     }
 

@@ -15,7 +15,7 @@ use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::compile::steps::Steps;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_STACK};
-use crate::engine::exec::code::{Code, Lower};
+use crate::engine::exec::code::{Code, Form, Lower};
 use crate::engine::exec::shifts::ShiftPlan;
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
@@ -846,13 +846,11 @@ impl<const W: usize> Game<W> {
             };
             let p = &game.prog;
             let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
-            let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false)).collect();
-            let setup = lw.block(&p.setup, false);
-            let end = lw.block(&p.end, false);
-            let end_fx = lw.block_fx(&p.end, false);
-            let no_moves = lw.block(&p.no_moves, false);
-            let after_turn = lw.block(&p.after_turn, false);
-            let after_fx = if p.after_turn.is_empty() { None } else { lw.block_fx(&p.after_turn, false) };
+            let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false, Form::Moves)).collect();
+            let setup = lw.block(&p.setup, false, Form::Runs);
+            let end = lw.block(&p.end, false, Form::Runs);
+            let no_moves = lw.block(&p.no_moves, false, Form::Moves);
+            let after_turn = lw.block(&p.after_turn, false, Form::Runs);
             let plans = phases.iter().map(|b| crate::engine::exec::code::plan(&game, &rules, b)).collect();
             let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
             let seconds: Vec<u32> = follows
@@ -868,10 +866,8 @@ impl<const W: usize> Game<W> {
                 phases,
                 setup,
                 end,
-                end_fx,
                 no_moves,
                 after_turn,
-                after_fx,
                 from_tables,
                 follows,
                 fixed,

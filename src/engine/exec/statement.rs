@@ -1,5 +1,5 @@
-//! Running statements: blocks of lowered statements (their continuations kept for the
-//! turn's next parts) and counters; effects are closures ([`crate::engine::exec::closure::effect_f`]).
+//! Running statements: blocks lowered in runs (see [`CS`]), each run one closure, their
+//! continuations kept for the turn's next parts; and counters.
 
 use crate::engine::compile::Key;
 use crate::engine::exec::closure::{FN, FV, Flow};
@@ -28,9 +28,25 @@ pub(crate) struct Pending<'g, const W: usize> {
 pub(crate) type Pendings<'g, const W: usize> = smallvec::SmallVec<[Pending<'g, W>; 2]>;
 
 impl<const W: usize> Game<W> {
-    /// Runs statements as effects. Move rules met here are continuations of the turn:
-    /// they are collected into `pending` (when given) rather than run.
+    /// Runs a block lowered in runs. Move rules met here are continuations of the
+    /// turn: they are collected into `pending` (when given) rather than run.
+    #[inline(always)]
     pub(crate) fn run_block<'g>(
+        &'g self,
+        s: &mut State<W>,
+        cx: &mut Ctx<W>,
+        stmts: &'g [CS<W>],
+        pending: &mut Option<&mut Pendings<'g, W>>,
+    ) -> Flow {
+        if let [CS::Run(f)] = stmts {
+            return (f.0)(self, s, cx);
+        }
+        self.run_stmts(s, cx, stmts, pending)
+    }
+
+    /// [`Game::run_block`] of anything but one run.
+    #[inline(never)]
+    fn run_stmts<'g>(
         &'g self,
         s: &mut State<W>,
         cx: &mut Ctx<W>,
@@ -46,11 +62,6 @@ impl<const W: usize> Game<W> {
         Flow::GO
     }
 
-    /// Runs statements that hold no continuation.
-    pub(crate) fn run_simple(&self, s: &mut State<W>, cx: &mut Ctx<W>, stmts: &[CS<W>]) -> Flow {
-        self.run_block(s, cx, stmts, &mut None)
-    }
-
     pub(crate) fn run_stmt<'g>(
         &'g self,
         s: &mut State<W>,
@@ -59,7 +70,7 @@ impl<const W: usize> Game<W> {
         pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
         match st {
-            CS::Effect(f) => return (f.0)(self, s, cx),
+            CS::Run(f) => return (f.0)(self, s, cx),
             CS::If(branches, otherwise) => {
                 for (c, body) in branches {
                     if (c.0)(self, s, cx) {
@@ -83,7 +94,6 @@ impl<const W: usize> Game<W> {
                 let v = (e.0)(self, s, cx);
                 self.store(cx, *slot, v);
             }
-            CS::Counter(add, c, idx, v) => self.run_counter(s, cx, *add, *c, idx, v),
             CS::First(_) | CS::Optional(_) | CS::Required(_) | CS::Longest(_) | CS::Move(_) | CS::Again => {
                 if let Some(p) = pending.as_mut() {
                     Self::collect(cx, st, p);

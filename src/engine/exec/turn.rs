@@ -110,8 +110,7 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// A rule's `then` block (its closure when it has one; continuations go to
-    /// `pending` when given).
+    /// A rule's `then` block (continuations go to `pending` when given).
     #[inline(always)]
     pub(crate) fn run_then<'g>(
         &'g self,
@@ -121,33 +120,13 @@ impl<const W: usize> Game<W> {
         pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
         let Some(cr) = self.code.rules.get(rid as usize) else { return Flow::GO };
-        match &cr.then_fx {
-            Some(f) => {
-                let r = (f.0)(self, s, cx);
-                if let Some(tail) = cr.then.get(cr.then_tail..)
-                    && !tail.is_empty()
-                    && !r.ends()
-                    && let Some(p) = pending.as_mut()
-                {
-                    tail.iter().for_each(|st| Self::collect(cx, st, p));
-                }
-                r
-            }
-            None => self.run_block(s, cx, &cr.then, pending),
-        }
+        self.run_block(s, cx, &cr.then, pending)
     }
 
-    /// The `end` block (its closure when it has one).
+    /// The `end` block.
     #[inline(always)]
     pub(crate) fn run_end(&self, s: &mut State<W>, cx: &mut Ctx<W>) {
-        match &self.code.end_fx {
-            Some(f) => {
-                (f.0)(self, s, cx);
-            }
-            None => {
-                self.run_block(s, cx, &self.code.end, &mut None);
-            }
-        }
+        self.run_block(s, cx, &self.code.end, &mut None);
     }
 
     /// Records the position just reached for `repetitions`, when the rules read it.
@@ -271,9 +250,7 @@ impl<const W: usize> Game<W> {
     /// the turn made.
     pub(crate) fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) -> u32 {
         if s.outcome() == Outcome::Ongoing {
-            if let Some(f) = &self.code.after_fx {
-                (f.0)(self, s, cx);
-            } else if !self.code.after_turn.is_empty() {
+            if !self.code.after_turn.is_empty() {
                 self.run_block(s, cx, &self.code.after_turn, &mut None);
             }
         }

@@ -154,6 +154,14 @@ impl<'g, const W: usize> Oracle<'g, W> {
         Flow::GO
     }
 
+    /// Runs the `end` block on `s`, whose turn started at `turn_start` (for the tests
+    /// of the block as the engine compiles it).
+    #[cfg(test)]
+    pub(crate) fn run_end(&self, s: &mut State<W>, turn_start: &State<W>) {
+        let mut cx = self.ctx(turn_start);
+        self.run_block(s, &mut cx, &self.prog.end, false, &mut None);
+    }
+
     /// Runs one statement as an effect; the further parts it names go to `pending`.
     fn run<'p>(
         &'p self,
