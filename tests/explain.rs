@@ -259,3 +259,46 @@ end {
     }
     snapshot("explain-graph-without-direction-names", &text);
 }
+
+/// How the engine plays a game follows the program: the small game's condition that
+/// reads the destination's neighbours is one set for all the pieces, its count is
+/// checked move by move where no set can say it, and the phase's rules are drawn
+/// as sets; Sackson's AGON draws its turns of two moves by slots; with the fast paths
+/// off, the section says every turn is listed. Every line of it is at most 100
+/// columns wide, for every game.
+#[test]
+fn how_the_engine_plays_each_rule_is_shown() {
+    let dir = TempDir::new("explain-how");
+    let file = dir.write("small.game", SMALL.as_bytes());
+    let file = file.to_str().expect("a UTF-8 path");
+    let (code, out, err) = rulesi(&["explain", file]);
+    assert_eq!(code, 0, "{err}");
+    let how = out.split_once("How the engine plays it:\n").map(|(_, h)| h).unwrap_or_else(|| panic!("{out}"));
+    for line in [
+        "  phase play: random play draws",
+        "  rule 0: place stone at empty",
+        "    moves generated as sets of destinations",
+        "    one set for all the pieces: where any(neighbours(to) and own) or not any(own)",
+        "  rule 1: place stone at { a1, b2 }",
+    ] {
+        assert!(how.lines().any(|l| l == line), "no line `{line}` in:\n{how}");
+    }
+
+    let (code, out, err) = rulesi(&["explain", "games/sackson-agon.game"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("    turns that go on with rule 1 drawn by slots, without listing them\n"), "{out}");
+    let (code, out, err) = rulesi(&["explain", "games/sackson-agon.game", "--no-fast-paths"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("How the engine plays it:\n  with the fast paths off: every turn listed part by part, random play picking from the list\n"), "{out}");
+    assert!(!out.contains("drawn by slots"), "{out}");
+
+    for path in every_game() {
+        let (code, out, err) = rulesi(&["explain", &game_label(&path)]);
+        assert_eq!(code, 0, "{err}");
+        let how = out.split_once("How the engine plays it:\n").map(|(_, h)| h).unwrap_or_else(|| panic!("{out}"));
+        assert!(how.contains("random play draws"), "{}: {how}", path.display());
+        for line in how.lines() {
+            assert!(line.chars().count() <= 100, "{}: too wide: {line}", path.display());
+        }
+    }
+}

@@ -566,6 +566,22 @@ pub struct Mask<const W: usize> {
     /// For `step` and `jump`: per direction, the start cells whose destination along
     /// it passes the static conditions (`targets` not [`NONE`]).
     pub ok: Vec<Bits<W>>,
+    /// How each condition of the rule (`Rule::conds`, in order) is checked: what
+    /// `rulesi explain` shows of the rule.
+    pub uses: Vec<CondUse>,
+}
+
+/// How a condition of a rule with mask generation is checked (see [`Mask`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CondUse {
+    /// It reads no position: folded into the reachable cells when the game is built.
+    Static,
+    /// A set of destinations computed once for all the rule's pieces.
+    SetOnce,
+    /// A set of destinations computed for each piece.
+    SetPerPiece,
+    /// Checked move by move (in random play, only on the move drawn).
+    PerMove,
 }
 
 /// The directions a move rule's pieces move along, as a choice by sets: the pieces
@@ -2037,24 +2053,34 @@ impl<const W: usize> Lower<'_, W> {
         let (mut static_conds, mut per_gen, mut per_from, mut residual) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut per_from_member = Vec::new();
+        let mut uses = Vec::with_capacity(conds.len());
         for c in &conds {
             let d = deps(c);
             if d.is_static() && !(action == Action::Relocate && d.from) {
                 static_conds.push(c.clone());
+                uses.push(CondUse::Static);
                 continue;
             }
             if action == Action::Jump && d.middle {
                 residual.push(c.clone());
+                uses.push(CondUse::PerMove);
                 continue;
             }
-            match self.setize(c, action) {
+            uses.push(match self.setize(c, action) {
                 Some(set) if d.from => {
                     per_from_member.push(closure::member_f(&set));
                     per_from.push(set);
+                    CondUse::SetPerPiece
                 }
-                Some(set) => per_gen.push(closure::set_f(&set)),
-                None => residual.push(c.clone()),
-            }
+                Some(set) => {
+                    per_gen.push(closure::set_f(&set));
+                    CondUse::SetOnce
+                }
+                None => {
+                    residual.push(c.clone());
+                    CondUse::PerMove
+                }
+            });
         }
         // Static conditions read no position: the empty one will do.
         let static_conds: Vec<FB<W>> = static_conds.iter().map(|c| closure::bool_f(&self.bool(c), false)).collect();
@@ -2136,6 +2162,7 @@ impl<const W: usize> Lower<'_, W> {
             along_reads_from: d_along.from,
             along_by,
             ok,
+            uses,
         })
     }
 

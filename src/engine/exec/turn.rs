@@ -249,10 +249,8 @@ impl<const W: usize> Game<W> {
     /// the player who made the turn, in the phase it was made in. Returns the captures
     /// the turn made.
     pub(crate) fn end_turn(&self, s: &mut State<W>, cx: &mut Ctx<W>, played: Played) -> u32 {
-        if s.outcome() == Outcome::Ongoing {
-            if !self.code.after_turn.is_empty() {
-                self.run_block(s, cx, &self.code.after_turn, &mut None);
-            }
+        if s.outcome() == Outcome::Ongoing && !self.code.after_turn.is_empty() {
+            self.run_block(s, cx, &self.code.after_turn, &mut None);
         }
         let (played_by, played_in) = (s.mover(), s.phase());
         let phase = self.prog.phases.get(s.phase() as usize);

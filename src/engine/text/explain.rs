@@ -76,6 +76,11 @@ pub fn expr_text(prog: &Program, e: &E) -> String {
     Printer { prog, out: String::new(), var: None }.flat(e, 0)
 }
 
+/// A one-line summary of move rule `id` (`rule 2: relocate own and ...`).
+pub fn rule_line(prog: &Program, id: u32) -> String {
+    Printer { prog, out: String::new(), var: None }.rule_summary(id)
+}
+
 /// Where each rule is used: the block or rule whose statements name it.
 fn rule_places(prog: &Program) -> Vec<Option<String>> {
     let mut places = vec![None; prog.rules.len()];

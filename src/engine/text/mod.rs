@@ -2,6 +2,7 @@
 //! format of positions.
 
 pub mod explain;
+pub mod how_played;
 pub mod notation;
 pub mod position;
 pub mod refusal;
