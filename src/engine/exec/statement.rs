@@ -38,13 +38,14 @@ impl<const W: usize> Game<W> {
         stmts: &'g [CS<W>],
         pending: &mut Option<&mut Pendings<'g, W>>,
     ) -> Flow {
-        if let [CS::Run(f)] = stmts {
-            return (f.0)(self, s, cx);
+        match stmts {
+            [CS::Run(f)] => (f.0)(self, s, cx),
+            [] => Flow::GO,
+            _ => self.run_stmts(s, cx, stmts, pending),
         }
-        self.run_stmts(s, cx, stmts, pending)
     }
 
-    /// [`Game::run_block`] of anything but one run.
+    /// [`Game::run_block`] of more than one statement, or one that is not a run.
     #[inline(never)]
     fn run_stmts<'g>(
         &'g self,
