@@ -11,6 +11,7 @@ pub mod draw;
 pub mod engine;
 pub mod record;
 pub mod render;
+pub mod span;
 pub mod suggest;
 pub mod syntax;
 

@@ -233,6 +233,20 @@ pub enum Action {
 }
 
 impl Action {
+    /// What a move of this kind is called (`placement`, `step`, ...).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Action::Place => "placement",
+            Action::Step => "step",
+            Action::Slide => "slide",
+            Action::Jump => "jump",
+            Action::Relocate => "relocation",
+            Action::Pass => "pass",
+            Action::Choose => "choice",
+            Action::Take => "capture",
+        }
+    }
+
     /// The keyword.
     pub fn word(self) -> &'static str {
         match self {

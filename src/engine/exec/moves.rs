@@ -5,7 +5,6 @@ use crate::check::hir::Action;
 use crate::engine::compile::Program;
 use crate::engine::compile::program::{NONE, rules_named};
 use crate::engine::error::{EngineError, MAX_LISTED_PARTS};
-use crate::engine::exec::sink::Sink;
 
 /// One part of a turn: one move rule applied once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -221,54 +220,6 @@ impl MoveList {
                 i += 1;
             }
         }
-    }
-}
-
-/// The listed turns: every turn is checked, and nothing is counted.
-impl Sink for MoveList {
-    const UNCHECKED: bool = false;
-    type Turns = MoveList;
-
-    #[inline(always)]
-    fn turns(&mut self) -> &mut MoveList {
-        self
-    }
-    #[inline(always)]
-    fn len(&self) -> usize {
-        MoveList::len(self)
-    }
-    #[inline(always)]
-    fn get(&self, i: usize) -> &[Part] {
-        MoveList::get(self, i)
-    }
-    #[inline(always)]
-    fn is_checked(&self, _i: usize) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn set_checked(&mut self, _i: usize) {}
-    fn swap_remove(&mut self, i: usize) {
-        MoveList::swap_remove(self, i)
-    }
-    #[inline(always)]
-    fn push(&mut self, prefix: &[Part], last: Part) {
-        MoveList::push(self, prefix, last)
-    }
-    fn keep_longest(&mut self, mark: usize) {
-        MoveList::keep_longest(self, mark)
-    }
-    fn fail(&mut self, e: EngineError) {
-        MoveList::fail(self, e)
-    }
-    #[inline(always)]
-    fn failed(&self) -> bool {
-        MoveList::failed(self)
-    }
-    fn take_fault(&mut self) -> Option<Option<EngineError>> {
-        MoveList::take_fault(self)
-    }
-    fn clear(&mut self) {
-        MoveList::clear(self)
     }
 }
 

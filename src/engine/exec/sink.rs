@@ -6,7 +6,7 @@
 
 use crate::engine::error::EngineError;
 use crate::engine::exec::counted::Counted;
-use crate::engine::exec::moves::Part;
+use crate::engine::exec::moves::{MoveList, Part};
 
 /// What the generator writes into: turns, and for random play, candidates that are
 /// counted or checked only when drawn.
@@ -72,5 +72,53 @@ pub trait Sink {
     #[inline(always)]
     fn counted(&mut self) -> Option<&mut Counted> {
         None
+    }
+}
+
+/// The listed turns: every turn is checked, and nothing is counted.
+impl Sink for MoveList {
+    const UNCHECKED: bool = false;
+    type Turns = MoveList;
+
+    #[inline(always)]
+    fn turns(&mut self) -> &mut MoveList {
+        self
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        MoveList::len(self)
+    }
+    #[inline(always)]
+    fn get(&self, i: usize) -> &[Part] {
+        MoveList::get(self, i)
+    }
+    #[inline(always)]
+    fn is_checked(&self, _i: usize) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn set_checked(&mut self, _i: usize) {}
+    fn swap_remove(&mut self, i: usize) {
+        MoveList::swap_remove(self, i)
+    }
+    #[inline(always)]
+    fn push(&mut self, prefix: &[Part], last: Part) {
+        MoveList::push(self, prefix, last)
+    }
+    fn keep_longest(&mut self, mark: usize) {
+        MoveList::keep_longest(self, mark)
+    }
+    fn fail(&mut self, e: EngineError) {
+        MoveList::fail(self, e)
+    }
+    #[inline(always)]
+    fn failed(&self) -> bool {
+        MoveList::failed(self)
+    }
+    fn take_fault(&mut self) -> Option<Option<EngineError>> {
+        MoveList::take_fault(self)
+    }
+    fn clear(&mut self) {
+        MoveList::clear(self)
     }
 }

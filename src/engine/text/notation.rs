@@ -225,20 +225,6 @@ fn prefix_match(typed: &[Tok], legal: &[Tok], loose: bool) -> bool {
         })
 }
 
-/// What a move of this kind is called (`placement`, `step`, ...).
-pub(crate) fn action_noun(a: Action) -> &'static str {
-    match a {
-        Action::Place => "placement",
-        Action::Step => "step",
-        Action::Slide => "slide",
-        Action::Jump => "jump",
-        Action::Relocate => "relocation",
-        Action::Pass => "pass",
-        Action::Choose => "choice",
-        Action::Take => "capture",
-    }
-}
-
 /// At most `n` moves, with `...` when there are more.
 fn some_moves(notes: &[&String], n: usize) -> String {
     let mut out: Vec<String> = notes.iter().take(n).map(|s| s.to_string()).collect();
@@ -440,7 +426,7 @@ fn find_move_in<const W: usize>(
     }
     let kind_hint = || {
         if one_kind {
-            format!(": every legal move now is a {} (e.g. {})", action_noun(first_action(0)), notes[0])
+            format!(": every legal move now is a {} (e.g. {})", first_action(0).noun(), notes[0])
         } else {
             String::new()
         }

@@ -20,7 +20,6 @@ use crate::engine::exec::state::{Game, State, kind_of};
 use crate::engine::exec::value::Val;
 use crate::engine::exec::values::{items_f, val_f};
 use crate::engine::text::explain::expr_text;
-use crate::engine::text::notation::action_noun;
 
 /// How far a move gets in one rule, in order: the furthest is the one told.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -289,7 +288,7 @@ fn follow<const W: usize>(
         if !pieces.has(from) {
             let why = format!(
                 "a {} moves only `{}`, and the piece on {} is not one",
-                action_noun(rule.action),
+                rule.action.noun(),
                 text(&rule.subject),
                 label(from)
             );
@@ -359,7 +358,7 @@ fn follow<const W: usize>(
     if g.apply_part(&mut next, &mut inner, part, None, false).refused {
         let why = match inner.mv.refusal.and_then(|k| g.prog.names.reasons.get(k as usize)) {
             Some(text) => text.clone(),
-            None => format!("the {} rule's `then` block refuses it", action_noun(rule.action)),
+            None => format!("the {} rule's `then` block refuses it", rule.action.noun()),
         };
         return Some((Stage::Refused, why));
     }
