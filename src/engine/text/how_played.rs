@@ -110,10 +110,7 @@ fn leaves<const W: usize>(plan: &Plan<W>, indent: usize, out: &mut String) {
 /// `rule 1` or `rules 1, 2`.
 fn rules(ids: &[u32]) -> String {
     let list: Vec<String> = ids.iter().map(u32::to_string).collect();
-    match ids {
-        [one] => format!("rule {one}"),
-        _ => format!("rules {}", list.join(", ")),
-    }
+    format!("{} {}", if ids.len() == 1 { "rule" } else { "rules" }, list.join(", "))
 }
 
 /// A line with its indentation, its other runs of spaces made one, cut to [`WIDTH`]
