@@ -12,7 +12,8 @@ fn sets_and_directions_indexed_by_the_mover_are_tables_by_player() {
     use rulesi::check::hir::ContextVar;
     use rulesi::engine::compile::program::{E, Op};
     use rulesi::engine::exec::closure::dirs_f;
-    use rulesi::engine::exec::code::{DirsN, Lower, SetN};
+    use rulesi::engine::exec::code::Lower;
+    use rulesi::engine::exec::ir::{DirsN, SetN};
     /// What the chain reads for player `p`.
     fn arm(e: &E, p: u8) -> &E {
         match e {

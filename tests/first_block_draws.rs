@@ -4,7 +4,7 @@
 //! leave to be checked, the next block decides. Checked on a game written for it, whose
 //! jumps' `then` block runs as one closure before the `again` it ends with.
 
-use rulesi::engine::exec::code::{CS, Plan};
+use rulesi::engine::exec::game::{CS, Plan};
 use rulesi::engine::exec::moves::MoveList;
 use rulesi::engine::search;
 use rulesi::engine::{AnyGame, Game, State};

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use rulesi::check::hir::Action;
-use rulesi::engine::exec::code::Plan;
+use rulesi::engine::exec::game::Plan;
 use rulesi::engine::search;
 use rulesi::engine::{AnyGame, Game, State, build, compile::options, text::position};
 use rulesi::with_game;

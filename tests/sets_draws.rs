@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use rulesi::engine::exec::code::Plan;
+use rulesi::engine::exec::game::Plan;
 use rulesi::engine::exec::moves::MoveList;
 use rulesi::engine::search;
 use rulesi::with_game;

@@ -20,18 +20,18 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// How long to run, in seconds of CPU time of this thread (at most a day).
-    #[arg(long, default_value_t = 5.0, value_parser = super::parse_seconds, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5.0, value_parser = super::shared::parse_seconds, allow_negative_numbers = true)]
     seconds: f64,
     /// Play exactly this many games instead (a fixed amount of work, for profilers
     /// and instruction counts).
-    #[arg(long, value_name = "N", value_parser = super::playouts(), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = super::shared::playouts(), allow_negative_numbers = true)]
     playouts: Option<u64>,
     /// The random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The longest game played, in turns; a game that reaches it ends unfinished (this
     /// is the program's limit, not a rule of the game).
-    #[arg(long, default_value_t = 10_000, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 10_000, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     max_plies: u32,
     /// Play from the position in this file instead of the start (the positions text
     /// format).

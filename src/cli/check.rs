@@ -23,8 +23,8 @@ use rulesi::engine;
 use rulesi::render::{self, Style};
 use rulesi::syntax::{MAX_FILE_BYTES, Span};
 
-use super::ColorChoice;
 use super::files::{ReadError, read_user_file};
+use super::shared::ColorChoice;
 
 /// The width diagnostics are wrapped at.
 const WIDTH: usize = 100;
@@ -82,7 +82,7 @@ struct Totals {
 
 /// Runs `rulesi check`.
 pub fn run(args: Args) -> ExitCode {
-    let style = Style { colour: args.color.for_stderr(), unicode: super::stderr_is_terminal(), width: WIDTH };
+    let style = Style { colour: args.color.for_stderr(), unicode: super::shared::stderr_is_terminal(), width: WIDTH };
     let stdout = io::stdout();
     let stderr = io::stderr();
     let mut out = stdout.lock();

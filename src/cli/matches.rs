@@ -28,7 +28,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// How many games.
-    #[arg(long, default_value_t = 10, value_parser = super::games(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 10, value_parser = super::shared::games(), allow_negative_numbers = true)]
     games: u32,
     /// Who plays a side: `--player white=computer` (computer or random; repeatable).
     /// Players not named play at random.
@@ -41,13 +41,13 @@ pub struct Args {
     /// The longest random playout of the computer's search, in turns (an unfinished
     /// playout is scored by the pieces, or scores, each player has; with a time budget
     /// slow games get shorter playouts).
-    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 400, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The random seed of the first game (game i uses seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The longest game, in turns: a game that reaches it is unfinished.
-    #[arg(long, default_value_t = 1000, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1000, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     max_plies: u32,
     /// Rotate who plays which seat from one game to the next.
     #[arg(long)]

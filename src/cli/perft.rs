@@ -20,7 +20,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// How many moves deep to count.
-    #[arg(value_parser = super::depth(), allow_negative_numbers = true)]
+    #[arg(value_parser = super::shared::depth(), allow_negative_numbers = true)]
     depth: u32,
     /// Count from the position in this file instead of the start (the positions text
     /// format).

@@ -30,11 +30,11 @@ use rulesi::engine::text::position;
 use rulesi::engine::{EngineError, Game, MoveList, Outcome, Sampler, State};
 use rulesi::with_game;
 
-use super::ColorChoice;
 use super::board::{View, move_cells};
 use super::files::{ReadError, read_user_file};
 use super::load::{GameArgs, load, start_position};
 use super::record::{self, Line, Record, Target};
+use super::shared::ColorChoice;
 
 /// The most moves `moves` lists.
 const MOVES_SHOWN: usize = 300;
@@ -66,7 +66,7 @@ pub struct Args {
     /// The longest random playout of the computer's search, in turns (an unfinished
     /// playout is scored by the pieces, or scores, each player has; with a time budget
     /// slow games get shorter playouts).
-    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 400, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The random seed for the computer and random players (default: from the clock).
     #[arg(long)]
@@ -290,9 +290,9 @@ const NOT_A_RECORD: &str = "a game started from a position is not saved as a rec
                             continued with `rulesi play --position FILE`";
 
 /// Saves a game that must stop (see [`Autosave::rescue`]) and returns what to tell the
-/// user. Holds [`super::SAVING`] meanwhile, so that the program does not end halfway.
+/// user. Holds [`super::shared::SAVING`] meanwhile, so that the program does not end halfway.
 fn rescue(autosave: &Mutex<Autosave>, why: &str) -> String {
-    let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+    let _saving = super::shared::SAVING.lock().unwrap_or_else(|e| e.into_inner());
     autosave.lock().unwrap_or_else(|e| e.into_inner()).rescue(why)
 }
 
@@ -800,7 +800,7 @@ fn use_colour(choice: ColorChoice, interactive: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => interactive && std::io::stdout().is_terminal() && !super::no_color_set(),
+        ColorChoice::Auto => interactive && std::io::stdout().is_terminal() && !super::shared::no_color_set(),
     }
 }
 
@@ -885,7 +885,7 @@ pub fn run(args: Args) -> ExitCode {
         {
             let shared = Arc::clone(&autosave);
             let _ = ctrlc::set_handler(move || {
-                let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+                let _saving = super::shared::SAVING.lock().unwrap_or_else(|e| e.into_inner());
                 let message = shared.lock().unwrap_or_else(|e| e.into_inner()).rescue("interrupted");
                 tell(&format!("\n{message}"));
                 std::process::exit(130);
@@ -921,7 +921,7 @@ pub fn run(args: Args) -> ExitCode {
         }
         let code = session.run();
         // A game being saved on a signal is saved whole before the program ends.
-        let _saving = super::SAVING.lock().unwrap_or_else(|e| e.into_inner());
+        let _saving = super::shared::SAVING.lock().unwrap_or_else(|e| e.into_inner());
         code
     })
 }

@@ -14,10 +14,10 @@ use clap::Args as ClapArgs;
 use rulesi::engine::Outcome;
 use rulesi::with_game;
 
-use super::ColorChoice;
 use super::board::{View, move_cells};
 use super::load::{GameArgs, load};
 use super::record::{self, Line};
+use super::shared::ColorChoice;
 
 /// Arguments of `replay`.
 #[derive(Debug, ClapArgs)]
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> ExitCode {
     let colour = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => interactive && std::io::stdout().is_terminal() && !super::no_color_set(),
+        ColorChoice::Auto => interactive && std::io::stdout().is_terminal() && !super::shared::no_color_set(),
     };
     with_game!(&loaded.game, g => {
         let view = View::new(&g.prog, colour);

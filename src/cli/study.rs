@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// Games per variant.
-    #[arg(long, default_value_t = 100, value_parser = super::games(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = super::shared::games(), allow_negative_numbers = true)]
     games: u32,
     /// Who plays every seat: the computer (against itself) or random players.
     #[arg(long, value_enum, default_value_t = Player::Computer)]
@@ -48,10 +48,10 @@ pub struct Args {
     #[arg(long, default_value = "1000", value_parser = Budget::parse, allow_negative_numbers = true)]
     think: Budget,
     /// The longest random playout of the computer's search, in turns.
-    #[arg(long, default_value_t = 400, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 400, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     playout_plies: u32,
     /// The longest game, in turns: a game that reaches it is unfinished.
-    #[arg(long, default_value_t = 1000, value_parser = super::plies(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1000, value_parser = super::shared::plies(), allow_negative_numbers = true)]
     max_plies: u32,
     /// The study's seed: game i of variant v is seeded from (seed, v, i).
     #[arg(long, default_value_t = 1)]

@@ -21,8 +21,9 @@ use crate::check::model::Value as Choice;
 
 pub use bits::Bits;
 pub use error::{BuildError, EngineError, EngineErrorKind};
+pub use exec::game::Game;
 pub use exec::moves::{MoveList, Part};
-pub use exec::state::{Game, Outcome, State};
+pub use exec::state::{Outcome, State};
 pub use sample::Sampler;
 
 /// A compiled game at the bitset width its board needs.

@@ -15,8 +15,9 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State, piece};
+use crate::engine::exec::state::{State, piece};
 
 impl<const W: usize> Game<W> {
     /// `attacked(cells, side)`: whether the player of `side` could take a piece on one
@@ -76,7 +77,7 @@ impl<const W: usize> Game<W> {
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
-        cr: &crate::engine::exec::code::CRule<W>,
+        cr: &crate::engine::exec::game::CRule<W>,
         out: &mut impl crate::engine::exec::sink::Sink,
     ) {
         let c = cx.attack;

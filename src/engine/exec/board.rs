@@ -4,7 +4,7 @@
 use crate::board::CellId;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::state::Game;
+use crate::engine::exec::game::Game;
 
 /// The distance between cells with no path between them (or no cell).
 pub const FAR: i64 = i64::MAX / 4;

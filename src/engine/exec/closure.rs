@@ -1,6 +1,6 @@
-//! Closures: the typed code of [`crate::engine::exec::code`] turned into Rust closures, once, when the
-//! game is built. They are the engine's only executor: every node kind has a builder
-//! arm here (or in [`crate::engine::exec::values`] for values, lists, loops' collections
+//! Closures: the typed code ([`crate::engine::exec::ir`]) turned into Rust closures,
+//! once, when the game is built. They are the engine's only executor: every node kind has a builder
+//! arm here (or in [`values`] for values, lists, loops' collections
 //! and the forms all node types share) making its closure from its children's closures.
 //!
 //! A tree walk pays a dispatch and a large function's prologue at every node; a
@@ -19,87 +19,24 @@
 //!   statement, and `flag(f, to + d)` on one cell without a set.
 
 mod lines;
+pub mod values;
 
-use std::fmt;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::board::{CellId, SymId};
 use crate::check::hir::Builtin;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{NONE, Shape};
-use crate::engine::exec::code::{
-    Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, NumN, SetN, SideN, Target, index_f,
-};
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
-use crate::engine::exec::statement::Index;
+use crate::engine::exec::game::{F, FB, FC, FD, FF, FId, FM, FN, FS, FU8, FX, Flow, Game, Index};
+use crate::engine::exec::ir::{
+    Base, BoolN, CellN, CellsDnf, Cmp, DirN, DirsN, EffN, IdN, IndexN, Lit, NumN, SetLit, SetN, SideN, Src, Target,
+    ValN,
+};
+use crate::engine::exec::state::{Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 use crate::engine::exec::value::Val;
-use crate::engine::exec::values::{ItemIter, ValN, eq_const_f, items_f, list_f, val_f, wrap_f};
 
-/// A shared closure (cloned with the game; printed as `<fn>`). Boxed inside the
-/// `Arc`: the call finds the closure's data at a fixed offset, where `Arc<dyn Fn>`
-/// computes it from the alignment in the vtable at every call.
-pub struct F<T: ?Sized>(pub Arc<Box<T>>);
-
-impl<T: ?Sized> Clone for F<T> {
-    fn clone(&self) -> Self {
-        F(self.0.clone())
-    }
-}
-
-impl<T: ?Sized> fmt::Debug for F<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<fn>")
-    }
-}
-
-/// What running statements found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Flow {
-    /// `refuse`: the move is not legal.
-    pub refused: bool,
-    /// `stop`: the turn ends.
-    pub stopped: bool,
-}
-
-impl Flow {
-    /// Go on.
-    pub const GO: Flow = Flow { refused: false, stopped: false };
-
-    /// Whether the block ends here.
-    #[inline]
-    pub fn ends(self) -> bool {
-        self.refused || self.stopped
-    }
-}
-
-/// A node of the typed code evaluating to `O`.
-pub type FF<const W: usize, O> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>) -> O + Send + Sync>;
-/// A condition.
-pub type FB<const W: usize> = FF<W, bool>;
-/// A number.
-pub type FN<const W: usize> = FF<W, i64>;
-/// A cell.
-pub type FC<const W: usize> = FF<W, u16>;
-/// A set of cells.
-pub type FS<const W: usize> = FF<W, Bits<W>>;
-/// A side, or a direction (`u8::MAX`: none).
-pub type FU8<const W: usize> = FF<W, u8>;
-/// A kind or a flag (`u16::MAX`: none).
-pub type FId<const W: usize> = FF<W, u16>;
-/// A value.
-pub type FV<const W: usize> = FF<W, Val<W>>;
-/// A list.
-pub type FL<const W: usize> = FF<W, Rc<Vec<Val<W>>>>;
-/// The elements a loop runs over.
-pub type FI<const W: usize> = FF<W, ItemIter<W>>;
-/// Whether a cell (on the board) is in a set.
-pub type FM<const W: usize> = F<dyn Fn(&Game<W>, &State<W>, &mut Ctx<'_, W>, u16) -> bool + Send + Sync>;
-/// A set of directions (a mask, a bit per direction).
-pub type FD<const W: usize> = FF<W, u32>;
-/// Statements run for their effects.
-pub type FX<const W: usize> = F<dyn Fn(&Game<W>, &mut State<W>, &mut Ctx<'_, W>) -> Flow + Send + Sync>;
+use values::{eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// Makes the closure of a node.
 pub fn ff<const W: usize, O: 'static>(
@@ -317,28 +254,6 @@ impl PathC {
     }
 }
 
-/// A bitset of the position (or a constant) that a literal tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Src {
-    Occupied,
-    Own,
-    Opponent,
-    Kind(u16),
-    Flag(u16),
-    Side(u8),
-    Const(u32),
-    /// The player to move's constant set: `Game::sets` from this id on, one per player.
-    ByMover(u32),
-    Jumped,
-}
-
-/// A test of a cell against a bitset, possibly negated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Lit {
-    src: Src,
-    neg: bool,
-}
-
 impl<const W: usize> Game<W> {
     #[inline(always)]
     fn src_bits(&self, s: &State<W>, src: Src) -> Bits<W> {
@@ -388,11 +303,6 @@ impl<const W: usize> Game<W> {
         true
     }
 }
-
-/// A set that is one literal (`own`, `empty`, a kind, a flag, a constant set...):
-/// random play reads it inline instead of calling a closure (see [`set_lit`]).
-#[derive(Clone, Copy, Debug)]
-pub struct SetLit(Lit);
 
 /// The set as one literal, when it is one.
 pub fn set_lit(set: &SetN) -> Option<SetLit> {
@@ -2898,6 +2808,14 @@ pub fn guard_run_fx<const W: usize>(
             }
         }
         _ => run(base, parts, BySet(set_f::<W>(set))),
+    }
+}
+
+/// A counter's index as the statements read it.
+pub(crate) fn index_f<const W: usize>(i: &IndexN) -> Index<W> {
+    match i {
+        IndexN::At(pos) => Index::At(*pos),
+        IndexN::Read(v) => Index::Read(val_f(v)),
     }
 }
 

@@ -1,6 +1,7 @@
-//! Typed code: the simplified program lowered once, in [`Game::new`], into trees whose
-//! every node has one result type (a condition, a number, a cell, a set of cells, a
-//! side), so that evaluation never builds a dynamic value.
+//! The lowering: the simplified program lowered once, when the game is built ([`lower`],
+//! called by `Game::new`), into typed trees ([`crate::engine::exec::ir`]) whose every
+//! node has one result type (a condition, a number, a cell, a set of cells, a side), so
+//! that evaluation never builds a dynamic value.
 //!
 //! The lowering picks specialised nodes for the shapes rules are made of:
 //!
@@ -24,650 +25,17 @@ use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Fiel
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape, any_node, children};
-use crate::engine::exec::closure::{self, FB, FD, FF, FI, FL, FS, FU8, FV, FX};
+use crate::engine::exec::closure::values::{items_f, list_f, val_f};
+use crate::engine::exec::closure::{self, index_f};
 use crate::engine::exec::context::{Ctx, MoveVars};
-use crate::engine::exec::state::{Game, State};
-use crate::engine::exec::statement::{Index, key_of};
-use crate::engine::exec::values::{Const, Items, ListN, ValN, Wrap, items_f, list_f, val_f};
-
-/// Where a cell path starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Base {
-    /// `from`.
-    From,
-    /// `to`.
-    To,
-    /// `middle`.
-    Middle,
-    /// `last_jumped`.
-    LastJumped,
-    /// A local slot holding a cell.
-    Local(u32),
-    /// A constant cell (or [`NONE`]).
-    Const(u16),
-}
-
-/// A cell.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CellN {
-    /// A start and up to four constant directions (`len` of them).
-    Path(Base, [u8; 4], u8),
-    /// A cell plus a direction known at play time (`true`: minus).
-    StepDyn(Box<CellN>, Box<DirN>, bool),
-    /// A per-cell table of cells.
-    Table(u32, Box<CellN>),
-    /// `the(set)`: its one cell, or none.
-    The(Box<SetN>),
-    /// `cell(x, y)`.
-    At(Box<NumN>, Box<NumN>),
-    /// `image(c, symmetry)`.
-    Image(Box<CellN>, Box<ValN>),
-    /// `previous.from` (`true`) or `previous.to`.
-    Previous(bool),
-    /// `next(c, d, S)`: the first cell of the set along the direction.
-    Next(Box<CellN>, DirN, Box<SetN>),
-    /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(Box<CellN>, DirN, Box<NumN>),
-    /// A form every node type shares.
-    W(Box<Wrap<CellN>>),
-}
-
-/// A direction.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DirN {
-    /// A constant.
-    Const(u8),
-    /// A local slot.
-    Local(u32),
-    /// The opposite direction.
-    Opposite(Box<DirN>),
-    /// `rotate(d, k)`.
-    Rotate(Box<DirN>, Box<NumN>),
-    /// A form every node type shares.
-    W(Box<Wrap<DirN>>),
-}
-
-/// A set of directions.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DirsN {
-    /// A constant mask.
-    Const(u32),
-    /// A constant mask per player, the player to move's (directions indexed by
-    /// `mover`).
-    ByMover(Vec<u32>),
-    /// One direction.
-    One(DirN),
-    /// Both (`true`) or either.
-    Both(Box<DirsN>, Box<DirsN>, bool),
-    /// `{ d in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
-    /// A form every node type shares.
-    W(Box<Wrap<DirsN>>),
-}
-
-/// A side (player or colour).
-#[derive(Clone, Debug, PartialEq)]
-pub enum SideN {
-    /// A constant.
-    Const(u8),
-    /// `mover`.
-    Mover,
-    /// `opponent`.
-    Opponent,
-    /// A local slot.
-    Local(u32),
-    /// `opponent(side)`.
-    OpponentOf(Box<SideN>),
-    /// `owner(c)` (no side: `u8::MAX`).
-    Owner(CellN),
-    /// `previous.player`.
-    Previous,
-    /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
-    TakenOwner,
-    /// A form every node type shares.
-    W(Box<Wrap<SideN>>),
-}
-
-/// A set of cells.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SetN {
-    /// A constant set, by id in [`Game::sets`].
-    Const(u32),
-    /// A constant set per player, the player to move's: the sets of players `0, 1,
-    /// ...` are [`Game::sets`] from this id on (a region indexed by `mover`).
-    ByMover(u32),
-    /// `empty`.
-    Empty,
-    /// `occupied`.
-    Occupied,
-    /// `own`.
-    Own,
-    /// `enemy`.
-    Enemy,
-    /// `jumped`.
-    Jumped,
-    /// Cells whose top piece is of a kind.
-    Kind(u16),
-    /// Cells whose top piece is of the kind a value holds (none: no cell).
-    KindOf(IdN),
-    /// Cells whose top piece carries a flag.
-    Flag(u16),
-    /// `owned_by(side)`.
-    Side(SideN),
-    /// Intersection.
-    And(Box<SetN>, Box<SetN>),
-    /// Union.
-    Or(Box<SetN>, Box<SetN>),
-    /// `a and not b`.
-    Sub(Box<SetN>, Box<SetN>),
-    /// The board minus the set.
-    Complement(Box<SetN>),
-    /// `if c then board else x`.
-    IfAll(Box<BoolN>, Box<SetN>),
-    /// `if c then x else {}`.
-    IfThen(Box<BoolN>, Box<SetN>),
-    /// `if c then a else b`.
-    If(Box<BoolN>, Box<SetN>, Box<SetN>),
-    /// A per-cell table of sets.
-    Table(u32, CellN),
-    /// One cell (none: the empty set).
-    Cell(CellN),
-    /// A table of sets by `from`, made when the game is built (static conditions of a
-    /// move rule as sets of destinations).
-    FromTable(u32),
-    /// The cells with at least one neighbour in the set: `any(neighbours(to) and S)`
-    /// as a set of `to`.
-    Dilate(Box<SetN>),
-    /// The cells whose step along the direction is in the set: `to + d in S` as a set
-    /// of `to`.
-    StepsInto(Box<SetN>, u8),
-    /// The cells whose number of neighbours in the set compares so with the number:
-    /// `count(neighbours(to) and S) == k` as a set of `to`.
-    NbCount(Box<SetN>, Cmp, Box<NumN>),
-    /// `neighbours(S)`: the cells next to the set, not in it.
-    Neighbours(Box<SetN>),
-    /// `group(c)`.
-    Group(CellN),
-    /// `at_turn_start(S)`.
-    AtStart(Box<SetN>),
-    /// `without(c, S)`.
-    Without(CellN, Box<SetN>),
-    /// Computes the first set once as temporary `k`, then the second (which reads it
-    /// as [`SetN::Temp`]): a part repeated in a condition is computed once.
-    Let(u32, Box<SetN>, Box<SetN>),
-    /// Temporary `k` (see [`SetN::Let`]).
-    Temp(u32),
-    /// A set that depends only on the position at the start of the turn and on `from`
-    /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
-    /// turn, and kept in the context ([`crate::engine::exec::context::Ctx::cache`]) under its number.
-    Cached(u32, Box<SetN>),
-    /// `a otherwise b`: `a`, or `b` when `a` is empty.
-    Otherwise(Box<SetN>, Box<SetN>),
-    /// The cells on the line from one cell to another.
-    Range(CellN, CellN),
-    /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
-    NeighboursAlong(Box<SetN>, DirsN),
-    /// `{ c in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
-    /// `union(x in source: S)`.
-    UnionOf(u32, Box<Items>, Box<SetN>),
-    /// `union(list)` (`true`) or `common(list)`.
-    Fold(Box<ListN>, bool),
-    /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
-    /// elements that pass, folded as they are taken (none: the empty set).
-    FoldIf(u32, Box<Items>, Box<BoolN>, bool),
-    /// `image(S, symmetry)`.
-    Image(Box<SetN>, Box<ValN>),
-    /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
-    Ray(CellN, DirN, bool),
-    /// `run(c, d, S)`.
-    Run(CellN, DirN, Box<SetN>),
-    /// A form every node type shares.
-    W(Box<Wrap<SetN>>),
-}
-
-/// `(P11(c) in S and P12(c) in S ...) or (P21(c) in S ...) or ...`, every `P` a
-/// constant path from one start `c` of the move: the cells of all the paths, per start
-/// cell, are tabulated; the set is intersected with them once; each term is then a
-/// few bit lookups. A term needs as many cells in the set as it has tests, so fewer
-/// cells in the intersection than the smallest term decides it at once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CellsDnf {
-    /// The start.
-    pub base: Base,
-    /// The union of all the paths' cells, per start cell: a table of
-    /// [`Code::from_tables`].
-    pub union: u32,
-    /// The same table as words (`W` a cell).
-    pub union_words: Vec<u64>,
-    /// The cell of every test, per start cell (`tests` of them each; [`NONE`] off
-    /// the board).
-    pub cells: Vec<u16>,
-    /// How many tests each term has, in order.
-    pub terms: Vec<u8>,
-    /// The set.
-    pub set: SetN,
-}
-
-impl CellsDnf {
-    /// Whether a term holds, given which of the cells of start `c` are in the set.
-    pub fn holds<const W: usize>(&self, known: Bits<W>, c: u16) -> bool {
-        let k: usize = self.terms.iter().map(|t| *t as usize).sum();
-        let row = &self.cells[c as usize * k..c as usize * k + k];
-        let mut i = 0;
-        'term: for &t in &self.terms {
-            let end = i + t as usize;
-            for &x in &row[i..end] {
-                if !known.has(x) {
-                    i = end;
-                    continue 'term;
-                }
-            }
-            return true;
-        }
-        false
-    }
-}
-
-/// Comparisons of numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    /// `==`.
-    Eq,
-    /// `!=`.
-    Ne,
-    /// `<`.
-    Lt,
-    /// `<=`.
-    Le,
-    /// `>`.
-    Gt,
-    /// `>=`.
-    Ge,
-}
-
-impl Cmp {
-    /// Whether `a op b`.
-    #[inline]
-    pub fn holds(self, a: i64, b: i64) -> bool {
-        match self {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-        }
-    }
-}
-
-/// A condition.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BoolN {
-    /// A constant.
-    Const(bool),
-    /// Negation.
-    Not(Box<BoolN>),
-    /// Both (short-circuit).
-    And(Box<BoolN>, Box<BoolN>),
-    /// Either (short-circuit).
-    Or(Box<BoolN>, Box<BoolN>),
-    /// A cell in a set (false for no cell).
-    In(CellN, SetN),
-    /// A set is not empty.
-    Any(SetN),
-    /// Two sets share a cell.
-    Meet(SetN, SetN),
-    /// Every cell of the first set is in the second.
-    Within(SetN, SetN),
-    /// An `or` of `and`s of tests of cells of one path start against one set, by
-    /// tables (see [`CellsDnf`]).
-    Cells(Box<CellsDnf>),
-    /// A comparison of numbers.
-    Cmp(Cmp, NumN, NumN),
-    /// Two cells are the same (`true`) or differ (`false`).
-    CellEq(CellN, CellN, bool),
-    /// A per-cell table of conditions.
-    Table(u32, CellN),
-    /// `if c then a else b`.
-    If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
-    /// `any` (`true`) or `all` (`false`) over a collection.
-    Comp(bool, u32, Box<Items>, Box<BoolN>),
-    /// `at_turn_start(c)`.
-    AtStart(Box<BoolN>),
-    /// `without(c, x)`.
-    Without(CellN, Box<BoolN>),
-    /// `attacked(cells, side)`.
-    Attacked(SetN, SideN),
-    /// Whether a connected part of the first set meets both the second and the third
-    /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
-    /// from the cells of `s` in `a`, instead of every group listed).
-    Spans(Box<[SetN; 3]>),
-    /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
-    Eq(Box<ValN>, Box<ValN>, bool),
-    /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
-    SideEq(SideN, SideN, bool),
-    /// A direction in a set of directions.
-    DirIn(DirN, DirsN),
-    /// A value in a list.
-    ListIn(Box<ValN>, Box<ListN>),
-    /// A list is not empty.
-    AnyOf(Box<ListN>),
-    /// A form every node type shares.
-    W(Box<Wrap<BoolN>>),
-}
-
-/// A number.
-#[derive(Clone, Debug, PartialEq)]
-pub enum NumN {
-    /// A constant.
-    Const(i64),
-    /// A per-cell table of numbers.
-    Table(u32, CellN),
-    /// How many cells.
-    Count(SetN),
-    /// Saturating sum.
-    Add(Box<NumN>, Box<NumN>),
-    /// Saturating difference.
-    Sub(Box<NumN>, Box<NumN>),
-    /// Saturating product.
-    Mul(Box<NumN>, Box<NumN>),
-    /// Euclidean division (0 by 0).
-    Div(Box<NumN>, Box<NumN>),
-    /// Euclidean remainder (`x` by 0).
-    Mod(Box<NumN>, Box<NumN>),
-    /// Negation.
-    Neg(Box<NumN>),
-    /// `passes`.
-    Passes,
-    /// `captures`.
-    Captures,
-    /// `turns_without_capture`.
-    TurnsWithoutCapture,
-    /// `height(c)`.
-    Height(CellN),
-    /// `count(groups(S))`: how many groups the set falls into.
-    Groups(SetN),
-    /// `repetitions`.
-    Repetitions,
-    /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
-    SeenTurnsAgo,
-    /// A counter at its indexes.
-    Counter(u16, Vec<IndexN>),
-    /// A side's score.
-    Score(SideN),
-    /// How many elements a list has.
-    Len(Box<ListN>),
-    /// `count(x in source: cond)`.
-    CountIf(u32, Box<Items>, Box<BoolN>),
-    /// `sum(x in source: n)`.
-    Sum(u32, Box<Items>, Box<NumN>),
-    /// `distance(a, b)` by the board's neighbours.
-    Distance(CellN, CellN),
-    /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
-    Coord(Builtin, CellN),
-    /// `abs(n)`.
-    Abs(Box<NumN>),
-    /// `min` (`true`) or `max` of two numbers.
-    MinMax(Box<NumN>, Box<NumN>, bool),
-    /// A form every node type shares.
-    W(Box<Wrap<NumN>>),
-}
-
-/// One index of a counter: its position along the dimension, when the rules name it
-/// (see [`Lower::counter_indexes`]), or the value to find it by.
-#[derive(Clone, Debug, PartialEq)]
-pub enum IndexN {
-    At(usize),
-    Read(Box<ValN>),
-}
-
-/// What an effect acts on.
-#[derive(Clone, Debug)]
-pub enum Target {
-    /// One cell.
-    Cell(CellN),
-    /// A set of cells.
-    Set(SetN),
-}
-
-/// A flag or a kind named by an effect: known when the game is built, or (rarely: a
-/// local bound at play time) worked out then.
-#[derive(Clone, Debug, PartialEq)]
-pub enum IdN {
-    /// A constant.
-    Const(u16),
-    /// `taken`: the kind of the piece the part took.
-    Taken,
-    /// `kind(c)`: the kind of the (top) piece on a cell.
-    KindOf(CellN),
-    /// A form every node type shares.
-    W(Box<Wrap<IdN>>),
-}
-
-/// A lowered effect.
-#[derive(Clone, Debug)]
-pub enum EffN {
-    /// `flag` (`true`) or `unflag`.
-    Flag(IdN, bool, Target),
-    /// `remove`.
-    Remove(Target),
-    /// `convert`.
-    Convert(Target, SideN),
-    /// `promote`.
-    Promote(Target, IdN),
-    /// `tuck`.
-    Tuck(CellN, CellN),
-    /// `move(a, b)`.
-    Move(CellN, CellN),
-    /// `assign(colour, player)`.
-    Assign(SideN, SideN),
-    /// `win` (`true`) or `lose`.
-    Win(SideN, bool),
-    /// `draw`.
-    Draw,
-    /// `finish`.
-    Finish,
-    /// `finish_ties_to(side)`.
-    FinishTiesTo(SideN),
-    /// `reset_turns_without_capture`.
-    ResetClock,
-    /// `stop`.
-    Stop,
-    /// `refuse`, with the number of its text if it has one.
-    Refuse(Option<u16>),
-    /// Does nothing.
-    Nop,
-}
-
-/// A lowered statement. A block that runs (a `then` block, `end`, `after turn`, the
-/// setup) is lowered in runs: every stretch of statements that holds no continuation
-/// is one closure ([`CS::Run`]), and only the statements that hold one keep their
-/// structure, for the walker that collects the turn's next parts. A block of move rules
-/// (a phase, `no moves`, a continuation's own block) keeps its structure throughout:
-/// it is walked by the generator, which binds its locals and runs no effect.
-///
-/// The tag is a byte of its own (`repr(u8)`), as for [`Plan`]: left to the compiler,
-/// it would be kept in the niche of a vector's capacity, and telling a block of one
-/// run, the common case, would decode it.
-#[derive(Clone, Debug)]
-#[repr(u8)]
-pub enum CS<const W: usize> {
-    /// Statements that hold no continuation, as one closure.
-    Run(FX<W>),
-    /// Branches and an else.
-    If(Vec<(FB<W>, Vec<CS<W>>)>, Option<Vec<CS<W>>>),
-    /// Loop over a collection.
-    For(u32, FI<W>, Vec<CS<W>>),
-    /// Bind a slot (in a block of move rules).
-    Let(u32, FV<W>),
-    /// The first block with a legal move.
-    First(Vec<Vec<CS<W>>>),
-    /// A further part the player may skip.
-    Optional(Vec<CS<W>>),
-    /// A further part the player must make.
-    Required(Vec<CS<W>>),
-    /// Keep the longest turns.
-    Longest(Vec<CS<W>>),
-    /// A move rule, by id.
-    Move(u32),
-    /// `again`.
-    Again,
-}
-
-/// How a block is lowered (see [`CS`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
-    /// A block that runs: stretches without continuation are closures.
-    Runs,
-    /// A block of move rules, walked by the generator.
-    Moves,
-}
-
-/// How a rule's moves are generated as bitsets: for each piece, the destinations as
-/// one set — the cells its steps or jumps reach, with the static conditions already
-/// applied (`static_ok`), intersected with the destination set and with every
-/// condition that can be written as a set of destinations (`per_gen`, evaluated once per
-/// generation; `per_from`, once per piece). What is left (`residual`) is checked per
-/// move — for random play only on the move drawn.
-#[derive(Clone, Debug)]
-pub struct Mask<const W: usize> {
-    /// Per start cell (one entry for `place`): the reachable destinations that pass
-    /// the static conditions. For `step` and `jump` along constant directions only
-    /// those; along directions known at play time every board direction's. For
-    /// `step` and `jump` it has `64 * W` entries, empty past the board's cells.
-    pub static_ok: Vec<Bits<W>>,
-    /// Whether `along` is constant (so `static_ok` holds exactly the targets).
-    pub along_const: bool,
-    /// For `step` and `jump`: per start cell and direction (`ndirs` per cell), the
-    /// destination when it is in `static_ok`, else [`NONE`].
-    pub targets: Vec<u16>,
-    /// Conditions as sets of destinations that do not read `from`.
-    pub per_gen: Vec<FS<W>>,
-    /// Conditions as sets of destinations that read `from`.
-    pub per_from: Vec<FS<W>>,
-    /// The same, as tests of one destination.
-    pub per_from_member: Vec<closure::FM<W>>,
-    /// The destinations that pass every condition reading `from` whatever the piece
-    /// and the position (`to not in R or from in S` holds outside `R`): their tests
-    /// are skipped.
-    pub from_floor: Bits<W>,
-    /// Conditions checked move by move (all of them, in one closure), if any.
-    pub residual: Option<FB<W>>,
-    /// Whether the destination set reads `from`.
-    pub to_reads_from: bool,
-    /// Whether `over` reads `from`.
-    pub over_reads_from: bool,
-    /// Whether `along` reads `from`.
-    pub along_reads_from: bool,
-    /// `along` as the directions of each piece, when it reads `from` only through
-    /// tests `from in S` (see [`AlongBy`]).
-    pub along_by: Option<AlongBy<W>>,
-    /// For `step` and `jump`: per direction, the start cells whose destination along
-    /// it passes the static conditions (`targets` not [`NONE`]).
-    pub ok: Vec<Bits<W>>,
-    /// How each condition of the rule (`Rule::conds`, in order) is checked: what
-    /// `rulesi explain` shows of the rule.
-    pub uses: Vec<CondUse>,
-}
-
-/// How a condition of a rule with mask generation is checked (see [`Mask`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CondUse {
-    /// It reads no position: folded into the reachable cells when the game is built.
-    Static,
-    /// A set of destinations computed once for all the rule's pieces.
-    SetOnce,
-    /// A set of destinations computed for each piece.
-    SetPerPiece,
-    /// Checked move by move (in random play, only on the move drawn).
-    PerMove,
-}
-
-/// The directions a move rule's pieces move along, as a choice by sets: the pieces
-/// in a set move along one set of directions, the others along another. Written
-/// `along if from in S then A else B` (nested, and with `not`), it lets every
-/// piece's directions be found with one set operation per branch instead of the
-/// directions evaluated piece by piece.
-#[derive(Clone, Debug)]
-pub enum AlongBy<const W: usize> {
-    /// Directions that do not depend on the piece.
-    Dirs(FD<W>),
-    /// The pieces in the set move as the first, the others as the second.
-    If(FS<W>, Box<AlongBy<W>>, Box<AlongBy<W>>),
-}
-
-/// A lowered move rule.
-#[derive(Clone, Debug)]
-pub struct CRule<const W: usize> {
-    /// The pieces that move.
-    pub subject: Option<FS<W>>,
-    /// What a `choose` rule chooses from.
-    pub choices: Option<FL<W>>,
-    /// The player who chooses (`by`), when not the mover.
-    pub by: Option<FU8<W>>,
-    /// The owner of a placed piece, when not the mover's side.
-    pub owner: Option<FU8<W>>,
-    /// The kind of a placed piece, when it is known only at play time (`None` when
-    /// it is none).
-    pub kind: Option<FF<W, Option<u16>>>,
-    /// Directions.
-    pub along: Option<FD<W>>,
-    /// Cells that may be jumped.
-    pub over: Option<FS<W>>,
-    /// Destinations.
-    pub to: Option<FS<W>>,
-    /// The pieces that move, when they are one literal (read inline by random play).
-    pub subject_lit: Option<closure::SetLit>,
-    /// The destinations, when they are one literal.
-    pub to_lit: Option<closure::SetLit>,
-    /// Every condition, in one closure (none: no condition).
-    pub conds: Option<FB<W>>,
-    /// The `then` block.
-    pub then: Vec<CS<W>>,
-    /// Mask generation, when the rule allows it.
-    pub mask: Option<Mask<W>>,
-}
-
-/// How random play picks the move of a phase whose body is a tree of `if`s over
-/// single move rules drawn by plan (see [`boxed`] and `Game::random_move`), over
-/// step, jump, place and pass rules drawn by sets (see [`by_sets`]), or a `first` block whose
-/// blocks before the last have no move: the conditions choose the rule or rules,
-/// whose candidates are counted and drawn from directly.
-///
-/// The tag is a byte of its own (`repr(u8)`): left to the compiler, the variants'
-/// tag would be kept in the niche of `Sets`' vector capacity, and every step of the
-/// walk in `Game::random_by_plan` would decode it (a load, a test and a select
-/// before the jump) instead of reading one byte.
-#[derive(Clone, Debug)]
-#[repr(u8)]
-pub enum Plan<const W: usize> {
-    /// A condition, the plan when it holds and the plan when it does not (an `if`
-    /// with several branches is a chain of these; a missing `else` is `General`).
-    IfElse(FB<W>, Box<Plan<W>>, Box<Plan<W>>),
-    /// One rule.
-    Rule(u32),
-    /// Step, jump, place and pass rules, their moves counted and drawn as
-    /// whole-board sets (see [`by_sets`]).
-    Sets(Vec<u32>),
-    /// `first`: the rules of every block but the last, whose moves are shown to be
-    /// none by sets (else the first block that may move decides: see [`Shown`]), and
-    /// the plan of the last block.
-    First(Vec<Shown>, Box<Plan<W>>),
-    /// Anything else: the general path decides.
-    General,
-}
-
-/// A block of a `first` statement whose rules are counted by sets (see [`Plan::First`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shown {
-    /// Its move rules, in `longest` blocks too.
-    pub rules: Vec<u32>,
-    /// Whether the block is made of its move rules alone (no `longest`): then, when
-    /// it may move, its turns are those its sets' candidates begin, completed one by
-    /// one (`Game::random_first_block`); otherwise the general path decides.
-    pub plain: bool,
-}
+use crate::engine::exec::game::{
+    AlongBy, CRule, CS, Code, CondUse, FB, FD, FX, Flow, Follow, Form, Game, Index, Mask, Plan, Shown,
+};
+use crate::engine::exec::ir::{
+    Base, BoolN, CellN, CellsDnf, Cmp, Const, DirN, EffN, IndexN, Items, MAX_DEGREE, NumN, SetN, Target, Wrap,
+};
+use crate::engine::exec::state::State;
+use crate::engine::exec::statement::key_of;
 
 /// Whether random play draws move rule `rid` by a plan (see `Game::random_by_plan`):
 /// a `step`, `jump` or `relocate` rule whose conditions can wait until a move is drawn,
@@ -794,45 +162,45 @@ pub fn plan<const W: usize>(g: &Game<W>, rules: &[CRule<W>], body: &[CS<W>]) -> 
     useful(&p).then_some(p)
 }
 
-/// The lowered program.
-#[derive(Clone, Debug, Default)]
-pub struct Code<const W: usize> {
-    /// Random play's plan of each phase, if it has one.
-    pub plans: Vec<Option<Plan<W>>>,
-    /// Move rules, by id.
-    pub rules: Vec<CRule<W>>,
-    /// Phase bodies.
-    pub phases: Vec<Vec<CS<W>>>,
-    /// The setup.
-    pub setup: Vec<CS<W>>,
-    /// `end`.
-    pub end: Vec<CS<W>>,
-    /// `no moves`.
-    pub no_moves: Vec<CS<W>>,
-    /// `after turn`.
-    pub after_turn: Vec<CS<W>>,
-    /// Tables of destination sets by start cell ([`SetN::FromTable`]).
-    pub from_tables: Vec<Vec<Bits<W>>>,
-    /// Per rule: how random play draws the turns its parts begin, when they may go on.
-    pub follows: Vec<Option<crate::engine::exec::follow::Follow<W>>>,
-    /// Per rule that may follow another: its parts that cannot change during a turn.
-    pub fixed: Vec<Option<crate::engine::exec::follow::Fixed<W>>>,
-    /// Expressions the lowering found no node for: none in any game (tested).
-    pub unlowered: Vec<String>,
-}
-
-impl<const W: usize> Code<W> {
-    /// Drops every fast path (see [`Game::fast`]): move masks, plans and turns of two
-    /// parts drawn by slots. (The blocks' fused shapes are not made at all then: see
-    /// [`Lower::block_fx`].)
-    pub fn without_fast_paths(&mut self) {
-        for r in &mut self.rules {
-            r.mask = None;
-        }
-        self.plans.iter_mut().for_each(|p| *p = None);
-        self.follows.iter_mut().for_each(|f| *f = None);
-        self.fixed.iter_mut().for_each(|f| *f = None);
-    }
+/// The program of `g` lowered to closures (see the module), with the constant sets the
+/// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
+/// id of the set of every cell. `g` holds every table but its code.
+pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W>>) {
+    let mut lw = Lower {
+        g,
+        new_sets: Vec::new(),
+        board_id,
+        from_tables: Vec::new(),
+        temps: 0,
+        cached: Vec::new(),
+        unlowered: Vec::new(),
+    };
+    let p = &g.prog;
+    let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
+    let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false, Form::Moves)).collect();
+    let setup = lw.block(&p.setup, false, Form::Runs);
+    let end = lw.block(&p.end, false, Form::Runs);
+    let no_moves = lw.block(&p.no_moves, false, Form::Moves);
+    let after_turn = lw.block(&p.after_turn, false, Form::Runs);
+    let plans = phases.iter().map(|b| plan(g, &rules, b)).collect();
+    let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
+    let seconds: Vec<u32> = follows.iter().flatten().flat_map(|f: &Follow<W>| f.next.iter().map(|n| n.0)).collect();
+    let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
+    let from_tables = std::mem::take(&mut lw.from_tables);
+    let code = Code {
+        plans,
+        rules,
+        phases,
+        setup,
+        end,
+        no_moves,
+        after_turn,
+        from_tables,
+        follows,
+        fixed,
+        unlowered: std::mem::take(&mut lw.unlowered),
+    };
+    (code, lw.new_sets)
 }
 
 // ---------------------------------------------------------------------------
@@ -1918,7 +1286,7 @@ impl<const W: usize> Lower<'_, W> {
                             return r;
                         }
                     }
-                    closure::Flow::GO
+                    Flow::GO
                 })
             }
             S::Let(slot, e) => {
@@ -1926,7 +1294,7 @@ impl<const W: usize> Lower<'_, W> {
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     g.store(cx, slot, x);
-                    closure::Flow::GO
+                    Flow::GO
                 })
             }
             // A counter without indexes (not a score): its slot is known, one write
@@ -1942,7 +1310,7 @@ impl<const W: usize> Lower<'_, W> {
                     } else {
                         g.set_counter(st, i, x);
                     }
-                    closure::Flow::GO
+                    Flow::GO
                 })
             }
             S::Set(c, idx, v) | S::Add(c, idx, v) => {
@@ -1951,14 +1319,14 @@ impl<const W: usize> Lower<'_, W> {
                 let v = closure::num_f(&self.num(v));
                 closure::fx(move |g, st, cx| {
                     g.run_counter(st, cx, add, c, &idx, &v);
-                    closure::Flow::GO
+                    Flow::GO
                 })
             }
             // `block` keeps continuations out of runs; met here, one is a fault of the
             // lowering, counted (none in any game: tested) and run as nothing.
             S::Move(_) | S::Again | S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) => {
                 self.unlowered.push(format!("a continuation in a run of effects: {s:?}"));
-                closure::fx(|_, _, _| closure::Flow::GO)
+                closure::fx(|_, _, _| Flow::GO)
             }
         }
     }
@@ -2457,10 +1825,6 @@ impl<const W: usize> Lower<'_, W> {
     }
 }
 
-/// The most neighbours a cell may have for conditions on neighbour counts to become
-/// sets ([`SetN::NbCount`] counts up to one more).
-pub const MAX_DEGREE: usize = 15;
-
 fn cmp_of(op: Op) -> Cmp {
     match op {
         Op::Eq => Cmp::Eq,
@@ -2549,14 +1913,6 @@ fn replace(e: &E, what: &E, by: &E) -> E {
         return by.clone();
     }
     rebuild(e, &mut |c| replace(c, what, by))
-}
-
-/// A counter's index as the statements read it.
-pub(crate) fn index_f<const W: usize>(i: &IndexN) -> Index<W> {
-    match i {
-        IndexN::At(pos) => Index::At(*pos),
-        IndexN::Read(v) => Index::Read(val_f(v)),
-    }
 }
 
 /// How [`Lower::over_filter`] makes a node of the elements of a filtered list of

@@ -86,7 +86,7 @@ pub struct Ctx<'s, const W: usize> {
 #[derive(Default)]
 pub struct CtxExtra<const W: usize> {
     /// Sets computed once and read several times by one compiled condition
-    /// ([`crate::engine::exec::code::SetN::Let`]).
+    /// ([`crate::engine::exec::ir::SetN::Let`]).
     pub temps: Vec<Bits<W>>,
     /// Positions to reuse (for `without` and for the parts of a turn), so that
     /// evaluating and generating allocate no position once these exist. Boxed: a
@@ -94,7 +94,7 @@ pub struct CtxExtra<const W: usize> {
     /// copied field by field at every move.
     pub scratch: Vec<Box<State<W>>>,
     /// Sets that depend only on the turn's start and `from`, computed this turn
-    /// ([`crate::engine::exec::code::SetN::Cached`]), by [`cache_key`].
+    /// ([`crate::engine::exec::ir::SetN::Cached`]), by [`cache_key`].
     pub cache: HashMap<u64, Bits<W>, BuildHasherDefault<KeyHasher>>,
     /// The hashes of the positions of the turn being generated before the one its
     /// current part starts from (the turn's start first): a further part may not
@@ -268,7 +268,7 @@ impl<const W: usize> Ctx<'_, W> {
 const KEPT_SETS: usize = 4;
 
 /// The connected parts of a few sets of cells, found when first asked for: a pure
-/// memo of [`Game::component`](crate::engine::exec::state::Game::component), keyed by
+/// memo of [`Game::component`](crate::engine::exec::game::Game::component), keyed by
 /// the whole set.
 #[derive(Default)]
 pub struct Components<const W: usize> {
@@ -276,7 +276,7 @@ pub struct Components<const W: usize> {
     sets: Vec<Split<W>>,
     /// The entry replaced next when every one is taken.
     next: usize,
-    /// The game the parts were found in ([`Game::identity`](crate::engine::exec::state::Game::identity)).
+    /// The game the parts were found in ([`Game::identity`](crate::engine::exec::game::Game::identity)).
     game: u64,
 }
 

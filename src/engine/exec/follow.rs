@@ -8,28 +8,10 @@
 use crate::check::hir::{Builtin, ContextVar};
 
 use crate::engine::compile::program::{E, S};
-use crate::engine::exec::closure::{self, FB, FS};
-use crate::engine::exec::code::{CRule, Lower, SetN, deps, deps_in, turn_fixed};
-
-/// Supersets of a rule's moves that hold throughout a turn.
-#[derive(Clone, Debug)]
-pub struct Fixed<const W: usize> {
-    /// The factors of the rule's pieces that cannot change during a turn (none: any
-    /// cell).
-    pub subject: Option<FS<W>>,
-    /// The destinations, per start cell (`from` set in the context), as far as they
-    /// cannot change during a turn (none: every cell).
-    pub dest: Option<FS<W>>,
-}
-
-/// The second parts a part of a rule may be followed by (see the module).
-#[derive(Clone, Debug)]
-pub struct Follow<const W: usize> {
-    /// Each rule that may follow, with the conditions on its way from the `then` block
-    /// that cannot change during a turn and read no move, each with the value it must
-    /// have for the way to be taken.
-    pub next: Vec<(u32, Vec<(FB<W>, bool)>)>,
-}
+use crate::engine::exec::closure;
+use crate::engine::exec::code::{Lower, deps, deps_in, turn_fixed};
+use crate::engine::exec::game::{CRule, FB, Fixed, Follow};
+use crate::engine::exec::ir::SetN;
 
 /// Whether an expression has one value throughout a turn for one move: it reads the
 /// position only at the start of the turn (`at_turn_start`), and otherwise the move's

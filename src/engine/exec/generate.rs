@@ -7,12 +7,11 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
-use crate::engine::exec::closure::Flow;
-use crate::engine::exec::code::{CRule, CS, Mask};
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
+use crate::engine::exec::game::{CRule, CS, Flow, Game, Mask};
 use crate::engine::exec::moves::{MoveList, Part, placement_extra};
 use crate::engine::exec::sink::Sink;
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::exec::statement::Pendings;
 
 /// What generating a masked rule computes once, before its pieces (see

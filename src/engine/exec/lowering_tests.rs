@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use crate::engine::compile::options;
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::MoveList;
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::exec::value::Val;
 use crate::engine::sample::Sampler;
 use crate::engine::search::Rng;

@@ -3,12 +3,15 @@
 
 pub mod attack;
 pub mod board;
+pub mod build;
 pub mod closure;
 pub mod code;
 pub mod context;
 pub mod counted;
 pub mod follow;
+pub mod game;
 pub mod generate;
+pub mod ir;
 #[cfg(test)]
 pub(crate) mod lowering_tests;
 pub mod moves;

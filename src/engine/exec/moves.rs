@@ -120,7 +120,7 @@ impl MoveList {
     /// Removes every turn, leaving what stopped the listing (which [`Game::listed`]
     /// takes): what random play does before each draw.
     ///
-    /// [`Game::listed`]: crate::engine::exec::state::Game::listed
+    /// [`Game::listed`]: crate::engine::exec::game::Game::listed
     #[inline(always)]
     pub(crate) fn clear_turns(&mut self) {
         self.parts.clear();

@@ -8,7 +8,8 @@
 //! with the player (and phase) that would move next if the turn ended there, searched
 //! from the latest turn back (one comparison per turn played).
 
-use crate::engine::exec::state::{Game, State, colour_key, counter_key, mover_key, phase_key};
+use crate::engine::exec::game::Game;
+use crate::engine::exec::state::{State, colour_key, counter_key, mover_key, phase_key};
 
 impl<const W: usize> Game<W> {
     /// The key of a position as repetitions compare it.

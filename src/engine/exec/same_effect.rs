@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, finish};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 
 /// A turn's start and end cells: its first part's `from` and its last part's `to`
 /// ([`NONE`] for a turn without parts). Turns with the same effect share them.

@@ -1,7 +1,8 @@
 //! Players and sides: the side a player plays, the player of a side, opponents, and
 //! the outcome by scores.
 
-use crate::engine::exec::state::{Game, Outcome, State, side_of};
+use crate::engine::exec::game::Game;
+use crate::engine::exec::state::{Outcome, State, side_of};
 
 impl<const W: usize> Game<W> {
     #[inline]

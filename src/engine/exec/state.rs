@@ -1,22 +1,20 @@
-//! The playing state and the compiled game's run-time tables.
+//! The playing state, and the hash keys of a game's positions ([`Keys`]).
 //!
 //! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
 //! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
 //! updated with every change (with stacks, from each stack's own hash: see
-//! `STACK_BASE`). Its fields are private to this file: it is read through
-//! its accessors and changed through its operations and [`Game`]'s ([`Game::put`] /
-//! [`Game::take`] / [`Game::set_top`] / [`Game::move_stack`] for the pieces), which
-//! keep all three consistent.
+//! `STACK_BASE`). Its fields are private to this module and its child `ops`: it is
+//! read through its accessors and changed through its operations and the game's
+//! (in `ops`: `Game::put`, `Game::take`, `Game::set_top`, `Game::move_stack` for the
+//! pieces), which keep all three consistent.
 
 use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
-use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
-use crate::engine::compile::steps::Steps;
-use crate::engine::error::{EngineError, EngineErrorKind, MAX_STACK};
-use crate::engine::exec::code::{Code, Form, Lower};
-use crate::engine::exec::shifts::ShiftPlan;
+use crate::engine::error::MAX_STACK;
+
+mod ops;
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;
@@ -69,69 +67,6 @@ pub struct Previous {
     pub phase: u16,
     /// Who played it.
     pub player: u8,
-}
-
-/// The identity of the next game built (see [`Game::identity`]).
-static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// The game's run-time tables for a word width.
-#[derive(Clone, Debug)]
-pub struct Game<const W: usize> {
-    /// The compiled program.
-    pub prog: Program,
-    /// Number of cells.
-    pub n: usize,
-    /// Number of directions.
-    pub ndirs: usize,
-    /// Every cell.
-    pub all: Bits<W>,
-    /// Constant sets, by id.
-    pub sets: Vec<Bits<W>>,
-    /// `step[cell * ndirs + dir]`: the neighbour, or [`NONE`].
-    pub step: Vec<u16>,
-    /// The opposite of each direction.
-    pub opposite: Vec<u8>,
-    /// The steps taken backwards (see [`Steps::back`]).
-    pub back: Vec<u16>,
-    /// The cells next to each cell (by the board's neighbour directions).
-    pub neighbours: Vec<Bits<W>>,
-    /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
-    /// `neighbours[x]` (the same table on boards whose neighbours are symmetric).
-    pub rev_neighbours: Vec<Bits<W>>,
-    /// The most neighbours a cell has.
-    pub max_degree: usize,
-    /// The board's steps as word shifts, for the whole-board set operations.
-    pub shifts: ShiftPlan<W>,
-    /// Stack capacity per cell.
-    pub cap: usize,
-    /// Counter offsets into the flat counter array, and dimension sizes.
-    pub counter_base: Vec<usize>,
-    /// Total counter slots.
-    pub counter_slots: usize,
-    /// The program lowered to typed code (see [`crate::engine::exec::code`]).
-    pub code: Code<W>,
-    /// The hash keys of the pieces on boards without stacks (see [`Game::piece_key`]),
-    /// by cell, then piece; empty with stacks or when the table would be large.
-    keys: Vec<u64>,
-    /// Bits of a piece's index in [`Game::keys`]: (side shift, kind shift, all).
-    key_bits: (u32, u32, u32),
-    /// With stacks, [`STACK_BASE`] to the power of each level, `0..=cap` (empty
-    /// without stacks): a stack's hash counts the piece at level `l` this many times.
-    powers: Vec<u64>,
-    /// With stacks, each cell's seed of its stack's part of the hash (empty without).
-    stack_seeds: Vec<u64>,
-    /// The hash key of each player to move (one for every `u8`, so that reading one
-    /// needs no bounds check).
-    mover_keys: Box<[u64; 256]>,
-    /// Whether the fast paths are on. Off, the game has no move masks, no random
-    /// play by plans, boxes, groups or slots (random play lists every legal turn and
-    /// picks one), no blocks run as one closure, and
-    /// every part is applied before its turn is listed. Both ways play the same game.
-    pub fast: bool,
-    /// This game's number among the games built by the process (its clones share
-    /// it): what a memo kept beyond one turn belongs to (see
-    /// [`Components::of`](crate::engine::exec::context::Components::of)).
-    pub identity: u64,
 }
 
 /// A position of a game.
@@ -751,602 +686,67 @@ pub(crate) fn colour_key(p: usize, c: u8) -> u64 {
     mix(0xC3C3_0000_0000_0000 ^ (p as u64) << 8 ^ c as u64)
 }
 
-impl<const W: usize> Game<W> {
-    /// Builds the tables for a compiled program (simplified or not: see
-    /// [`crate::engine::build`]), with every fast path.
-    pub fn new(prog: Program) -> Self {
-        Self::with_fast_paths(prog, true)
-    }
+/// The hash keys of a game's positions, made when the game is built: the table of a
+/// piece's key on each cell (on a board without stacks, when small), and with stacks
+/// the powers of [`STACK_BASE`] and each cell's seed.
+#[derive(Clone, Debug)]
+pub struct Keys {
+    /// The key of each piece on each cell (see [`Keys::piece`]), by cell, then piece;
+    /// empty with stacks or when the table would be large.
+    pieces: Vec<u64>,
+    /// Bits of a piece's index in `pieces`: (side shift, kind shift, all).
+    bits: (u32, u32, u32),
+    /// With stacks, [`STACK_BASE`] to the power of each level, `0..=cap` (empty
+    /// without stacks): a stack's hash counts the piece at level `l` this many times.
+    powers: Vec<u64>,
+    /// With stacks, each cell's seed of its stack's part of the hash (empty without).
+    stack_seeds: Vec<u64>,
+    /// The hash key of each player to move (one for every `u8`, so that reading one
+    /// needs no bounds check).
+    movers: Box<[u64; 256]>,
+}
 
-    /// Builds the tables for a compiled program; without `fast`, with no fast path
-    /// at all (see [`Game::fast`]): what the fast paths are tested against.
-    pub fn with_fast_paths(prog: Program, fast: bool) -> Self {
-        let n = prog.geometry.len();
-        let Steps { ndirs, step, opposite, back } = Steps::of(&prog.geometry);
-        let sets = prog.sets.iter().map(|s| s.iter().map(|c| c.0).collect()).collect();
-        let mut neighbours = vec![Bits::EMPTY; n];
-        for (c, nb) in neighbours.iter_mut().enumerate() {
-            for d in 0..ndirs {
-                if prog.neighbour_dirs >> d & 1 == 1 {
-                    let t = step[c * ndirs + d];
-                    if t != NONE {
-                        nb.insert(t);
-                    }
-                }
-            }
-        }
-        let mut rev_neighbours = vec![Bits::EMPTY; n];
-        for (c, nb) in neighbours.iter().enumerate() {
-            for x in nb.iter() {
-                rev_neighbours[x as usize].insert(c as u16);
-            }
-        }
-        let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
-        let shifts = ShiftPlan::new(n, ndirs, &step, prog.neighbour_dirs, &neighbours, !back.is_empty(), fast);
-        let mut counter_base = Vec::new();
-        let mut slots = 0;
-        for dims in &prog.counters {
-            counter_base.push(slots);
-            slots += dims.iter().map(|d| d.len().max(1)).product::<usize>().max(1);
-        }
-        let cap = if prog.stacks { MAX_STACK } else { 1 };
-        let all = Bits::first_n(n);
-        let mut sets: Vec<Bits<W>> = sets;
-        let board_id = match sets.iter().position(|x| *x == all) {
-            Some(i) => i as u32,
-            None => {
-                sets.push(all);
-                sets.len() as u32 - 1
-            }
+impl Keys {
+    /// The keys of a board of `n` cells with stacks of `cap` pieces, and pieces of
+    /// `flags` flags, `kinds` kinds and `sides` sides.
+    pub fn new(n: usize, cap: usize, flags: usize, kinds: usize, sides: usize) -> Keys {
+        let mut keys = Keys {
+            pieces: Vec::new(),
+            bits: (0, 0, 0),
+            powers: Vec::new(),
+            stack_seeds: Vec::new(),
+            movers: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
         };
-        let mut game = Game {
-            all,
-            n,
-            ndirs,
-            sets,
-            step,
-            opposite,
-            back,
-            neighbours,
-            rev_neighbours,
-            max_degree,
-            shifts,
-            cap,
-            counter_base,
-            counter_slots: slots,
-            keys: Vec::new(),
-            key_bits: (0, 0, 0),
-            powers: if cap > 1 {
-                (0..=cap)
-                    .scan(1u64, |x, _| {
-                        let v = *x;
-                        *x = x.wrapping_mul(STACK_BASE);
-                        Some(v)
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            stack_seeds: if cap > 1 { (0..n).map(|c| stack_seed(c as u16)).collect() } else { Vec::new() },
-            mover_keys: Box::new(std::array::from_fn(|m| mover_key(m as u8))),
-            fast,
-            identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            prog,
-            code: Code::default(),
-        };
-        let (code, new_sets) = {
-            let mut lw = Lower {
-                g: &game,
-                new_sets: Vec::new(),
-                board_id,
-                from_tables: Vec::new(),
-                temps: 0,
-                cached: Vec::new(),
-                unlowered: Vec::new(),
-            };
-            let p = &game.prog;
-            let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
-            let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false, Form::Moves)).collect();
-            let setup = lw.block(&p.setup, false, Form::Runs);
-            let end = lw.block(&p.end, false, Form::Runs);
-            let no_moves = lw.block(&p.no_moves, false, Form::Moves);
-            let after_turn = lw.block(&p.after_turn, false, Form::Runs);
-            let plans = phases.iter().map(|b| crate::engine::exec::code::plan(&game, &rules, b)).collect();
-            let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
-            let seconds: Vec<u32> = follows
-                .iter()
-                .flatten()
-                .flat_map(|f: &crate::engine::exec::follow::Follow<W>| f.next.iter().map(|n| n.0))
+        if cap > 1 {
+            // Stacks hash by `Game::stack_hash_of`, without the table.
+            keys.powers = (0..=cap)
+                .scan(1u64, |x, _| {
+                    let v = *x;
+                    *x = x.wrapping_mul(STACK_BASE);
+                    Some(v)
+                })
                 .collect();
-            let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
-            let from_tables = std::mem::take(&mut lw.from_tables);
-            let code = Code {
-                plans,
-                rules,
-                phases,
-                setup,
-                end,
-                no_moves,
-                after_turn,
-                from_tables,
-                follows,
-                fixed,
-                unlowered: std::mem::take(&mut lw.unlowered),
-            };
-            (code, lw.new_sets)
-        };
-        game.sets.extend(new_sets);
-        game.code = code;
-        if !fast {
-            game.code.without_fast_paths();
-        }
-        game.piece_keys();
-        game
-    }
-
-    /// Fills [`Game::keys`] when the table is small: the same keys as [`piece_key`].
-    fn piece_keys(&mut self) {
-        if self.cap > 1 {
-            // Stacks hash by [`Game::stack_hash_of`], without the table.
-            return;
+            keys.stack_seeds = (0..n).map(|c| stack_seed(c as u16)).collect();
+            return keys;
         }
         let bits = |k: usize| usize::BITS - k.saturating_sub(1).leading_zeros();
-        let (fb, kb, sb) = (self.prog.flags.len() as u32, bits(self.prog.kinds.len()), bits(self.prog.sides.len()));
+        let (fb, kb, sb) = (flags as u32, bits(kinds), bits(sides));
         let all = fb + kb + sb;
-        let size = self.n << all;
+        let size = n << all;
         if all > 16 || size > 1 << 17 {
-            return;
+            return keys;
         }
-        self.key_bits = (fb + kb, fb, all);
-        self.keys = vec![0; size];
-        for c in 0..self.n {
+        keys.bits = (fb + kb, fb, all);
+        keys.pieces = vec![0; size];
+        for c in 0..n {
             for i in 0..1usize << all {
                 let p = ((i >> (fb + kb)) as u32) << 24
                     | ((i >> fb & ((1 << kb) - 1)) as u32) << 16
                     | (i & ((1 << fb) - 1)) as u32;
-                self.keys[c << all | i] = piece_key(c as u16, p);
+                keys.pieces[c << all | i] = piece_key(c as u16, p);
             }
         }
-    }
-
-    /// The hash key of a piece on a cell, on a board without stacks (from the table
-    /// when there is one).
-    #[inline]
-    pub fn piece_key(&self, cell: u16, p: Piece) -> u64 {
-        let (sk, kk, all) = self.key_bits;
-        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
-        if self.keys.is_empty() || i >> all != 0 {
-            return piece_key(cell, p);
-        }
-        self.keys.get((cell as usize) << all | i).copied().unwrap_or_else(|| piece_key(cell, p))
-    }
-
-    /// The hash key of the player to move.
-    #[inline]
-    fn mover_key(&self, m: u8) -> u64 {
-        self.mover_keys[m as usize]
-    }
-
-    /// An empty position: no pieces, first phase, first player.
-    pub fn empty_state(&self) -> State<W> {
-        let p = &self.prog;
-        let sides = p.sides.len();
-        let mut s = State {
-            pieces: vec![0; self.n * self.cap],
-            height: vec![0; self.n],
-            stack_hash: if self.cap > 1 { vec![0; self.n] } else { Vec::new() },
-            side_bits: vec![Bits::EMPTY; sides],
-            kind_bits: vec![Bits::EMPTY; p.kinds.len().max(1)],
-            flag_bits: vec![Bits::EMPTY; p.flags.len().max(1)],
-            occupied: Bits::EMPTY,
-            counters: vec![0; self.counter_slots],
-            scores: vec![0; sides],
-            mover: 0,
-            phase: 0,
-            turn_in_phase: 0,
-            passes: 0,
-            turns_without_capture: 0,
-            ply: 0,
-            colour_of: (0..p.players).map(|i| if p.has_colours { (p.players + i) as u8 } else { i as u8 }).collect(),
-            previous: Previous { action: None, from: NONE, to: NONE, phase: 0, player: 0 },
-            outcome: Outcome::Ongoing,
-            hash: 0,
-            history: Vec::new(),
-            repeats: 1,
-            jumped: Bits::EMPTY,
-            last_jumped: NONE,
-            turn_captures: 0,
-            clock_reset: false,
-            full: NONE,
-        };
-        s.hash = self.hash_from_scratch(&s);
-        s
-    }
-
-    /// The hash of a position computed from nothing, to check the incremental one.
-    pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
-        let mut h = self.mover_key(s.mover) ^ phase_key(s.phase) ^ self.pieces_hash(s);
-        for (i, v) in s.counters.iter().enumerate() {
-            h ^= counter_key(i, *v);
-        }
-        for (p, c) in s.colour_of.iter().enumerate() {
-            h ^= colour_key(p, *c);
-        }
-        h
-    }
-
-    /// The part of the hash of `s` that its pieces make, worked out from the stacks:
-    /// without stacks, a key per piece and cell; with stacks, a part per cell from the
-    /// hash of its stack ([`Game::stack_hash_of`]).
-    pub(crate) fn pieces_hash(&self, s: &State<W>) -> u64 {
-        let cells = 0..self.n.min(s.height.len()) as u16;
-        if self.cap == 1 {
-            cells.filter_map(|c| Some(self.piece_key(c, self.top(s, c)?))).fold(0, |h, k| h ^ k)
-        } else {
-            cells.zip(&self.stack_seeds).fold(0, |h, (c, seed)| h ^ stack_part(*seed, self.stack_hash_of(s, c)))
-        }
-    }
-
-    /// The hash of the stack of `c`, from its pieces: `key(p0) + B * key(p1) + ...`
-    /// (wrapping; `B` is [`STACK_BASE`], `p0` the bottom piece), 0 for no piece.
-    pub(crate) fn stack_hash_of(&self, s: &State<W>, c: u16) -> u64 {
-        self.stack(s, c).enumerate().fold(0u64, |h, (l, p)| {
-            h.wrapping_add(stack_piece_key(p).wrapping_mul(self.powers.get(l).copied().unwrap_or(0)))
-        })
-    }
-
-    /// The piece at `level` of the stack of `c` changes from `old` to `new` (`None`:
-    /// no piece): the hash changes with it.
-    #[inline(always)]
-    fn rehash_level(&self, s: &mut State<W>, c: u16, level: usize, old: Option<Piece>, new: Option<Piece>) {
-        if self.cap == 1 {
-            // One level: the key of the piece on the cell.
-            if let Some(p) = old {
-                s.hash ^= self.piece_key(c, p);
-            }
-            if let Some(p) = new {
-                s.hash ^= self.piece_key(c, p);
-            }
-            return;
-        }
-        let key = |p: Option<Piece>| p.map_or(0, stack_piece_key);
-        let power = self.powers.get(level).copied().unwrap_or(0);
-        let sh = s.stack_hash.get(c as usize).copied().unwrap_or(0);
-        self.set_stack_hash(s, c, sh.wrapping_add(key(new).wrapping_sub(key(old)).wrapping_mul(power)));
-    }
-
-    /// With stacks: the stack of `c` now hashes to `sh` (see [`Game::stack_hash_of`]).
-    #[inline]
-    fn set_stack_hash(&self, s: &mut State<W>, c: u16, sh: u64) {
-        if let (Some(seed), Some(old)) = (self.stack_seeds.get(c as usize), s.stack_hash.get_mut(c as usize)) {
-            // `stack_part` of the old stack hash and of the new, without the `mix(seed)`
-            // they share (it cancels).
-            s.hash ^= mix(old.wrapping_add(*seed)) ^ mix(sh.wrapping_add(*seed));
-            *old = sh;
-        }
-    }
-
-    /// The top piece of a cell, if any.
-    #[inline]
-    pub fn top(&self, s: &State<W>, c: u16) -> Option<Piece> {
-        let h = s.height[c as usize] as usize;
-        if h == 0 { None } else { Some(s.pieces[s.slot(c as usize, h - 1)]) }
-    }
-
-    #[inline(always)]
-    fn set_top_bits(&self, s: &mut State<W>, c: u16, p: Option<Piece>, on: bool) {
-        if let Some(p) = p {
-            s.side_bits[side_of(p) as usize].set(c, on);
-            s.kind_bits[kind_of(p) as usize].set(c, on);
-            let mut f = flags_of(p);
-            while f != 0 {
-                let i = f.trailing_zeros() as usize;
-                s.flag_bits[i].set(c, on);
-                f &= f - 1;
-            }
-            s.occupied.set(c, on);
-        }
-    }
-
-    /// Puts a piece on top of a cell's stack (replacing the piece there without stacks).
-    ///
-    /// Returns the piece taken off `c` (without stacks, one was there).
-    pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) -> Option<Piece> {
-        let mut taken = None;
-        let top = self.top(s, c);
-        if self.cap == 1 {
-            if top.is_some() {
-                taken = self.take(s, c);
-            }
-        } else {
-            // The piece on top is covered.
-            self.set_top_bits(s, c, top, false);
-        }
-        let h = s.height[c as usize] as usize;
-        if h >= self.cap {
-            // A stack cannot grow past its capacity: the position is marked broken.
-            self.set_top_bits(s, c, top, true);
-            self.overflow(s, c);
-            return taken;
-        }
-        let at = s.slot(c as usize, h);
-        s.pieces[at] = p;
-        s.height[c as usize] += 1;
-        self.rehash_level(s, c, h, None, Some(p));
-        self.set_top_bits(s, c, Some(p), true);
-        taken
-    }
-
-    /// Marks the position broken: a piece was put on the full stack of `c`.
-    #[cold]
-    fn overflow(&self, s: &mut State<W>, c: u16) {
-        if s.full == NONE {
-            s.full = c;
-        }
-    }
-
-    /// An error when a piece was put on a full stack in `s` (see [`State::full`]).
-    #[inline(always)]
-    pub fn check_stacks(&self, s: &State<W>) -> Result<(), EngineError> {
-        if s.full == NONE { Ok(()) } else { Err(self.stack_full(s.full)) }
-    }
-
-    /// The error of a piece put on the full stack of `c`.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn stack_full(&self, c: u16) -> EngineError {
-        EngineErrorKind::StackFull { cell: self.label(c) }.into()
-    }
-
-    /// The label of a cell (`?` for [`NONE`]).
-    pub fn label(&self, c: u16) -> String {
-        if (c as usize) < self.n { self.prog.geometry.label(crate::board::CellId(c)).to_string() } else { "?".into() }
-    }
-
-    /// Takes the top piece off a cell.
-    pub fn take(&self, s: &mut State<W>, c: u16) -> Option<Piece> {
-        let top = self.top(s, c)?;
-        self.set_top_bits(s, c, Some(top), false);
-        let h = s.height[c as usize] as usize - 1;
-        s.height[c as usize] -= 1;
-        self.rehash_level(s, c, h, Some(top), None);
-        let below = self.top(s, c);
-        self.set_top_bits(s, c, below, true);
-        Some(top)
-    }
-
-    /// Replaces the top piece of a cell.
-    pub fn set_top(&self, s: &mut State<W>, c: u16, p: Piece) {
-        let Some(top) = self.top(s, c) else { return };
-        let h = s.height[c as usize] as usize - 1;
-        self.set_top_bits(s, c, Some(top), false);
-        let at = s.slot(c as usize, h);
-        s.pieces[at] = p;
-        self.rehash_level(s, c, h, Some(top), Some(p));
-        self.set_top_bits(s, c, Some(p), true);
-    }
-
-    /// Turns flag `f` of the top piece `p` of cell `c` on or off: only the flag's set
-    /// and the hash change (a capture marks a piece this way). Returns whether the
-    /// piece changed.
-    #[inline]
-    pub fn set_top_flag(&self, s: &mut State<W>, c: u16, p: Piece, f: u16, on: bool) -> bool {
-        let bit: Piece = 1 << f;
-        let np = if on { p | bit } else { p & !bit };
-        if np == p {
-            return false;
-        }
-        let h = s.height[c as usize] as usize - 1;
-        let at = s.slot(c as usize, h);
-        s.pieces[at] = np;
-        s.flag_bits[f as usize].set(c, on);
-        self.rehash_level(s, c, h, Some(p), Some(np));
-        true
-    }
-
-    /// Puts a piece at the bottom of a cell's stack.
-    pub fn put_bottom(&self, s: &mut State<W>, c: u16, p: Piece) {
-        let h = s.height[c as usize] as usize;
-        if h == 0 {
-            self.put(s, c, p);
-            return;
-        }
-        if h >= self.cap {
-            self.overflow(s, c);
-            return;
-        }
-        for l in (0..h).rev() {
-            let (at, above) = (s.slot(c as usize, l), s.slot(c as usize, l + 1));
-            s.pieces[above] = s.pieces[at];
-        }
-        let bottom = s.slot(c as usize, 0);
-        s.pieces[bottom] = p;
-        s.height[c as usize] += 1;
-        // Every piece one level up: the stack's hash times the base, plus the new one.
-        let sh = s.stack_hash.get(c as usize).copied().unwrap_or(0);
-        self.set_stack_hash(s, c, sh.wrapping_mul(STACK_BASE).wrapping_add(stack_piece_key(p)));
-    }
-
-    /// Moves a whole stack from one cell onto another (replacing what is there
-    /// without stacks, on top of it with stacks).
-    #[inline]
-    /// Returns the piece taken from `to` (without stacks, one was there).
-    pub fn move_stack(&self, s: &mut State<W>, from: u16, to: u16) -> Option<Piece> {
-        if from == to {
-            return None;
-        }
-        if self.cap == 1 {
-            self.move_one(s, from, to)
-        } else {
-            self.move_stacked(s, from, to);
-            None
-        }
-    }
-
-    /// [`Game::move_stack`] with stacks. `from` and `to` differ.
-    #[inline(never)]
-    fn move_stacked(&self, s: &mut State<W>, from: u16, to: u16) {
-        let (f, t, cap) = (from as usize, to as usize, self.cap);
-        let (hf, ht) = (s.height[f] as usize, s.height[t] as usize);
-        if hf == 0 {
-            return;
-        }
-        if cap > 1 && ht + hf <= cap {
-            // The whole stack at once: its pieces keep their order, only the top
-            // pieces' bits change, and its hash goes on top of the other's.
-            let top = s.pieces[s.slot(f, hf - 1)];
-            self.set_top_bits(s, from, Some(top), false);
-            if ht > 0 {
-                self.set_top_bits(s, to, Some(s.pieces[s.slot(t, ht - 1)]), false);
-            }
-            for l in 0..hf {
-                let p = s.pieces[s.slot(f, l)];
-                let at = s.slot(t, ht + l);
-                s.pieces[at] = p;
-            }
-            s.height[f] = 0;
-            s.height[t] = (ht + hf) as u8;
-            let hash_of = |c: usize| s.stack_hash.get(c).copied().unwrap_or(0);
-            let (hash_f, hash_t) = (hash_of(f), hash_of(t));
-            let power = self.powers.get(ht).copied().unwrap_or(0);
-            self.set_stack_hash(s, to, hash_t.wrapping_add(hash_f.wrapping_mul(power)));
-            self.set_stack_hash(s, from, 0);
-            self.set_top_bits(s, to, Some(top), true);
-            return;
-        }
-        self.move_piece_by_piece(s, from, to);
-    }
-
-    /// [`Game::move_stacked`] a piece at a time, for a stack that does not fit on its
-    /// destination (which marks the position broken, as [`Game::put`] does).
-    #[cold]
-    fn move_piece_by_piece(&self, s: &mut State<W>, from: u16, to: u16) {
-        let h = s.height[from as usize] as usize;
-        let mut tmp = [0 as Piece; MAX_STACK];
-        for slot in tmp.iter_mut().take(h) {
-            *slot = self.take(s, from).unwrap_or(0);
-        }
-        if self.cap == 1 && self.top(s, to).is_some() {
-            self.take(s, to);
-        }
-        for l in (0..h).rev() {
-            self.put(s, to, tmp[l]);
-        }
-    }
-
-    /// [`Game::move_stack`] without stacks: the piece on `from` (if any) moves to `to`,
-    /// replacing whatever is there. `from` and `to` differ.
-    #[inline(never)]
-    fn move_one(&self, s: &mut State<W>, from: u16, to: u16) -> Option<Piece> {
-        let (f, t) = (from as usize, to as usize);
-        // One test of both cells against both arrays and the bitsets: no bounds checks
-        // below.
-        let n = s.height.len().min(s.pieces.len()).min(64 * W);
-        if f >= n || t >= n {
-            return None;
-        }
-        let mut taken = None;
-        if s.height[..n][t] > 0 {
-            let q = s.pieces[..n][t];
-            self.set_top_bits(s, to, Some(q), false);
-            s.height[..n][t] = 0;
-            s.hash ^= self.piece_key(to, q);
-            taken = Some(q);
-        }
-        let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
-        if height[f] == 0 {
-            return taken;
-        }
-        let p = pieces[f];
-        height[f] = 0;
-        pieces[t] = p;
-        height[t] = 1;
-        s.hash ^= self.moved_key(from, to, p);
-        // The same bits move from one cell to the other: two bits flipped in every set
-        // the piece is in.
-        let (fw, fb, tw, tb) = (f / 64, 1u64 << (f % 64), t / 64, 1u64 << (t % 64));
-        let flip = |b: &mut Bits<W>| {
-            b.0[fw] ^= fb;
-            b.0[tw] ^= tb;
-        };
-        if let Some(b) = s.side_bits.get_mut(side_of(p) as usize) {
-            flip(b);
-        }
-        if let Some(b) = s.kind_bits.get_mut(kind_of(p) as usize) {
-            flip(b);
-        }
-        let mut fl = flags_of(p);
-        while fl != 0 {
-            if let Some(b) = s.flag_bits.get_mut(fl.trailing_zeros() as usize) {
-                flip(b);
-            }
-            fl &= fl - 1;
-        }
-        flip(&mut s.occupied);
-        taken
-    }
-
-    /// The change of the hash when piece `p` moves from `from` to `to` without stacks:
-    /// `piece_key(from, p) ^ piece_key(to, p)`, with one index into the table.
-    #[inline]
-    fn moved_key(&self, from: u16, to: u16, p: Piece) -> u64 {
-        let (sk, kk, all) = self.key_bits;
-        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
-        if i >> all == 0
-            && let (Some(a), Some(b)) =
-                (self.keys.get((from as usize) << all | i), self.keys.get((to as usize) << all | i))
-        {
-            return a ^ b;
-        }
-        moved_key_computed(from, to, p)
-    }
-
-    /// The piece at `level` of the stack of `c` (0 at the bottom), if the stack is
-    /// that high.
-    #[inline]
-    pub fn piece_at(&self, s: &State<W>, c: u16, level: usize) -> Option<Piece> {
-        if level < s.height(c) as usize { s.pieces.get(s.slot(c as usize, level)).copied() } else { None }
-    }
-
-    /// The pieces of the stack of `c`, from the bottom up.
-    pub fn stack<'a>(&'a self, s: &'a State<W>, c: u16) -> impl Iterator<Item = Piece> + 'a {
-        (0..s.height(c) as usize).filter_map(move |l| self.piece_at(s, c, l))
-    }
-
-    /// Removes every piece of a cell.
-    pub fn clear(&self, s: &mut State<W>, c: u16) {
-        while self.take(s, c).is_some() {}
-    }
-
-    /// Sets the player to move.
-    pub fn set_mover(&self, s: &mut State<W>, m: u8) {
-        s.hash ^= self.mover_key(s.mover) ^ self.mover_key(m);
-        s.mover = m;
-    }
-
-    /// Sets the phase.
-    pub fn set_phase(&self, s: &mut State<W>, p: u16) {
-        s.hash ^= phase_key(s.phase) ^ phase_key(p);
-        s.phase = p;
-    }
-
-    /// Sets a counter.
-    pub fn set_counter(&self, s: &mut State<W>, i: usize, v: i64) {
-        s.hash ^= counter_key(i, s.counters[i]) ^ counter_key(i, v);
-        s.counters[i] = v;
-    }
-
-    /// Adds `v` to a counter.
-    #[inline]
-    pub fn add_to_counter(&self, s: &mut State<W>, i: usize, v: i64) {
-        let nv = s.counter(i) + v;
-        self.set_counter(s, i, nv);
-    }
-
-    /// Sets the colour a player plays.
-    pub fn set_colour(&self, s: &mut State<W>, player: usize, colour: u8) {
-        s.hash ^= colour_key(player, s.colour_of[player]) ^ colour_key(player, colour);
-        s.colour_of[player] = colour;
+        keys
     }
 }
 

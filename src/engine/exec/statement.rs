@@ -2,10 +2,9 @@
 //! continuations kept for the turn's next parts; and counters.
 
 use crate::engine::compile::Key;
-use crate::engine::exec::closure::{FN, FV, Flow};
-use crate::engine::exec::code::CS;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::game::{CS, FN, Flow, Game, Index};
+use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
 /// A continuation collected from a `then` block: statements to generate after it.
@@ -198,12 +197,4 @@ pub(crate) fn key_of<const W: usize>(v: &Val<W>) -> Option<Key> {
         Val::Kind(x) => Key::Kind(x),
         _ => return None,
     })
-}
-
-/// One index of a counter: its position along the dimension when the game is built
-/// knows it (the rules name a symmetry, a number...), or the value to find it by.
-#[derive(Clone, Debug)]
-pub enum Index<const W: usize> {
-    At(usize),
-    Read(FV<W>),
 }

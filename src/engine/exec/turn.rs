@@ -5,11 +5,10 @@ use crate::check::hir::Action;
 
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
-use crate::engine::exec::closure::Flow;
-use crate::engine::exec::code::CS;
 use crate::engine::exec::context::{Ctx, MoveVars, SpareCopy, finish};
+use crate::engine::exec::game::{CS, Flow, Game};
 use crate::engine::exec::moves::{Part, placed_kind};
-use crate::engine::exec::state::{Game, Outcome, State, piece};
+use crate::engine::exec::state::{Outcome, State, piece};
 use crate::engine::exec::statement::Pendings;
 use crate::engine::exec::value::Val;
 

@@ -10,11 +10,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::check::model::OptionValue;
-use crate::engine::compile::Program;
-use crate::engine::compile::{self, options};
+use crate::engine::compile::{self, Program, options};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::lowering_tests::games;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::oracle::Oracle;
 use crate::engine::sample::Sampler;
 use crate::engine::search::Rng;

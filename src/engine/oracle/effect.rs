@@ -4,9 +4,9 @@
 
 use crate::check::hir::Effect;
 use crate::engine::compile::program::{E, NONE};
-use crate::engine::exec::closure::Flow;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, Outcome, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::game::{Flow, Game};
+use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 use crate::engine::exec::value::Val;
 
 /// Runs an effect on its arguments (`capture`: what it removes or changes counts as

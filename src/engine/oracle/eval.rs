@@ -10,9 +10,10 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::state::{Game, State, side_of};
+use crate::engine::exec::game::Game;
+use crate::engine::exec::game::ItemIter as Items;
+use crate::engine::exec::state::{State, side_of};
 use crate::engine::exec::value::Val;
-use crate::engine::exec::values::ItemIter as Items;
 
 impl<const W: usize> Game<W> {
     /// The cells of a side (a player means the colour it plays).

@@ -24,10 +24,10 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::compile::program::{NONE, S};
 use crate::engine::error::MAX_TURN_PARTS;
-use crate::engine::exec::closure::Flow;
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::game::{Flow, Game};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, Outcome, Previous, State, piece};
+use crate::engine::exec::state::{Outcome, Previous, State, piece};
 use crate::engine::exec::value::Val;
 
 /// A further part of a turn met in a `then` block: generated once the part is applied.

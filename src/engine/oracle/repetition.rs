@@ -3,7 +3,8 @@
 //! what is left out away from the position's hash instead), and the player and phase
 //! that would move next worked out on their own.
 
-use crate::engine::exec::state::{Game, State, colour_key, counter_key, mover_key, phase_key};
+use crate::engine::exec::game::Game;
+use crate::engine::exec::state::{State, colour_key, counter_key, mover_key, phase_key};
 
 impl<const W: usize> Game<W> {
     /// The key of `s` as repetitions compare it, with `mover` to move in `phase`.

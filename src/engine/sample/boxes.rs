@@ -6,8 +6,9 @@ use crate::check::hir::Action;
 
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 use crate::engine::sample::candidates::Candidates;
 
 /// Box slots drawn that are not legal turns before random play turns the boxes into

@@ -7,14 +7,15 @@
 
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::Game;
 use crate::engine::exec::sink::Sink;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 use crate::engine::rng::Rng;
 use crate::engine::sample::{Drawn, Sampler};
 
 impl<const W: usize> Game<W> {
     /// The turn drawn among the turns of the first block of a `first` statement that
-    /// may move ([`Plan::First`](crate::engine::exec::code::Plan::First), a block of
+    /// may move ([`Plan::First`](crate::engine::exec::game::Plan::First), a block of
     /// move rules alone), whose candidates are the sampler's sources.
     ///
     /// The general path lists the same turns: it generates the block's rules, whose

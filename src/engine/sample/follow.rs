@@ -9,7 +9,7 @@
 //! - a superset `K` of every second part that can follow any of them is counted once
 //!   per turn, from what cannot change during a turn: the rule's conditions and sets
 //!   that read only the position at the start of the turn (`at_turn_start(...)`),
-//!   `from`, `to`, constants, `mover` ([`Fixed`](crate::engine::exec::follow::Fixed),
+//!   `from`, `to`, constants, `mover` ([`Fixed`](crate::engine::exec::game::Fixed),
 //!   made when the game is built). A second rule whose way from the first part's
 //!   `then` block passes an `if` that is false throughout the turn counts for nothing;
 //! - each first part stands for `1 + |K|` slots: slot 0 is the part alone, slot `j`
@@ -29,12 +29,12 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
-use crate::engine::exec::code::{CRule, CS};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::counted::Counted;
+use crate::engine::exec::game::{CRule, CS, Game};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::sink::Sink;
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::exec::statement::Pendings;
 use crate::engine::sample::candidates::Candidates;
 

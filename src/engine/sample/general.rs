@@ -5,9 +5,10 @@
 use crate::engine::bits::Bits;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::MoveList;
 use crate::engine::exec::sink::Sink;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 use crate::engine::sample::boxes::BOX_MISSES;
 use crate::engine::sample::candidates::Candidates;
 use crate::engine::sample::follow::FOLLOW_MISSES;

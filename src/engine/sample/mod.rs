@@ -27,8 +27,9 @@ pub mod turns;
 
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, finish};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::rng::Rng;
 
 pub use boxes::BOX_MISSES;

@@ -5,10 +5,10 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{CRule, Mask, Plan, Shown};
 use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::{CRule, Game, Mask, Plan, Shown};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 use crate::engine::sample::sets::Source;
 use crate::engine::sample::{
     BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF, Sampler,

@@ -12,10 +12,10 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::AlongBy;
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::game::{AlongBy, Game};
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State};
+use crate::engine::exec::state::State;
 use crate::engine::sample::EXACT_MISSES;
 
 /// The start cells of one rule's candidate moves along one direction: the rule, the

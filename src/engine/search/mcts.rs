@@ -42,8 +42,9 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::error::EngineError;
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::sample::Sampler;
 use crate::engine::search::{Ending, Rng, random_game};
 

@@ -5,8 +5,9 @@ pub mod mcts;
 use std::collections::HashMap;
 
 use crate::engine::error::EngineError;
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{Game, Outcome, State};
+use crate::engine::exec::state::{Outcome, State};
 use crate::engine::sample::Sampler;
 
 pub use crate::engine::rng::Rng;

@@ -9,8 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::compile::program::rules_named;
-use crate::engine::exec::code::{CondUse, Plan};
-use crate::engine::exec::state::Game;
+use crate::engine::exec::game::{CondUse, Game, Plan};
 use crate::engine::text::explain::{expr_text, rule_line};
 
 /// The width a line is cut to.

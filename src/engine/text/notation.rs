@@ -16,10 +16,11 @@ use crate::check::hir::Action;
 use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::{
     MoveList, Part, kind_word, names_placed_kinds, notation, notation_marked, placed_kind,
 };
-use crate::engine::exec::state::{Game, Outcome, State, side_of};
+use crate::engine::exec::state::{Outcome, State, side_of};
 use crate::engine::text::refusal::why_not;
 
 /// A move in the game's notation, as played in position `s`: a part that takes a piece

@@ -66,7 +66,8 @@ use crate::suggest::did_you_mean;
 
 use crate::engine::compile::Key;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::state::{Game, Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::game::Game;
+use crate::engine::exec::state::{Outcome, Piece, State, flags_of, kind_of, piece, side_of};
 
 /// The position without what is not part of it: the history emptied (a state's
 /// equality already leaves out the slots of each stack above its top). Two states are

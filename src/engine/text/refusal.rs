@@ -13,12 +13,13 @@ use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Rule, S};
 use crate::engine::exec::closure::bool_f;
+use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::code::{Lower, deps_in};
 use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Game, State, kind_of};
+use crate::engine::exec::state::{State, kind_of};
 use crate::engine::exec::value::Val;
-use crate::engine::exec::values::{items_f, val_f};
 use crate::engine::text::explain::expr_text;
 
 /// How far a move gets in one rule, in order: the furthest is the one told.
@@ -388,7 +389,7 @@ fn way<const W: usize>(
     s: &State<W>,
     cx: &mut Ctx<W>,
     rule: &Rule,
-    cr: &crate::engine::exec::code::CRule<W>,
+    cr: &crate::engine::exec::game::CRule<W>,
     dirs: u32,
     from: u16,
     to: u16,

@@ -9,9 +9,10 @@
 //! a row to win, the generic path (one closure per comparison, one literal test per
 //! cell) took about 1 150 instructions a turn; this one takes about 350.
 
-use super::{FB, Lit, NumC, PathC, Range, RunTerm, fb, inverse, leaves, num_c};
+use super::{NumC, PathC, Range, RunTerm, fb, inverse, leaves, num_c};
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::code::{BoolN, NumN};
+use crate::engine::exec::game::FB;
+use crate::engine::exec::ir::{BoolN, Lit, NumN};
 
 /// The most runs one fused comparison adds up (a row through a cell is two); a
 /// comparison of more is left to the generic path.

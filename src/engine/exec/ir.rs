@@ -1,0 +1,617 @@
+//! The typed trees a program is lowered to (see [`crate::engine::exec::code`]): every
+//! node has one result type (a condition, a number, a cell, a set of cells, a side, a
+//! value), so that evaluation never builds a dynamic value. They are the compile-time
+//! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
+//! walked at play time.
+
+use crate::check::hir::{Action, Builtin, Field};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::Shape;
+use crate::engine::exec::value::Val;
+/// Where a cell path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// `from`.
+    From,
+    /// `to`.
+    To,
+    /// `middle`.
+    Middle,
+    /// `last_jumped`.
+    LastJumped,
+    /// A local slot holding a cell.
+    Local(u32),
+    /// A constant cell (or [`NONE`]).
+    Const(u16),
+}
+
+/// A cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CellN {
+    /// A start and up to four constant directions (`len` of them).
+    Path(Base, [u8; 4], u8),
+    /// A cell plus a direction known at play time (`true`: minus).
+    StepDyn(Box<CellN>, Box<DirN>, bool),
+    /// A per-cell table of cells.
+    Table(u32, Box<CellN>),
+    /// `the(set)`: its one cell, or none.
+    The(Box<SetN>),
+    /// `cell(x, y)`.
+    At(Box<NumN>, Box<NumN>),
+    /// `image(c, symmetry)`.
+    Image(Box<CellN>, Box<ValN>),
+    /// `previous.from` (`true`) or `previous.to`.
+    Previous(bool),
+    /// `next(c, d, S)`: the first cell of the set along the direction.
+    Next(Box<CellN>, DirN, Box<SetN>),
+    /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
+    Offset(Box<CellN>, DirN, Box<NumN>),
+    /// A form every node type shares.
+    W(Box<Wrap<CellN>>),
+}
+
+/// A direction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirN {
+    /// A constant.
+    Const(u8),
+    /// A local slot.
+    Local(u32),
+    /// The opposite direction.
+    Opposite(Box<DirN>),
+    /// `rotate(d, k)`.
+    Rotate(Box<DirN>, Box<NumN>),
+    /// A form every node type shares.
+    W(Box<Wrap<DirN>>),
+}
+
+/// A set of directions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirsN {
+    /// A constant mask.
+    Const(u32),
+    /// A constant mask per player, the player to move's (directions indexed by
+    /// `mover`).
+    ByMover(Vec<u32>),
+    /// One direction.
+    One(DirN),
+    /// Both (`true`) or either.
+    Both(Box<DirsN>, Box<DirsN>, bool),
+    /// `{ d in source: cond }`.
+    Filter(u32, Box<Items>, Box<BoolN>),
+    /// A form every node type shares.
+    W(Box<Wrap<DirsN>>),
+}
+
+/// A side (player or colour).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SideN {
+    /// A constant.
+    Const(u8),
+    /// `mover`.
+    Mover,
+    /// `opponent`.
+    Opponent,
+    /// A local slot.
+    Local(u32),
+    /// `opponent(side)`.
+    OpponentOf(Box<SideN>),
+    /// `owner(c)` (no side: `u8::MAX`).
+    Owner(CellN),
+    /// `previous.player`.
+    Previous,
+    /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
+    TakenOwner,
+    /// A form every node type shares.
+    W(Box<Wrap<SideN>>),
+}
+
+/// A set of cells.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetN {
+    /// A constant set, by id in [`Game::sets`].
+    Const(u32),
+    /// A constant set per player, the player to move's: the sets of players `0, 1,
+    /// ...` are [`Game::sets`] from this id on (a region indexed by `mover`).
+    ByMover(u32),
+    /// `empty`.
+    Empty,
+    /// `occupied`.
+    Occupied,
+    /// `own`.
+    Own,
+    /// `enemy`.
+    Enemy,
+    /// `jumped`.
+    Jumped,
+    /// Cells whose top piece is of a kind.
+    Kind(u16),
+    /// Cells whose top piece is of the kind a value holds (none: no cell).
+    KindOf(IdN),
+    /// Cells whose top piece carries a flag.
+    Flag(u16),
+    /// `owned_by(side)`.
+    Side(SideN),
+    /// Intersection.
+    And(Box<SetN>, Box<SetN>),
+    /// Union.
+    Or(Box<SetN>, Box<SetN>),
+    /// `a and not b`.
+    Sub(Box<SetN>, Box<SetN>),
+    /// The board minus the set.
+    Complement(Box<SetN>),
+    /// `if c then board else x`.
+    IfAll(Box<BoolN>, Box<SetN>),
+    /// `if c then x else {}`.
+    IfThen(Box<BoolN>, Box<SetN>),
+    /// `if c then a else b`.
+    If(Box<BoolN>, Box<SetN>, Box<SetN>),
+    /// A per-cell table of sets.
+    Table(u32, CellN),
+    /// One cell (none: the empty set).
+    Cell(CellN),
+    /// A table of sets by `from`, made when the game is built (static conditions of a
+    /// move rule as sets of destinations).
+    FromTable(u32),
+    /// The cells with at least one neighbour in the set: `any(neighbours(to) and S)`
+    /// as a set of `to`.
+    Dilate(Box<SetN>),
+    /// The cells whose step along the direction is in the set: `to + d in S` as a set
+    /// of `to`.
+    StepsInto(Box<SetN>, u8),
+    /// The cells whose number of neighbours in the set compares so with the number:
+    /// `count(neighbours(to) and S) == k` as a set of `to`.
+    NbCount(Box<SetN>, Cmp, Box<NumN>),
+    /// `neighbours(S)`: the cells next to the set, not in it.
+    Neighbours(Box<SetN>),
+    /// `group(c)`.
+    Group(CellN),
+    /// `at_turn_start(S)`.
+    AtStart(Box<SetN>),
+    /// `without(c, S)`.
+    Without(CellN, Box<SetN>),
+    /// Computes the first set once as temporary `k`, then the second (which reads it
+    /// as [`SetN::Temp`]): a part repeated in a condition is computed once.
+    Let(u32, Box<SetN>, Box<SetN>),
+    /// Temporary `k` (see [`SetN::Let`]).
+    Temp(u32),
+    /// A set that depends only on the position at the start of the turn and on `from`
+    /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
+    /// turn, and kept in the context ([`crate::engine::exec::context::Ctx::cache`]) under its number.
+    Cached(u32, Box<SetN>),
+    /// `a otherwise b`: `a`, or `b` when `a` is empty.
+    Otherwise(Box<SetN>, Box<SetN>),
+    /// The cells on the line from one cell to another.
+    Range(CellN, CellN),
+    /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
+    NeighboursAlong(Box<SetN>, DirsN),
+    /// `{ c in source: cond }`.
+    Filter(u32, Box<Items>, Box<BoolN>),
+    /// `union(x in source: S)`.
+    UnionOf(u32, Box<Items>, Box<SetN>),
+    /// `union(list)` (`true`) or `common(list)`.
+    Fold(Box<ListN>, bool),
+    /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
+    /// elements that pass, folded as they are taken (none: the empty set).
+    FoldIf(u32, Box<Items>, Box<BoolN>, bool),
+    /// `image(S, symmetry)`.
+    Image(Box<SetN>, Box<ValN>),
+    /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
+    Ray(CellN, DirN, bool),
+    /// `run(c, d, S)`.
+    Run(CellN, DirN, Box<SetN>),
+    /// A form every node type shares.
+    W(Box<Wrap<SetN>>),
+}
+
+/// `(P11(c) in S and P12(c) in S ...) or (P21(c) in S ...) or ...`, every `P` a
+/// constant path from one start `c` of the move: the cells of all the paths, per start
+/// cell, are tabulated; the set is intersected with them once; each term is then a
+/// few bit lookups. A term needs as many cells in the set as it has tests, so fewer
+/// cells in the intersection than the smallest term decides it at once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellsDnf {
+    /// The start.
+    pub base: Base,
+    /// The union of all the paths' cells, per start cell: a table of
+    /// [`Code::from_tables`].
+    pub union: u32,
+    /// The same table as words (`W` a cell).
+    pub union_words: Vec<u64>,
+    /// The cell of every test, per start cell (`tests` of them each; [`NONE`] off
+    /// the board).
+    pub cells: Vec<u16>,
+    /// How many tests each term has, in order.
+    pub terms: Vec<u8>,
+    /// The set.
+    pub set: SetN,
+}
+
+impl CellsDnf {
+    /// Whether a term holds, given which of the cells of start `c` are in the set.
+    pub fn holds<const W: usize>(&self, known: Bits<W>, c: u16) -> bool {
+        let k: usize = self.terms.iter().map(|t| *t as usize).sum();
+        let row = &self.cells[c as usize * k..c as usize * k + k];
+        let mut i = 0;
+        'term: for &t in &self.terms {
+            let end = i + t as usize;
+            for &x in &row[i..end] {
+                if !known.has(x) {
+                    i = end;
+                    continue 'term;
+                }
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// Comparisons of numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+impl Cmp {
+    /// Whether `a op b`.
+    #[inline]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// A condition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoolN {
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<BoolN>),
+    /// Both (short-circuit).
+    And(Box<BoolN>, Box<BoolN>),
+    /// Either (short-circuit).
+    Or(Box<BoolN>, Box<BoolN>),
+    /// A cell in a set (false for no cell).
+    In(CellN, SetN),
+    /// A set is not empty.
+    Any(SetN),
+    /// Two sets share a cell.
+    Meet(SetN, SetN),
+    /// Every cell of the first set is in the second.
+    Within(SetN, SetN),
+    /// An `or` of `and`s of tests of cells of one path start against one set, by
+    /// tables (see [`CellsDnf`]).
+    Cells(Box<CellsDnf>),
+    /// A comparison of numbers.
+    Cmp(Cmp, NumN, NumN),
+    /// Two cells are the same (`true`) or differ (`false`).
+    CellEq(CellN, CellN, bool),
+    /// A per-cell table of conditions.
+    Table(u32, CellN),
+    /// `if c then a else b`.
+    If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
+    /// `any` (`true`) or `all` (`false`) over a collection.
+    Comp(bool, u32, Box<Items>, Box<BoolN>),
+    /// `at_turn_start(c)`.
+    AtStart(Box<BoolN>),
+    /// `without(c, x)`.
+    Without(CellN, Box<BoolN>),
+    /// `attacked(cells, side)`.
+    Attacked(SetN, SideN),
+    /// Whether a connected part of the first set meets both the second and the third
+    /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
+    /// from the cells of `s` in `a`, instead of every group listed).
+    Spans(Box<[SetN; 3]>),
+    /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
+    Eq(Box<ValN>, Box<ValN>, bool),
+    /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
+    SideEq(SideN, SideN, bool),
+    /// A direction in a set of directions.
+    DirIn(DirN, DirsN),
+    /// A value in a list.
+    ListIn(Box<ValN>, Box<ListN>),
+    /// A list is not empty.
+    AnyOf(Box<ListN>),
+    /// A form every node type shares.
+    W(Box<Wrap<BoolN>>),
+}
+
+/// A number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NumN {
+    /// A constant.
+    Const(i64),
+    /// A per-cell table of numbers.
+    Table(u32, CellN),
+    /// How many cells.
+    Count(SetN),
+    /// Saturating sum.
+    Add(Box<NumN>, Box<NumN>),
+    /// Saturating difference.
+    Sub(Box<NumN>, Box<NumN>),
+    /// Saturating product.
+    Mul(Box<NumN>, Box<NumN>),
+    /// Euclidean division (0 by 0).
+    Div(Box<NumN>, Box<NumN>),
+    /// Euclidean remainder (`x` by 0).
+    Mod(Box<NumN>, Box<NumN>),
+    /// Negation.
+    Neg(Box<NumN>),
+    /// `passes`.
+    Passes,
+    /// `captures`.
+    Captures,
+    /// `turns_without_capture`.
+    TurnsWithoutCapture,
+    /// `height(c)`.
+    Height(CellN),
+    /// `count(groups(S))`: how many groups the set falls into.
+    Groups(SetN),
+    /// `repetitions`.
+    Repetitions,
+    /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
+    SeenTurnsAgo,
+    /// A counter at its indexes.
+    Counter(u16, Vec<IndexN>),
+    /// A side's score.
+    Score(SideN),
+    /// How many elements a list has.
+    Len(Box<ListN>),
+    /// `count(x in source: cond)`.
+    CountIf(u32, Box<Items>, Box<BoolN>),
+    /// `sum(x in source: n)`.
+    Sum(u32, Box<Items>, Box<NumN>),
+    /// `distance(a, b)` by the board's neighbours.
+    Distance(CellN, CellN),
+    /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
+    Coord(Builtin, CellN),
+    /// `abs(n)`.
+    Abs(Box<NumN>),
+    /// `min` (`true`) or `max` of two numbers.
+    MinMax(Box<NumN>, Box<NumN>, bool),
+    /// A form every node type shares.
+    W(Box<Wrap<NumN>>),
+}
+
+/// One index of a counter: its position along the dimension, when the rules name it
+/// (see [`Lower::counter_indexes`]), or the value to find it by.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexN {
+    At(usize),
+    Read(Box<ValN>),
+}
+
+/// What an effect acts on.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// One cell.
+    Cell(CellN),
+    /// A set of cells.
+    Set(SetN),
+}
+
+/// A flag or a kind named by an effect: known when the game is built, or (rarely: a
+/// local bound at play time) worked out then.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IdN {
+    /// A constant.
+    Const(u16),
+    /// `taken`: the kind of the piece the part took.
+    Taken,
+    /// `kind(c)`: the kind of the (top) piece on a cell.
+    KindOf(CellN),
+    /// A form every node type shares.
+    W(Box<Wrap<IdN>>),
+}
+
+/// A lowered effect.
+#[derive(Clone, Debug)]
+pub enum EffN {
+    /// `flag` (`true`) or `unflag`.
+    Flag(IdN, bool, Target),
+    /// `remove`.
+    Remove(Target),
+    /// `convert`.
+    Convert(Target, SideN),
+    /// `promote`.
+    Promote(Target, IdN),
+    /// `tuck`.
+    Tuck(CellN, CellN),
+    /// `move(a, b)`.
+    Move(CellN, CellN),
+    /// `assign(colour, player)`.
+    Assign(SideN, SideN),
+    /// `win` (`true`) or `lose`.
+    Win(SideN, bool),
+    /// `draw`.
+    Draw,
+    /// `finish`.
+    Finish,
+    /// `finish_ties_to(side)`.
+    FinishTiesTo(SideN),
+    /// `reset_turns_without_capture`.
+    ResetClock,
+    /// `stop`.
+    Stop,
+    /// `refuse`, with the number of its text if it has one.
+    Refuse(Option<u16>),
+    /// Does nothing.
+    Nop,
+}
+
+/// The most neighbours a cell may have for conditions on neighbour counts to become
+/// sets ([`SetN::NbCount`] counts up to one more).
+pub const MAX_DEGREE: usize = 15;
+
+/// The forms every node type `T` shares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Wrap<T> {
+    /// `if c then a else b`.
+    If(BoolN, T, T),
+    /// Bind slots, then evaluate.
+    Bind(Vec<(u32, ValN)>, T),
+    /// `at_turn_start(x)`: in the position at the start of the turn.
+    AtStart(T),
+    /// `without(c, x)`: with the top piece of the cell lifted off.
+    Without(CellN, T),
+    /// A local slot.
+    Local(u32),
+    /// `chosen`.
+    Chosen,
+}
+
+/// A value of any type, as the language stores (`let`, loops, `choose`) and compares
+/// (`==`, `in` a list) them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValN {
+    Bool(BoolN),
+    Num(NumN),
+    Cell(CellN),
+    Set(SetN),
+    Dir(DirN),
+    Dirs(DirsN),
+    Side(SideN),
+    List(ListN),
+    /// A kind, a flag, a symmetry or a phase, known when the game is built.
+    Id(Shape, u16),
+    /// A kind of move.
+    Action(Action),
+    /// The current phase.
+    Phase,
+    /// `previous.action` or `previous.phase`.
+    Previous(Field),
+    /// `taken`: the kind of the piece the part took by moving onto it.
+    Taken,
+    /// `kind(c)`: the kind of the (top) piece on a cell.
+    KindOf(CellN),
+    /// A form every node type shares.
+    W(Box<Wrap<ValN>>),
+}
+
+/// A list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListN {
+    /// `[a, b, ...]`.
+    Items(Vec<ValN>),
+    /// `players` or `colours`: the sides from the first to before the second.
+    Sides(u8, u8),
+    /// `symmetries`.
+    Syms(u8),
+    /// `[x in source: cond]`.
+    Filter(u32, Box<Items>, Box<BoolN>),
+    /// `groups(S)`.
+    Groups(SetN),
+    /// A form every node type shares.
+    W(Box<Wrap<ListN>>),
+}
+
+/// What a loop or a comprehension runs over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Items {
+    /// The cells of a set.
+    Cells(SetN),
+    /// The directions of a set.
+    Dirs(DirsN),
+    /// The sides from the first to before the second.
+    Sides(u8, u8),
+    /// The elements of a list.
+    List(ListN),
+    /// The groups of a set (`groups(S)`), found one at a time.
+    Groups(SetN),
+}
+
+/// A value known when the game is built, whatever the position: the plain variants
+/// of [`Val`], which a closure may keep (closures are shared between threads, and a
+/// [`Val`] may hold a list behind an `Rc`).
+#[derive(Clone, Copy, Debug)]
+pub enum Const {
+    Bool(bool),
+    Num(i64),
+    Side(u8),
+    Kind(u16),
+    Flag(u16),
+    Sym(u8),
+    Phase(u16),
+    Action(Action),
+}
+
+impl Const {
+    /// The value a node always has, when it has one.
+    pub fn of(n: &ValN) -> Option<Const> {
+        Some(match n {
+            ValN::Bool(BoolN::Const(b)) => Const::Bool(*b),
+            ValN::Num(NumN::Const(k)) => Const::Num(*k),
+            ValN::Side(SideN::Const(k)) => Const::Side(*k),
+            ValN::Id(shape, k) => match shape {
+                Shape::Kind => Const::Kind(*k),
+                Shape::Flag => Const::Flag(*k),
+                Shape::Sym => Const::Sym(*k as u8),
+                _ => Const::Phase(*k),
+            },
+            ValN::Action(a) => Const::Action(*a),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    pub fn val<const W: usize>(self) -> Val<W> {
+        match self {
+            Const::Bool(b) => Val::Bool(b),
+            Const::Num(k) => Val::Num(k),
+            Const::Side(k) => Val::Side(k),
+            Const::Kind(k) => Val::Kind(k),
+            Const::Flag(k) => Val::Flag(k),
+            Const::Sym(k) => Val::Sym(k),
+            Const::Phase(k) => Val::Phase(k),
+            Const::Action(a) => Val::Action(a),
+        }
+    }
+}
+
+/// A bitset of the position (or a constant) that a literal tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src {
+    Occupied,
+    Own,
+    Opponent,
+    Kind(u16),
+    Flag(u16),
+    Side(u8),
+    Const(u32),
+    /// The player to move's constant set: `Game::sets` from this id on, one per player.
+    ByMover(u32),
+    Jumped,
+}
+
+/// A test of a cell against a bitset, possibly negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lit {
+    /// The bitset.
+    pub src: Src,
+    /// Whether the test is negated.
+    pub neg: bool,
+}
+
+/// A set that is one literal (`own`, `empty`, a kind, a flag, a constant set...):
+/// random play reads it inline instead of calling a closure (see [`set_lit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SetLit(pub Lit);
