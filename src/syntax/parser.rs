@@ -1,4 +1,4 @@
-//! The pest parser and the conversion of its parse tree into the owned [`ast`].
+//! The pest parser and the conversion of its parse tree into the owned `ast`.
 //!
 //! Expressions are parsed flat by the grammar and given their structure here by
 //! precedence climbing. The builder tracks the depth of every tree it builds and

@@ -122,7 +122,7 @@ pub struct Program {
 }
 
 /// The names the rules gave to what a [`Program`] holds by number, so that it can be
-/// shown as the rules wrote it ([`super::explain`]). Nothing that plays reads them.
+/// shown as the rules wrote it (`super::explain`). Nothing that plays reads them.
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     /// Each declared region's cells with these options, in declaration order; one entry

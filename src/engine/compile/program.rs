@@ -1,6 +1,6 @@
 //! The compiled rule program: typed expression and statement trees over small ids,
 //! with options folded away and static parts precomputed. It does not depend on the
-//! board's word width, so the same program serves every [`super::Game`] width.
+//! board's word width, so the same program serves every `super::Game` width.
 
 use crate::check::hir::{Action, Builtin, Comprehension, ContextVar, Effect, Field};
 use crate::check::types::Ty;

@@ -276,7 +276,7 @@ pub struct Components<const W: usize> {
     sets: Vec<Split<W>>,
     /// The entry replaced next when every one is taken.
     next: usize,
-    /// The game the parts were found in ([`Game::identity`](crate::engine::exec::game::Game::identity)).
+    /// The game the parts were found in (`Game::identity`).
     game: u64,
 }
 
@@ -371,7 +371,7 @@ pub fn cache_key(id: u32, from: u16) -> u64 {
     (id as u64) << 16 | from as u64
 }
 
-/// A hasher for the keys of [`Ctx::cache`] (small integers): one multiplication.
+/// A hasher for the keys of `Ctx::cache` (small integers): one multiplication.
 #[derive(Default)]
 pub struct KeyHasher(u64);
 

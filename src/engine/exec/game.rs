@@ -32,11 +32,11 @@ pub struct Game<const W: usize> {
     pub all: Bits<W>,
     /// Constant sets, by id.
     pub sets: Vec<Bits<W>>,
-    /// `step[cell * ndirs + dir]`: the neighbour, or [`NONE`].
+    /// `step[cell * ndirs + dir]`: the neighbour, or `NONE`.
     pub step: Vec<u16>,
     /// The opposite of each direction.
     pub opposite: Vec<u8>,
-    /// The steps taken backwards (see [`Steps::back`]).
+    /// The steps taken backwards (see [`Steps::back`](crate::engine::compile::steps::Steps::back)).
     pub back: Vec<u16>,
     /// The cells next to each cell (by the board's neighbour directions).
     pub neighbours: Vec<Bits<W>>,
@@ -204,7 +204,7 @@ pub struct Mask<const W: usize> {
     /// Whether `along` is constant (so `static_ok` holds exactly the targets).
     pub along_const: bool,
     /// For `step` and `jump`: per start cell and direction (`ndirs` per cell), the
-    /// destination when it is in `static_ok`, else [`NONE`].
+    /// destination when it is in `static_ok`, else [`NONE`](crate::engine::compile::program::NONE).
     pub targets: Vec<u16>,
     /// Conditions as sets of destinations that do not read `from`.
     pub per_gen: Vec<FS<W>>,
@@ -228,7 +228,7 @@ pub struct Mask<const W: usize> {
     /// tests `from in S` (see [`AlongBy`]).
     pub along_by: Option<AlongBy<W>>,
     /// For `step` and `jump`: per direction, the start cells whose destination along
-    /// it passes the static conditions (`targets` not [`NONE`]).
+    /// it passes the static conditions (`targets` not `NONE`).
     pub ok: Vec<Bits<W>>,
     /// How each condition of the rule (`Rule::conds`, in order) is checked: what
     /// `rulesi explain` shows of the rule.
@@ -294,8 +294,8 @@ pub struct CRule<const W: usize> {
 }
 
 /// How random play picks the move of a phase whose body is a tree of `if`s over
-/// single move rules drawn by plan (see [`boxed`] and `Game::random_move`), over
-/// step, jump, place and pass rules drawn by sets (see [`by_sets`]), or a `first` block whose
+/// single move rules drawn by plan (see `boxed` and `Game::random_move`), over
+/// step, jump, place and pass rules drawn by sets (see `by_sets`), or a `first` block whose
 /// blocks before the last have no move: the conditions choose the rule or rules,
 /// whose candidates are counted and drawn from directly.
 ///
@@ -312,7 +312,7 @@ pub enum Plan<const W: usize> {
     /// One rule.
     Rule(u32),
     /// Step, jump, place and pass rules, their moves counted and drawn as
-    /// whole-board sets (see [`by_sets`]).
+    /// whole-board sets (see `by_sets`).
     Sets(Vec<u32>),
     /// `first`: the rules of every block but the last, whose moves are shown to be
     /// none by sets (else the first block that may move decides: see [`Shown`]), and
@@ -350,7 +350,7 @@ pub struct Code<const W: usize> {
     pub no_moves: Vec<CS<W>>,
     /// `after turn`.
     pub after_turn: Vec<CS<W>>,
-    /// Tables of destination sets by start cell ([`SetN::FromTable`]).
+    /// Tables of destination sets by start cell (`SetN::FromTable`).
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Per rule: how random play draws the turns its parts begin, when they may go on.
     pub follows: Vec<Option<crate::engine::exec::game::Follow<W>>>,
@@ -363,7 +363,7 @@ pub struct Code<const W: usize> {
 impl<const W: usize> Code<W> {
     /// Drops every fast path (see [`Game::fast`]): move masks, plans and turns of two
     /// parts drawn by slots. (The blocks' fused shapes are not made at all then: see
-    /// [`Lower::block_fx`].)
+    /// `Lower::block_fx`.)
     pub fn without_fast_paths(&mut self) {
         for r in &mut self.rules {
             r.mask = None;

@@ -840,7 +840,7 @@ impl<const W: usize> Game<W> {
 
     /// Whether a further part of a turn, which went from `before` to `after`, returns to
     /// a position the turn has already reached (`before`, or one of the positions
-    /// before it: [`CtxExtra::turn`]). Such a part is not a legal move: a chain may
+    /// before it: `CtxExtra::turn`). Such a part is not a legal move: a chain may
     /// not go round in circles.
     #[inline]
     pub(crate) fn revisits(&self, before: &State<W>, after: &State<W>, cx: &Ctx<W>) -> bool {

@@ -21,7 +21,7 @@ pub enum Base {
     LastJumped,
     /// A local slot holding a cell.
     Local(u32),
-    /// A constant cell (or [`NONE`]).
+    /// A constant cell (or [`NONE`](crate::engine::compile::program::NONE)).
     Const(u16),
 }
 
@@ -109,10 +109,10 @@ pub enum SideN {
 /// A set of cells.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SetN {
-    /// A constant set, by id in [`Game::sets`].
+    /// A constant set, by id in [`Game::sets`](crate::engine::exec::game::Game::sets).
     Const(u32),
     /// A constant set per player, the player to move's: the sets of players `0, 1,
-    /// ...` are [`Game::sets`] from this id on (a region indexed by `mover`).
+    /// ...` are `Game::sets` from this id on (a region indexed by `mover`).
     ByMover(u32),
     /// `empty`.
     Empty,
@@ -177,7 +177,7 @@ pub enum SetN {
     Temp(u32),
     /// A set that depends only on the position at the start of the turn and on `from`
     /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
-    /// turn, and kept in the context ([`crate::engine::exec::context::Ctx::cache`]) under its number.
+    /// turn, and kept in the context (`crate::engine::exec::context::Ctx::cache`) under its number.
     Cached(u32, Box<SetN>),
     /// `a otherwise b`: `a`, or `b` when `a` is empty.
     Otherwise(Box<SetN>, Box<SetN>),
@@ -214,11 +214,11 @@ pub struct CellsDnf {
     /// The start.
     pub base: Base,
     /// The union of all the paths' cells, per start cell: a table of
-    /// [`Code::from_tables`].
+    /// `Code::from_tables`.
     pub union: u32,
     /// The same table as words (`W` a cell).
     pub union_words: Vec<u64>,
-    /// The cell of every test, per start cell (`tests` of them each; [`NONE`] off
+    /// The cell of every test, per start cell (`tests` of them each; `NONE` off
     /// the board).
     pub cells: Vec<u16>,
     /// How many tests each term has, in order.
@@ -393,7 +393,7 @@ pub enum NumN {
 }
 
 /// One index of a counter: its position along the dimension, when the rules name it
-/// (see [`Lower::counter_indexes`]), or the value to find it by.
+/// (see `Lower::counter_indexes`), or the value to find it by.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IndexN {
     At(usize),
@@ -612,6 +612,6 @@ pub struct Lit {
 }
 
 /// A set that is one literal (`own`, `empty`, a kind, a flag, a constant set...):
-/// random play reads it inline instead of calling a closure (see [`set_lit`]).
+/// random play reads it inline instead of calling a closure (see `set_lit`).
 #[derive(Clone, Copy, Debug)]
 pub struct SetLit(pub Lit);

@@ -80,7 +80,7 @@ pub struct State<const W: usize> {
     pieces: Vec<Piece>,
     /// Stack heights.
     height: Vec<u8>,
-    /// With stacks, each cell's stack hash (see [`Game::stack_hash_of`]), which moves
+    /// With stacks, each cell's stack hash (see `Game::stack_hash_of`), which moves
     /// with the stack; empty without stacks.
     stack_hash: Vec<u64>,
     /// Cells whose top piece is of each side.
@@ -397,7 +397,7 @@ impl<const W: usize> State<W> {
 
     /// The cell of a stack a piece was put on when it was full ([`MAX_STACK`]), or
     /// [`NONE`]: once there is one, the position is broken and playing on from it is
-    /// an error ([`EngineErrorKind::StackFull`]).
+    /// an error (`EngineErrorKind::StackFull`).
     #[inline]
     pub fn full_stack(&self) -> u16 {
         self.full
@@ -457,7 +457,7 @@ impl<const W: usize> State<W> {
         self.flag_bits.get(flag).is_some_and(|b| b.has(c))
     }
 
-    /// The value of counter slot `i` (see [`Game::counter_base`]; 0 for no slot).
+    /// The value of counter slot `i` (see `Game::counter_base`; 0 for no slot).
     #[inline]
     pub fn counter(&self, i: usize) -> i64 {
         self.counters.get(i).copied().unwrap_or(0)
@@ -482,7 +482,7 @@ impl<const W: usize> State<W> {
 }
 
 /// What happens to a position, in the game's words. Changes of the pieces, the player
-/// to move, the phase, counters and colours (which the hash covers) are [`Game`]'s
+/// to move, the phase, counters and colours (which the hash covers) are `Game`'s
 /// operations below.
 impl<const W: usize> State<W> {
     /// Ends the game with outcome `o` (or takes an ending back, with
@@ -663,7 +663,7 @@ fn stack_part(seed: u64, sh: u64) -> u64 {
     mix(sh.wrapping_add(seed)) ^ mix(seed)
 }
 
-/// [`Game::moved_key`] without the table (kept out of line: rarely needed).
+/// `Game::moved_key` without the table (kept out of line: rarely needed).
 #[cold]
 #[inline(never)]
 fn moved_key_computed(from: u16, to: u16, p: Piece) -> u64 {
@@ -691,7 +691,7 @@ pub(crate) fn colour_key(p: usize, c: u8) -> u64 {
 /// the powers of [`STACK_BASE`] and each cell's seed.
 #[derive(Clone, Debug)]
 pub struct Keys {
-    /// The key of each piece on each cell (see [`Keys::piece`]), by cell, then piece;
+    /// The key of each piece on each cell (see `Keys::piece`), by cell, then piece;
     /// empty with stacks or when the table would be large.
     pieces: Vec<u64>,
     /// Bits of a piece's index in `pieces`: (side shift, kind shift, all).
