@@ -2,7 +2,7 @@
 //!
 //! A panic, a stack overflow, a time-out or running out of memory is a finding, and so
 //! is a result that breaks one of the invariants every result must satisfy (the same
-//! as in tests/robustness.rs):
+//! as in tests/suite/robustness.rs):
 //!
 //! - there is a model exactly when no diagnostic is an error, and bytes that are not
 //!   UTF-8 are an error;

@@ -7,7 +7,7 @@
 //! result compared with its snapshot in the top-level `snapshots/` folder.
 //!
 //! Accept new or changed snapshots with `cargo insta review`, or
-//! `INSTA_UPDATE=always cargo test --test diagnostics`, and read them like code.
+//! `INSTA_UPDATE=always cargo test --test suite diagnostics::`, and read them like code.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -125,7 +125,7 @@ fn every_diagnostic_kind_is_shown() {
             .map(|d| render(d, &case.file_name, &text, Style::plain(WIDTH)).trim_end().to_string())
             .collect();
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../snapshots");
+        settings.set_snapshot_path("../../snapshots");
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
         if let Some(input) = &case.input {

@@ -27,7 +27,7 @@
 //!
 //! Every failing block is reported with its line in the reference and its diagnostics.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! names, folded options and inlined definitions of a small game, and the command's
 //! errors.
 
-mod common;
+use crate::common;
 
 use rulesi::engine::build;
 use rulesi::engine::compile::options;

@@ -3,7 +3,7 @@
 //! layer per piece of a stack, a label for every row and column), and the command's
 //! errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -15,7 +15,7 @@
 //! Mutant `n` is made from seed `n` alone, so a failure is reproduced by its seed:
 //!
 //! ```sh
-//! RULESI_MUTANT_SEED=1234 RULESI_MUTANTS=1 cargo test --release --test mutation -- --nocapture
+//! RULESI_MUTANT_SEED=1234 RULESI_MUTANTS=1 cargo test --release --test suite mutation:: -- --nocapture
 //! ```
 //!
 //! The environment sets the campaign: `RULESI_MUTANTS` (how many mutants; default
@@ -916,8 +916,11 @@ fn report(
         let _ = std::fs::write(&min_path, &small);
         let _ = writeln!(r, "minimised ({} lines): {}\n{small}", small.lines().count(), min_path.display());
     }
-    let _ =
-        writeln!(r, "reproduce: RULESI_MUTANT_SEED={} RULESI_MUTANTS=1 cargo test --release --test mutation", m.seed);
+    let _ = writeln!(
+        r,
+        "reproduce: RULESI_MUTANT_SEED={} RULESI_MUTANTS=1 cargo test --release --test suite mutation::",
+        m.seed
+    );
     Found {
         seed: m.seed,
         command: command.split_whitespace().nth(1).unwrap_or("").to_string(),

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use rulesi::engine::exec::moves::notation;
 use rulesi::engine::exec::state::{flags_of, kind_of, side_of};
@@ -369,7 +369,7 @@ fn transcripts() {
         let again = with_game!(&any, g => transcript(g, seed_of(&name, &None, 1000)));
         assert_eq!(text, again, "{name}: two runs with one seed differ");
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../snapshots");
+        settings.set_snapshot_path("../../snapshots");
         settings.set_prepend_module_to_snapshot(false);
         settings.bind(|| insta::assert_snapshot!(format!("transcript-{name}"), text));
     }

@@ -16,7 +16,7 @@ use rulesi::board::CellId;
 use rulesi::engine::{AnyGame, MoveList, build, compile::options, text::notation::move_text};
 use rulesi::with_game;
 
-mod common;
+use crate::common;
 use common::{TempDir, every_game, game_label};
 
 fn root() -> PathBuf {
@@ -62,7 +62,7 @@ fn rulesi(dir: &Path, args: &[&str], input: &str) -> Run {
 
 fn snapshot(name: &str, text: &str) {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
+    settings.set_snapshot_path("../../snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name.to_string(), text));
 }

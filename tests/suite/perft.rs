@@ -21,14 +21,14 @@
 //!
 //! `perft_small_counts` runs every line whose count is at most [`LIMIT`] (lower in
 //! debug builds), and `perft_counts_without_fast_paths` those up to a tenth of it with
-//! the engine's fast paths off; `cargo test --release --test perft -- --ignored` runs
+//! the engine's fast paths off; `cargo test --release --test suite perft:: -- --ignored` runs
 //! them all.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-mod common;
+use crate::common;
 
 use rulesi::engine::search::perft;
 use rulesi::engine::{AnyGame, build_with_fast_paths, compile::options};
@@ -223,7 +223,7 @@ fn perft_counts_without_fast_paths() {
 }
 
 #[test]
-#[ignore = "large counts: run with `cargo test --release --test perft -- --ignored`"]
+#[ignore = "large counts: run with `cargo test --release --test suite perft:: -- --ignored`"]
 fn perft_all_counts() {
     run(lines(), u64::MAX, true);
 }

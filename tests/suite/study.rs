@@ -2,7 +2,7 @@
 //! same numbers whatever the threads, the JSON and CSV schemas, the chart, and the
 //! errors.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

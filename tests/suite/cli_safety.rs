@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 /// Past this a run is taken to hang.

@@ -11,7 +11,7 @@ use rulesi::engine::search;
 use rulesi::engine::{AnyGame, Game, State};
 use rulesi::with_game;
 
-mod common;
+use crate::common;
 use common::{build_text, positions};
 
 /// Kings that capture round a circle of pieces (one move either way round), and step

@@ -9,7 +9,7 @@ use rulesi::engine::exec::moves::MoveList;
 use rulesi::engine::search;
 use rulesi::engine::{AnyGame, Game, State};
 
-mod common;
+use crate::common;
 use common::{build_text, positions};
 
 /// Men that capture in chains, forward and backward, but only onto cells that a count

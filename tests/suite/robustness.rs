@@ -607,7 +607,12 @@ const CHILD_MEMORY_KIB: u64 = 4 * 1024 * 1024;
 /// how it failed (a panic, a crash such as a stack overflow, or a time-out).
 fn run_in_child(name: &str, n: usize) -> Result<String, String> {
     let exe = std::env::current_exe().expect("the test binary");
-    let args = ["deep_nesting_child", "--exact", "--nocapture", "--test-threads=1"];
+    // The child test's full name in this binary (its module's path but the crate's).
+    let test = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::deep_nesting_child"),
+        None => "deep_nesting_child".to_string(),
+    };
+    let args = [test.as_str(), "--exact", "--nocapture", "--test-threads=1"];
     let mut command = if cfg!(unix) && Path::new("/bin/sh").exists() {
         let mut c = Command::new("/bin/sh");
         c.arg("-c").arg(format!("ulimit -v {CHILD_MEMORY_KIB} 2>/dev/null; exec \"$0\" \"$@\"")).arg(exe);

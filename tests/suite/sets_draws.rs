@@ -13,7 +13,7 @@ use rulesi::engine::exec::moves::MoveList;
 use rulesi::engine::search;
 use rulesi::with_game;
 
-mod common;
+use crate::common;
 use common::{build_text, positions};
 
 const RUNNERS: &str = r#"
