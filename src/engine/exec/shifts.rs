@@ -48,7 +48,7 @@ pub struct ShiftPlan<const W: usize> {
     /// The groups of every direction, each direction's in a run (see [`DirPlan`]).
     groups: Vec<(Bits<W>, i32)>,
     /// Each direction's groups and cost (one entry per direction: one lookup).
-    dirs: Vec<DirPlan>,
+    dirs: Vec<DirPlan<W>>,
     /// The neighbour directions, when the neighbours of each cell are exactly its
     /// steps along them and every one has a plan (else none).
     nb_dirs: Vec<u8>,
@@ -65,7 +65,7 @@ pub struct ShiftPlan<const W: usize> {
 
 /// One direction of a [`ShiftPlan`].
 #[derive(Clone, Copy, Debug)]
-struct DirPlan {
+struct DirPlan<const W: usize> {
     /// The number of cells of a set from which `Game::steps_into` goes by shifts
     /// ([`u32::MAX`]: never, as no set has that many cells).
     step_min: u32,
@@ -73,11 +73,15 @@ struct DirPlan {
     start: u32,
     /// Where they end.
     end: u32,
+    /// The groups themselves when there are one or two (the second `(EMPTY, 0)` when
+    /// there is one), read without going through [`ShiftPlan::groups`]: a square
+    /// board has one group a direction, a board of its dark squares two.
+    two: [(Bits<W>, i32); 2],
 }
 
-impl Default for DirPlan {
+impl<const W: usize> Default for DirPlan<W> {
     fn default() -> Self {
-        DirPlan { step_min: u32::MAX, start: 0, end: 0 }
+        DirPlan { step_min: u32::MAX, start: 0, end: 0, two: [(Bits::EMPTY, 0); 2] }
     }
 }
 
@@ -126,8 +130,12 @@ impl<const W: usize> ShiftPlan<W> {
                 let cost = mine.len() as u32 * gc;
                 let step_min = if !back && cost <= n as u32 * STEP_SCAN { 0 } else { cost.div_ceil(STEP_CELL) };
                 let start = groups.len() as u32;
+                let mut two = [(Bits::EMPTY, 0); 2];
+                for (slot, g) in two.iter_mut().zip(&mine) {
+                    *slot = *g;
+                }
                 groups.extend(mine);
-                plan.dirs[d] = DirPlan { step_min, start, end: groups.len() as u32 };
+                plan.dirs[d] = DirPlan { step_min, start, end: groups.len() as u32, two };
                 planned[d] = true;
             }
         }
@@ -164,14 +172,36 @@ impl<const W: usize> ShiftPlan<W> {
 
     /// The groups of one direction's plan.
     #[inline(always)]
-    fn groups_in(&self, p: &DirPlan) -> &[(Bits<W>, i32)] {
+    fn groups_in(&self, p: &DirPlan<W>) -> &[(Bits<W>, i32)] {
         self.groups.get(p.start as usize..p.end as usize).unwrap_or(&[])
     }
 
     /// The cells whose step along `d` is in `set`, by shifts.
     #[inline]
     pub fn stepping_into(&self, set: Bits<W>, d: usize) -> Bits<W> {
-        Self::into_by(self.groups_of(d), set)
+        match self.dirs.get(d) {
+            Some(p) => self.into_dir(p, set),
+            None => Bits::EMPTY,
+        }
+    }
+
+    /// The cells whose step along a direction with plan `p` is in `set`: inline for
+    /// one or two groups (on one word, two shifts, two `and`s and an `or`, without a
+    /// branch), else group by group.
+    #[inline(always)]
+    fn into_dir(&self, p: &DirPlan<W>, set: Bits<W>) -> Bits<W> {
+        match p.end - p.start {
+            1 | 2 if W == 1 => {
+                let x = set.0[0];
+                let [(a, ka), (b, kb)] = p.two;
+                let mut out = Bits::EMPTY;
+                out.0[0] = (a.0[0] & shift_word(x, ka)) | (b.0[0] & shift_word(x, kb));
+                out
+            }
+            1 => p.two[0].0 & set.shifted(-p.two[0].1),
+            2 => (p.two[0].0 & set.shifted(-p.two[0].1)) | (p.two[1].0 & set.shifted(-p.two[1].1)),
+            _ => Self::into_by(self.groups_in(p), set),
+        }
     }
 
     /// The cells of `groups` whose step is in `set`.
@@ -182,9 +212,7 @@ impl<const W: usize> ShiftPlan<W> {
             // One word: a cell's delta is below 64 either way, one shift without a test.
             let x = set.0[0];
             for (cells, k) in groups {
-                let k = *k;
-                let moved = if k >= 0 { x >> (k as u32 & 63) } else { x << (k.unsigned_abs() & 63) };
-                out.0[0] |= cells.0[0] & moved;
+                out.0[0] |= cells.0[0] & shift_word(x, *k);
             }
             return out;
         }
@@ -203,6 +231,13 @@ impl<const W: usize> ShiftPlan<W> {
         }
         out
     }
+}
+
+/// A word's cells moved back by a delta `k` (a cell's step is `k` cells on): on one
+/// word a delta is below 64 either way, one shift without a test of its size.
+#[inline(always)]
+fn shift_word(x: u64, k: i32) -> u64 {
+    if k >= 0 { x >> (k as u32 & 63) } else { x << (k.unsigned_abs() & 63) }
 }
 
 #[cfg(test)]

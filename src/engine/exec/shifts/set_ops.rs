@@ -1,12 +1,10 @@
 //! The game's whole-board set operations, each by the cheaper of its two ways: cell by
-//! cell, or by the word shifts of the board's [`ShiftPlan`].
+//! cell, or by the word shifts of the board's [`ShiftPlan`](super::ShiftPlan).
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::Game;
 use crate::engine::exec::ir::{Cmp, MAX_DEGREE};
-
-use super::ShiftPlan;
 
 impl<const W: usize> Game<W> {
     /// The cells with at least one neighbour in `set`.
@@ -75,7 +73,8 @@ impl<const W: usize> Game<W> {
         let p = &self.shifts;
         match p.dirs.get(d) {
             // `step_min` is `u32::MAX` (more cells than any set has) without a plan.
-            Some(dp) if dp.step_min == 0 || set.count() >= dp.step_min => ShiftPlan::into_by(p.groups_in(dp), set),
+            // An empty set steps into nothing either way: a minimum of one cell needs no count.
+            Some(dp) if dp.step_min <= 1 || set.count() >= dp.step_min => p.into_dir(dp, set),
             _ => self.steps_into_by_cells(set, d),
         }
     }
