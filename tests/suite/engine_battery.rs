@@ -106,7 +106,7 @@ fn inconsistency<const W: usize>(g: &Game<W>, s: &State<W>) -> Option<String> {
     let mut kind_bits = vec![Bits::<W>::EMPTY; kinds];
     let mut flag_bits = vec![Bits::<W>::EMPTY; flags];
     let mut occupied = Bits::<W>::EMPTY;
-    for c in 0..g.n as u16 {
+    for c in 0..g.board.n as u16 {
         let h = s.height(c) as usize;
         if h == 0 {
             continue;
@@ -172,7 +172,7 @@ fn differences<const W: usize>(g: &Game<W>, a: &State<W>, b: &State<W>) -> Vec<&
             d.push(name);
         }
     };
-    let cells = 0..g.n as u16;
+    let cells = 0..g.board.n as u16;
     let stacks = |x: &State<W>| cells.clone().map(|c| g.stack(x, c).collect::<Vec<_>>()).collect::<Vec<_>>();
     let heights = |x: &State<W>| cells.clone().map(|c| x.height(c)).collect::<Vec<_>>();
     let by = |n: usize, f: &dyn Fn(usize) -> Bits<W>| (0..n).map(f).collect::<Vec<_>>();

@@ -92,7 +92,7 @@ fn script(path: &Path) -> (Vec<String>, String) {
             moves.push(move_text(g, &s, &parts));
             g.play(&mut s, &parts).expect("play");
         }
-        let empty: Vec<u16> = (0..g.n as u16).filter(|&c| s.height(c) == 0).collect();
+        let empty: Vec<u16> = (0..g.board.n as u16).filter(|&c| s.height(c) == 0).collect();
         let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
         let illegal = format!("{}-{}", label(empty[0]), label(empty[empty.len() - 1]));
         (moves, illegal)

@@ -143,8 +143,8 @@ fn placements_are_drawn_by_sets_and_uniformly() {
             // The cells a stone may drop to, without the condition on the last stone:
             // more of them than legal moves means a candidate drawn may fail.
             let occupied = s.occupied();
-            let cells: HashMap<String, u16> = (0..g.n as u16).map(|c| (g.label(c), c)).collect();
-            let drops = (0..g.n as u16)
+            let cells: HashMap<String, u16> = (0..g.board.n as u16).map(|c| (g.label(c), c)).collect();
+            let drops = (0..g.board.n as u16)
                 .filter(|&c| {
                     let label = g.label(c);
                     let (file, rank) = label.split_at(1);

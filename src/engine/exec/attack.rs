@@ -95,25 +95,25 @@ impl<const W: usize> Game<W> {
             (Some(o), Action::Jump) => (o.0)(self, s, cx),
             _ => Bits::EMPTY,
         };
-        let nd = self.ndirs;
+        let nd = self.board.ndirs;
         for d in 0..nd {
             if dirs >> d & 1 == 0 {
                 continue;
             }
-            let b = self.back[c as usize * nd + d];
+            let b = self.board.back[c as usize * nd + d];
             if b == NONE {
                 continue;
             }
             let (from, middle) = match action {
-                Action::Jump if over.has(b) => (self.back[b as usize * nd + d], b),
+                Action::Jump if over.has(b) => (self.board.back[b as usize * nd + d], b),
                 Action::Jump => continue,
                 Action::Slide => {
                     // Bounded: the cell asked about is occupied, so a walk round a
                     // closed line stops there at the latest.
                     let mut f = b;
-                    let mut left = self.n;
+                    let mut left = self.board.n;
                     while f != NONE && !s.occupied().has(f) && left > 0 {
-                        f = self.back[f as usize * nd + d];
+                        f = self.board.back[f as usize * nd + d];
                         left -= 1;
                     }
                     (f, NONE)

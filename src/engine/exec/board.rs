@@ -1,15 +1,74 @@
-//! Questions about the cells of the board at play time: the cell a jump passes over,
-//! connected groups, distances, and the cells along a direction.
+//! The board as the engine plays on it: its cells, the step from each cell along each
+//! direction, the neighbours of each cell and the word shifts of the whole-board set
+//! operations (`shifts.rs`, `shifts/set_ops.rs`), made once per game; and questions
+//! about its cells at play time: the cell a jump passes over, connected groups,
+//! distances, and the cells along a direction.
 
 use crate::board::CellId;
 use crate::engine::bits::Bits;
+use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::game::Game;
+use crate::engine::compile::steps::Steps;
+use crate::engine::exec::shifts::ShiftPlan;
 
 /// The distance between cells with no path between them (or no cell).
 pub const FAR: i64 = i64::MAX / 4;
 
-impl<const W: usize> Game<W> {
+/// A board's tables, for a word width: what every question about its cells reads.
+/// Made once per game ([`Board::new`]) and never changed.
+#[derive(Clone, Debug)]
+pub struct Board<const W: usize> {
+    /// Number of cells.
+    pub n: usize,
+    /// Number of directions.
+    pub ndirs: usize,
+    /// Every cell.
+    pub all: Bits<W>,
+    /// `step[cell * ndirs + dir]`: the neighbour, or `NONE`.
+    pub step: Vec<u16>,
+    /// The opposite of each direction.
+    pub opposite: Vec<u8>,
+    /// The steps taken backwards (see [`Steps::back`](crate::engine::compile::steps::Steps::back)).
+    pub back: Vec<u16>,
+    /// The cells next to each cell (by the board's neighbour directions).
+    pub neighbours: Vec<Bits<W>>,
+    /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
+    /// `neighbours[x]` (the same table on boards whose neighbours are symmetric).
+    pub rev_neighbours: Vec<Bits<W>>,
+    /// The most neighbours a cell has.
+    pub max_degree: usize,
+    /// The board's steps as word shifts, for the whole-board set operations.
+    pub shifts: ShiftPlan<W>,
+}
+
+impl<const W: usize> Board<W> {
+    /// The tables of a compiled program's board; with `shifts` false, no set
+    /// operation goes by word shifts (see `Game::fast`).
+    pub fn new(prog: &Program, shifts: bool) -> Self {
+        let n = prog.geometry.len();
+        let Steps { ndirs, step, opposite, back } = Steps::of(&prog.geometry);
+        let mut neighbours = vec![Bits::EMPTY; n];
+        for (c, nb) in neighbours.iter_mut().enumerate() {
+            for d in 0..ndirs {
+                if prog.neighbour_dirs >> d & 1 == 1 {
+                    let t = step[c * ndirs + d];
+                    if t != NONE {
+                        nb.insert(t);
+                    }
+                }
+            }
+        }
+        let mut rev_neighbours = vec![Bits::EMPTY; n];
+        for (c, nb) in neighbours.iter().enumerate() {
+            for x in nb.iter() {
+                rev_neighbours[x as usize].insert(c as u16);
+            }
+        }
+        let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
+        let shifts = ShiftPlan::new(n, ndirs, &step, prog.neighbour_dirs, &neighbours, !back.is_empty(), shifts);
+        Board { n, ndirs, all: Bits::first_n(n), step, opposite, back, neighbours, rev_neighbours, max_degree, shifts }
+    }
+
     /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
     /// [`NONE`] when no direction leads there in two steps.
     pub fn jumped_cell(&self, from: u16, to: u16) -> u16 {
@@ -58,12 +117,12 @@ impl<const W: usize> Game<W> {
     }
 
     /// The number of steps between two cells by the board's neighbours ([`FAR`] when
-    /// no path joins them).
-    pub fn distance(&self, a: u16, b: u16) -> i64 {
+    /// no path joins them); `prog` is the program the board was made for.
+    pub fn distance(&self, prog: &Program, a: u16, b: u16) -> i64 {
         if a == NONE || b == NONE {
             return FAR;
         }
-        if let Some(d) = self.prog.geometry.metric_distance(CellId(a), CellId(b), self.prog.neighbour_dirs) {
+        if let Some(d) = prog.geometry.metric_distance(CellId(a), CellId(b), prog.neighbour_dirs) {
             return i64::from(d);
         }
         // Breadth first by sets: the cells `k` steps away are the neighbours of those

@@ -158,14 +158,14 @@ pub fn dir_f<const W: usize>(n: &DirN) -> FU8<W> {
         DirN::Opposite(x) => {
             let x = dir_f::<W>(x);
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
-                d if (d as usize) < g.ndirs => g.opposite[d as usize],
+                d if (d as usize) < g.board.ndirs => g.board.opposite[d as usize],
                 d => d,
             })
         }
         DirN::Rotate(x, k) => {
             let (x, k) = (dir_f::<W>(x), num_c::<W>(k));
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
-                d if (d as usize) < g.ndirs => {
+                d if (d as usize) < g.board.ndirs => {
                     let k = k.eval(g, s, cx).clamp(-1000, 1000) as i32;
                     g.prog.geometry.rotate(crate::board::Dir(d), k).0
                 }
@@ -248,7 +248,7 @@ impl PathC {
             if c == NONE {
                 return NONE;
             }
-            c = g.step[c as usize * g.ndirs + d as usize];
+            c = g.board.step[c as usize * g.board.ndirs + d as usize];
         }
         c
     }
@@ -285,7 +285,7 @@ impl<const W: usize> Game<W> {
     /// The cells passing every literal (within the board).
     #[inline(always)]
     fn conj_bits(&self, s: &State<W>, lits: &[Lit]) -> Bits<W> {
-        let mut acc = self.all;
+        let mut acc = self.board.all;
         for l in lits {
             let b = self.src_bits(s, l.src);
             acc = if l.neg { acc - b } else { acc & b };
@@ -317,7 +317,7 @@ impl<const W: usize> Game<W> {
     #[inline(always)]
     pub fn set_lit_bits(&self, s: &State<W>, l: SetLit) -> Bits<W> {
         let b = self.src_bits(s, l.0.src);
-        if l.0.neg { self.all - b } else { b }
+        if l.0.neg { self.board.all - b } else { b }
     }
 }
 
@@ -395,7 +395,7 @@ impl<const W: usize> NumC<W> {
             NumC::Count(l) => g.conj_bits(s, l).count() as i64,
             NumC::Table(t, p) => {
                 let c = p.eval(g, s, cx);
-                g.prog.num_tables[*t as usize][if c == NONE { g.n } else { c as usize }]
+                g.prog.num_tables[*t as usize][if c == NONE { g.board.n } else { c as usize }]
             }
             NumC::Passes => s.passes() as i64,
             NumC::Captures => cx.mv.captures as i64,
@@ -425,8 +425,8 @@ enum RunTerm {
 fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>, p: &PathC, d: u8, l: &[Lit]) -> i64 {
     let (mut c, d) = (p.eval(g, s, cx), d as usize);
     let mut n = 0;
-    while c != NONE && n < g.n as i64 {
-        c = g.step[c as usize * g.ndirs + d];
+    while c != NONE && n < g.board.n as i64 {
+        c = g.board.step[c as usize * g.board.ndirs + d];
         if c == NONE || !g.conj_has(s, l, c) {
             break;
         }
@@ -530,13 +530,13 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             match PathC::of(c) {
                 Some(p) => fb(move |g, s, cx| {
                     let c = p.eval(g, s, cx);
-                    g.prog.bool_tables[t as usize][if c == NONE { g.n } else { c as usize }] != neg
+                    g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
                 }),
                 None => {
                     let f = cell_f::<W>(c);
                     fb(move |g, s, cx| {
                         let c = (f.0)(g, s, cx);
-                        g.prog.bool_tables[t as usize][if c == NONE { g.n } else { c as usize }] != neg
+                        g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
                     })
                 }
             }
@@ -594,7 +594,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             let (d, m) = (dir_f::<W>(d), dirs_f::<W>(dirs));
             fb(move |g, s, cx| {
                 let d = (d.0)(g, s, cx);
-                ((d as usize) < g.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
+                ((d as usize) < g.board.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
             })
         }
         BoolN::ListIn(x, list) => {
@@ -624,7 +624,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 let seeds = within & (a.0)(g, s, cx);
                 let spans = !seeds.is_empty() && {
                     let b = within & (b.0)(g, s, cx);
-                    !b.is_empty() && !(g.connected_to(seeds, within) & b).is_empty()
+                    !b.is_empty() && !(g.board.connected_to(seeds, within) & b).is_empty()
                 };
                 spans != neg
             })
@@ -782,7 +782,7 @@ impl<const W: usize, const B: u8, const L: usize> CellT<W> for At<B, L> {
             if c == NONE {
                 return NONE;
             }
-            c = g.step[c as usize * g.ndirs + d as usize];
+            c = g.board.step[c as usize * g.board.ndirs + d as usize];
         }
         c
     }
@@ -845,7 +845,7 @@ impl<const W: usize, A: LitT<W>, B: LitT<W>> LitT<W> for Lit2<A, B> {
     #[inline(always)]
     fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
         let x = self.a.bits(g, s);
-        let x = if self.an { g.all - x } else { x };
+        let x = if self.an { g.board.all - x } else { x };
         let y = self.b.bits(g, s);
         if self.bn { x - y } else { x & y }
     }
@@ -1146,7 +1146,7 @@ fn any_spec<const W: usize>(l: Vec<Lit>, neg: bool) -> FB<W> {
     fn build<const W: usize, L: LitT<W>>(first: L, first_neg: bool, rest: Vec<Lit>, neg: bool) -> FB<W> {
         fb(move |g, s, _| {
             let b = first.bits(g, s);
-            let acc = if first_neg { g.all - b } else { b };
+            let acc = if first_neg { g.board.all - b } else { b };
             if acc.is_empty() || rest.is_empty() {
                 return acc.is_empty() == neg;
             }
@@ -1480,7 +1480,7 @@ impl<const W: usize> Game<W> {
 pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
     if let Some(l) = lits_of(set) {
         if l.is_empty() {
-            return fm(|g, _, _, c| (c as usize) < g.n);
+            return fm(|g, _, _, c| (c as usize) < g.board.n);
         }
         return member_spec(l);
     }
@@ -1499,7 +1499,7 @@ pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
         }
         SetN::Complement(a) => {
             let x = member_f::<W>(a);
-            fm(move |g, s, cx, c| (c as usize) < g.n && !(x.0)(g, s, cx, c))
+            fm(move |g, s, cx, c| (c as usize) < g.board.n && !(x.0)(g, s, cx, c))
         }
         // The cell's test first: often a constant set, cheaper than the condition.
         SetN::IfAll(k, a) => {
@@ -1509,11 +1509,11 @@ pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
             {
                 return with_lit_type!(first, x => {
                     let xn = first.neg;
-                    fm(move |g, s, cx, c| x.has(g, s, c) != xn || ((c as usize) < g.n && (k.0)(g, s, cx)))
+                    fm(move |g, s, cx, c| x.has(g, s, c) != xn || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
                 });
             }
             let x = member_f::<W>(a);
-            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.n && (k.0)(g, s, cx)))
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
         }
         SetN::IfThen(k, a) => {
             let (k, x) = (bool_f::<W>(k, false), member_f::<W>(a));
@@ -1564,11 +1564,11 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         }
         SetN::Complement(a) => {
             let x = set_f::<W>(a);
-            fs(move |g, s, cx| g.all - (x.0)(g, s, cx))
+            fs(move |g, s, cx| g.board.all - (x.0)(g, s, cx))
         }
         SetN::IfAll(k, a) => {
             let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
-            fs(move |g, s, cx| if (k.0)(g, s, cx) { g.all } else { (x.0)(g, s, cx) })
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { g.board.all } else { (x.0)(g, s, cx) })
         }
         SetN::IfThen(k, a) => {
             let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
@@ -1600,22 +1600,22 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         }
         SetN::Dilate(x) => {
             let f = set_f::<W>(x);
-            fs(move |g, s, cx| g.dilate((f.0)(g, s, cx)))
+            fs(move |g, s, cx| g.board.dilate((f.0)(g, s, cx)))
         }
         SetN::StepsInto(x, d) => {
             let (f, d) = (set_f::<W>(x), *d);
-            fs(move |g, s, cx| g.steps_into((f.0)(g, s, cx), d))
+            fs(move |g, s, cx| g.board.steps_into((f.0)(g, s, cx), d))
         }
         SetN::NbCount(x, op, k) => {
             let (f, k, op) = (set_f::<W>(x), num_c::<W>(k), *op);
             fs(move |g, s, cx| {
                 let k = k.eval(g, s, cx);
-                g.nb_count((f.0)(g, s, cx), op, k)
+                g.board.nb_count((f.0)(g, s, cx), op, k)
             })
         }
         SetN::Neighbours(x) => {
             let f = set_f::<W>(x);
-            fs(move |g, s, cx| g.neighbours_of((f.0)(g, s, cx)))
+            fs(move |g, s, cx| g.board.neighbours_of((f.0)(g, s, cx)))
         }
         SetN::Group(c) => {
             let c = cell_f::<W>(c);
@@ -1707,8 +1707,8 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
                 let (set, mask) = ((x.0)(g, s, cx), (m.0)(g, s, cx));
                 let mut out = Bits::EMPTY;
                 for c in set.iter() {
-                    for d in (0..g.ndirs).filter(|d| mask >> d & 1 == 1) {
-                        let t = g.step[c as usize * g.ndirs + d];
+                    for d in (0..g.board.ndirs).filter(|d| mask >> d & 1 == 1) {
+                        let t = g.board.step[c as usize * g.board.ndirs + d];
                         if t != NONE {
                             out.insert(t);
                         }
@@ -1787,10 +1787,10 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let (c, d, line) = (cell_f::<W>(c), dir_f::<W>(d), *line);
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
-                let mut out: Bits<W> = g.walk(c, d).collect();
+                let mut out: Bits<W> = g.board.walk(c, d).collect();
                 if line && c != NONE {
                     out.insert(c);
-                    out |= g.walk(c, g.opposite.get(d as usize).copied().unwrap_or(d)).collect();
+                    out |= g.board.walk(c, g.board.opposite.get(d as usize).copied().unwrap_or(d)).collect();
                 }
                 out
             })
@@ -1800,7 +1800,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
-                g.walk(c, d).take_while(|x| set.has(*x)).collect()
+                g.board.walk(c, d).take_while(|x| set.has(*x)).collect()
             })
         }
         SetN::W(w) => wrap_f(w),
@@ -1814,7 +1814,7 @@ fn lits_set_f<const W: usize>(l: Vec<Lit>) -> FS<W> {
             let id = id as usize;
             fs(move |g, _, _| g.sets[id])
         }
-        [Lit { src, neg: true }] => fs(move |g, s, _| g.all - g.src_bits(s, src)),
+        [Lit { src, neg: true }] => fs(move |g, s, _| g.board.all - g.src_bits(s, src)),
         [Lit { src, neg: false }] => fs(move |g, s, _| g.src_bits(s, src)),
         _ => fs(move |g, s, _| g.conj_bits(s, &l)),
     }
@@ -1834,7 +1834,7 @@ pub fn dirs_f<const W: usize>(n: &DirsN) -> FD<W> {
         DirsN::One(d) => {
             let d = dir_f::<W>(d);
             fd(move |g, s, cx| match (d.0)(g, s, cx) {
-                d if (d as usize) < g.ndirs => 1 << d,
+                d if (d as usize) < g.board.ndirs => 1 << d,
                 _ => 0,
             })
         }
@@ -1879,11 +1879,11 @@ pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
                     return NONE;
                 }
                 let d = (d.0)(g, s, cx);
-                if d as usize >= g.ndirs {
+                if d as usize >= g.board.ndirs {
                     return NONE;
                 }
-                let d = if back { g.opposite[d as usize] } else { d };
-                g.step[c as usize * g.ndirs + d as usize]
+                let d = if back { g.board.opposite[d as usize] } else { d };
+                g.board.step[c as usize * g.board.ndirs + d as usize]
             })
         }
         CellN::Table(t, x) => {
@@ -1934,7 +1934,7 @@ pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
-                g.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
+                g.board.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
             })
         }
         CellN::Offset(c, d, k) => {
@@ -1943,10 +1943,10 @@ pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 match k.eval(g, s, cx) {
                     0 => c,
-                    k @ 1.. => g.walk(c, d).nth(k as usize - 1).unwrap_or(NONE),
+                    k @ 1.. => g.board.walk(c, d).nth(k as usize - 1).unwrap_or(NONE),
                     k => {
-                        let back = g.opposite.get(d as usize).copied().unwrap_or(u8::MAX);
-                        g.walk(c, back).nth(k.unsigned_abs() as usize - 1).unwrap_or(NONE)
+                        let back = g.board.opposite.get(d as usize).copied().unwrap_or(u8::MAX);
+                        g.board.walk(c, back).nth(k.unsigned_abs() as usize - 1).unwrap_or(NONE)
                     }
                 }
             })
@@ -2099,7 +2099,7 @@ fn num_node<const W: usize>(n: &NumN) -> FN<W> {
             let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
             fnum(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
-                g.distance(a, b)
+                g.board.distance(&g.prog, a, b)
             })
         }
         NumN::Coord(which, c) => {

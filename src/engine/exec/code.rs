@@ -394,7 +394,7 @@ impl<const W: usize> Lower<'_, W> {
     /// cells that may be in it (constant sets exactly, the others from their parts,
     /// anything read at play time from nothing to the whole board).
     pub(crate) fn bounds(&self, set: &SetN) -> (Bits<W>, Bits<W>) {
-        let all = self.g.all;
+        let all = self.g.board.all;
         match set {
             SetN::Const(id) => {
                 let b = self.const_bits(*id) & all;
@@ -442,7 +442,7 @@ impl<const W: usize> Lower<'_, W> {
                 let base = self.cell(a);
                 match (base, &**b) {
                     (CellN::Path(bs, mut dirs, len), E::Dir(d)) if len < 4 => {
-                        dirs[len as usize] = if back { self.g.opposite[*d as usize] } else { *d };
+                        dirs[len as usize] = if back { self.g.board.opposite[*d as usize] } else { *d };
                         CellN::Path(bs, dirs, len + 1)
                     }
                     (base, _) => CellN::StepDyn(Box::new(base), Box::new(self.dir(b)), back),
@@ -623,7 +623,7 @@ impl<const W: usize> Lower<'_, W> {
     fn complement(&mut self, x: SetN) -> SetN {
         match x {
             SetN::Const(i) => {
-                let v = self.g.all - self.const_bits(i);
+                let v = self.g.board.all - self.const_bits(i);
                 SetN::Const(self.const_set(v))
             }
             SetN::Complement(y) => *y,
@@ -910,8 +910,8 @@ impl<const W: usize> Lower<'_, W> {
             return None;
         }
         let g = self.g;
-        let (mut union, mut cells) = (Vec::with_capacity(g.n), Vec::with_capacity(g.n * paths.len()));
-        for c in 0..g.n as u16 {
+        let (mut union, mut cells) = (Vec::with_capacity(g.board.n), Vec::with_capacity(g.board.n * paths.len()));
+        for c in 0..g.board.n as u16 {
             let mut u = Bits::EMPTY;
             for (dirs, len) in &paths {
                 let mut x = c;
@@ -919,7 +919,7 @@ impl<const W: usize> Lower<'_, W> {
                     if x == NONE {
                         break;
                     }
-                    x = g.step[x as usize * g.ndirs + d as usize];
+                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
                 }
                 if x != NONE {
                     u.insert(x);
@@ -1224,8 +1224,8 @@ impl<const W: usize> Lower<'_, W> {
         }
         let keys: Vec<_> = run.iter().filter_map(|st| self.guard_key(st)).collect();
         let (base, set) = (keys[0].0, keys[0].1.clone());
-        let mut table = Vec::with_capacity(g.n);
-        for c in 0..g.n as u16 {
+        let mut table = Vec::with_capacity(g.board.n);
+        for c in 0..g.board.n as u16 {
             let mut cells = Bits::EMPTY;
             for (_, _, dirs, len) in &keys {
                 let mut x = c;
@@ -1233,7 +1233,7 @@ impl<const W: usize> Lower<'_, W> {
                     if x == NONE {
                         break;
                     }
-                    x = g.step[x as usize * g.ndirs + d as usize];
+                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
                 }
                 if x != NONE {
                     cells.insert(x);
@@ -1241,15 +1241,15 @@ impl<const W: usize> Lower<'_, W> {
             }
             table.push(cells);
         }
-        let mut cells = Vec::with_capacity(g.n * keys.len());
-        for c in 0..g.n as u16 {
+        let mut cells = Vec::with_capacity(g.board.n * keys.len());
+        for c in 0..g.board.n as u16 {
             for (_, _, dirs, len) in &keys {
                 let mut x = c;
                 for &d in &dirs[..*len as usize] {
                     if x == NONE {
                         break;
                     }
-                    x = g.step[x as usize * g.ndirs + d as usize];
+                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
                 }
                 cells.push(x);
             }
@@ -1369,11 +1369,11 @@ impl<const W: usize> Lower<'_, W> {
     /// with the jumped cell.
     fn reach(&self, action: Action, from: u16, d: usize) -> (u16, u16) {
         let g = self.g;
-        let one = g.step[from as usize * g.ndirs + d];
+        let one = g.board.step[from as usize * g.board.ndirs + d];
         if action == Action::Step || one == NONE {
             return (one, NONE);
         }
-        (g.step[one as usize * g.ndirs + d], one)
+        (g.board.step[one as usize * g.board.ndirs + d], one)
     }
 
     fn mask(&mut self, rid: usize) -> Option<Mask<W>> {
@@ -1399,14 +1399,14 @@ impl<const W: usize> Lower<'_, W> {
         let along_mask = match r.along.as_ref() {
             Some(E::Dirs(m)) => *m,
             Some(E::Dir(d)) => 1 << d,
-            _ => (1u32 << g.ndirs) - 1,
+            _ => (1u32 << g.board.ndirs) - 1,
         };
         // Two directions that reach one cell would list one move twice; keep the
         // general path for such boards.
         if matches!(action, Action::Step | Action::Jump) {
-            for from in 0..g.n as u16 {
+            for from in 0..g.board.n as u16 {
                 let mut seen = Bits::<W>::EMPTY;
-                for d in 0..g.ndirs {
+                for d in 0..g.board.ndirs {
                     let (t, _) = self.reach(action, from, d);
                     if t != NONE {
                         if seen.has(t) {
@@ -1463,8 +1463,8 @@ impl<const W: usize> Lower<'_, W> {
         let mut static_ok = Vec::new();
         match action {
             Action::Place | Action::Relocate => {
-                let mut ok = g.all;
-                for to in 0..g.n as u16 {
+                let mut ok = g.board.all;
+                for to in 0..g.board.n as u16 {
                     if !static_conds.iter().all(|c| eval_static(c, NONE, to, NONE)) {
                         ok.remove(to);
                     }
@@ -1472,9 +1472,9 @@ impl<const W: usize> Lower<'_, W> {
                 static_ok.push(ok);
             }
             _ => {
-                for from in 0..g.n as u16 {
+                for from in 0..g.board.n as u16 {
                     let mut ok = Bits::EMPTY;
-                    for d in 0..g.ndirs {
+                    for d in 0..g.board.ndirs {
                         if along_const && along_mask >> d & 1 == 0 {
                             continue;
                         }
@@ -1492,17 +1492,17 @@ impl<const W: usize> Lower<'_, W> {
         }
         let mut targets = Vec::new();
         if matches!(action, Action::Step | Action::Jump) {
-            for from in 0..g.n as u16 {
-                for d in 0..g.ndirs {
+            for from in 0..g.board.n as u16 {
+                for d in 0..g.board.ndirs {
                     let (to, _) = self.reach(action, from, d);
                     targets.push(if to != NONE && static_ok[from as usize].has(to) { to } else { NONE });
                 }
             }
         }
-        let mut ok = vec![Bits::EMPTY; if targets.is_empty() { 0 } else { g.ndirs }];
+        let mut ok = vec![Bits::EMPTY; if targets.is_empty() { 0 } else { g.board.ndirs }];
         for (at, &to) in targets.iter().enumerate() {
             if to != NONE {
-                ok[at % g.ndirs].insert((at / g.ndirs) as u16);
+                ok[at % g.board.ndirs].insert((at / g.board.ndirs) as u16);
             }
         }
         let along_by = match r.along.as_ref() {
@@ -1510,7 +1510,7 @@ impl<const W: usize> Lower<'_, W> {
             _ => None,
         };
         let residual = self.all_of(&residual);
-        let from_floor = per_from.iter().fold(g.all, |acc, set| acc & self.bounds(set).0);
+        let from_floor = per_from.iter().fold(g.board.all, |acc, set| acc & self.bounds(set).0);
         // The conditions that read `from` as one set, each part computed once.
         let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
             Some(all) => vec![closure::set_f(&self.cse(all))],
@@ -1662,7 +1662,7 @@ impl<const W: usize> Lower<'_, W> {
                     (k, E::Call(Builtin::Count, x)) if x.len() == 1 => (&x[0], k, flip(op)),
                     _ => return if is_to { self.the_set(c, action) } else { None },
                 };
-                if deps(k).to || deps(k).middle || self.g.max_degree > MAX_DEGREE {
+                if deps(k).to || deps(k).middle || self.g.board.max_degree > MAX_DEGREE {
                     return None;
                 }
                 match self.nb_factor(counted, var) {
@@ -1685,7 +1685,7 @@ impl<const W: usize> Lower<'_, W> {
         match e {
             E::Bin(op @ (Op::Step | Op::StepBack), a, b) => {
                 let E::Dir(d) = &**b else { return None };
-                let d = if *op == Op::StepBack { *self.g.opposite.get(*d as usize)? } else { *d };
+                let d = if *op == Op::StepBack { *self.g.board.opposite.get(*d as usize)? } else { *d };
                 let mut dirs = if **a == *var { Vec::new() } else { self.steps_from(a, var)? };
                 dirs.push(d);
                 Some(dirs)
@@ -1731,7 +1731,7 @@ impl<const W: usize> Lower<'_, W> {
         let z = self.cell_set(c, &t, action)?;
         let none = replace(c, &t, &E::Cell(NONE));
         let dn = deps(&none);
-        if dn.to || dn.middle || self.g.max_degree > MAX_DEGREE {
+        if dn.to || dn.middle || self.g.board.max_degree > MAX_DEGREE {
             return None;
         }
         let one = SetN::NbCount(Box::new(s.clone()), Cmp::Eq, Box::new(NumN::Const(1)));
@@ -1803,16 +1803,16 @@ impl<const W: usize> Lower<'_, W> {
             (cond.0)(&view, &empty, &mut cx)
         };
         if !deps(c).from {
-            let set: Bits<W> = (0..g.n as u16).filter(|&t| eval(NONE, t)).collect();
+            let set: Bits<W> = (0..g.board.n as u16).filter(|&t| eval(NONE, t)).collect();
             return Some(SetN::Const(self.const_set(set)));
         }
         if !matches!(action, Action::Step | Action::Jump) {
             return None;
         }
-        let mut table = Vec::with_capacity(g.n);
-        for from in 0..g.n as u16 {
+        let mut table = Vec::with_capacity(g.board.n);
+        for from in 0..g.board.n as u16 {
             let mut ok = Bits::EMPTY;
-            for d in 0..g.ndirs {
+            for d in 0..g.board.ndirs {
                 let (to, _) = self.reach(action, from, d);
                 if to != NONE && eval(from, to) {
                     ok.insert(to);
@@ -2147,7 +2147,7 @@ impl<const W: usize> Game<W> {
     /// The row of a table for a cell (the last row for no cell).
     #[inline]
     pub(crate) fn table_at(&self, c: u16) -> usize {
-        if c == NONE { self.n } else { c as usize }
+        if c == NONE { self.board.n } else { c as usize }
     }
 
     /// `f` evaluated in the position with the top piece of cell `c` lifted off (in
@@ -2172,13 +2172,13 @@ impl<const W: usize> Game<W> {
     /// `group(c)`: the cells connected to `c` through cells whose top piece is of the
     /// same side (none for no cell or an empty one).
     pub fn group_of(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16) -> Bits<W> {
-        if c == NONE || c as usize >= self.n {
+        if c == NONE || c as usize >= self.board.n {
             return Bits::EMPTY;
         }
         match self.top(s, c) {
             Some(p) => {
                 let same = s.side_cells(crate::engine::exec::state::side_of(p) as usize);
-                cx.extra().components.of(self.identity).part(c, same, || self.component(c, same))
+                cx.extra().components.of(self.identity).part(c, same, || self.board.component(c, same))
             }
             None => Bits::EMPTY,
         }
@@ -2187,7 +2187,7 @@ impl<const W: usize> Game<W> {
     /// The groups (connected parts) of a set, in order of their first cells, found
     /// once per set in a context.
     pub fn groups_of(&self, cx: &mut Ctx<W>, set: Bits<W>) -> std::rc::Rc<Vec<Bits<W>>> {
-        cx.extra().components.of(self.identity).all(set, |seed| self.component(seed, set))
+        cx.extra().components.of(self.identity).all(set, |seed| self.board.component(seed, set))
     }
 
     /// The cells of a side (a player means the colour it plays).

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
+use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::ir::{Const, SetLit};
-use crate::engine::exec::shifts::ShiftPlan;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
 
@@ -24,29 +24,10 @@ use crate::engine::exec::value::Val;
 pub struct Game<const W: usize> {
     /// The compiled program.
     pub prog: Program,
-    /// Number of cells.
-    pub n: usize,
-    /// Number of directions.
-    pub ndirs: usize,
-    /// Every cell.
-    pub all: Bits<W>,
+    /// The board's tables.
+    pub board: Board<W>,
     /// Constant sets, by id.
     pub sets: Vec<Bits<W>>,
-    /// `step[cell * ndirs + dir]`: the neighbour, or `NONE`.
-    pub step: Vec<u16>,
-    /// The opposite of each direction.
-    pub opposite: Vec<u8>,
-    /// The steps taken backwards (see [`Steps::back`](crate::engine::compile::steps::Steps::back)).
-    pub back: Vec<u16>,
-    /// The cells next to each cell (by the board's neighbour directions).
-    pub neighbours: Vec<Bits<W>>,
-    /// The cells each cell is next to: `x` is in `rev_neighbours[c]` when `c` is in
-    /// `neighbours[x]` (the same table on boards whose neighbours are symmetric).
-    pub rev_neighbours: Vec<Bits<W>>,
-    /// The most neighbours a cell has.
-    pub max_degree: usize,
-    /// The board's steps as word shifts, for the whole-board set operations.
-    pub shifts: ShiftPlan<W>,
     /// Stack capacity per cell.
     pub cap: usize,
     /// Counter offsets into the flat counter array, and dimension sizes.

@@ -206,7 +206,7 @@ impl<const W: usize> Game<W> {
         // Random play: a rule that can neither refuse nor continue lists its moves
         // unchecked; their conditions are checked when drawn (`random_move`).
         let lazy = S::UNCHECKED && rule.lazy_ok && !rule.needs_apply && prefix.is_empty();
-        if cx.attack != NONE && self.fast && rule.reversible && !self.back.is_empty() {
+        if cx.attack != NONE && self.fast && rule.reversible && !self.board.back.is_empty() {
             // An attack on one cell: walk back from it (see `Game::attacks_back`).
             self.attacks_back(s, cx, rid, cr, out);
         } else if prefix.is_empty()
@@ -241,7 +241,7 @@ impl<const W: usize> Game<W> {
         let action = self.prog.rules[rid as usize].action;
         let Some(to_set) = &cr.to else { return };
         // The destinations, as far as they do not depend on the piece.
-        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        let mut gen_dest = if m.to_reads_from { self.board.all } else { (to_set.0)(self, s, cx) };
         if cx.attack != NONE {
             gen_dest &= Bits::single(cx.attack);
         }
@@ -326,16 +326,19 @@ impl<const W: usize> Game<W> {
                 }
                 continue;
             }
-            for d in 0..self.ndirs {
+            for d in 0..self.board.ndirs {
                 if dirs >> d & 1 == 0 {
                     continue;
                 }
-                let one = self.step[from as usize * self.ndirs + d];
+                let one = self.board.step[from as usize * self.board.ndirs + d];
                 if one == NONE {
                     continue;
                 }
-                let (to, mid) =
-                    if action == Action::Jump { (self.step[one as usize * self.ndirs + d], one) } else { (one, NONE) };
+                let (to, mid) = if action == Action::Jump {
+                    (self.board.step[one as usize * self.board.ndirs + d], one)
+                } else {
+                    (one, NONE)
+                };
                 if to == NONE || !mask.has(to) {
                     continue;
                 }
@@ -357,7 +360,7 @@ impl<const W: usize> Game<W> {
     ) -> Option<RuleSets<W>> {
         let action = self.prog.rules[rid as usize].action;
         let to_set = cr.to.as_ref()?;
-        let mut gen_dest = if m.to_reads_from { self.all } else { (to_set.0)(self, s, cx) };
+        let mut gen_dest = if m.to_reads_from { self.board.all } else { (to_set.0)(self, s, cx) };
         for c in &m.per_gen {
             gen_dest &= (c.0)(self, s, cx);
         }
@@ -404,8 +407,8 @@ impl<const W: usize> Game<W> {
             Action::Step if m.along_const => m.static_ok[from as usize],
             Action::Step => {
                 let mut r = Bits::EMPTY;
-                for d in 0..self.ndirs {
-                    let t = self.step[from as usize * self.ndirs + d];
+                for d in 0..self.board.ndirs {
+                    let t = self.board.step[from as usize * self.board.ndirs + d];
                     if dirs >> d & 1 == 1 && t != NONE {
                         r.insert(t);
                     }
@@ -418,15 +421,15 @@ impl<const W: usize> Game<W> {
                     None => cr.over.as_ref().map_or(Bits::EMPTY, |o| (o.0)(self, s, cx)),
                 };
                 let mut r = Bits::EMPTY;
-                for d in 0..self.ndirs {
+                for d in 0..self.board.ndirs {
                     if dirs >> d & 1 == 0 {
                         continue;
                     }
-                    let mid = self.step[from as usize * self.ndirs + d];
+                    let mid = self.board.step[from as usize * self.board.ndirs + d];
                     if mid == NONE || !over.has(mid) {
                         continue;
                     }
-                    let t = self.step[mid as usize * self.ndirs + d];
+                    let t = self.board.step[mid as usize * self.board.ndirs + d];
                     if t != NONE {
                         r.insert(t);
                     }
@@ -448,11 +451,11 @@ impl<const W: usize> Game<W> {
     /// jumped.
     #[inline]
     pub(crate) fn reach(&self, action: Action, from: u16, d: usize) -> (u16, u16) {
-        let one = self.step[from as usize * self.ndirs + d];
+        let one = self.board.step[from as usize * self.board.ndirs + d];
         if action != Action::Jump || one == NONE {
             return (one, NONE);
         }
-        (self.step[one as usize * self.ndirs + d], one)
+        (self.board.step[one as usize * self.board.ndirs + d], one)
     }
 
     /// A move whose mask conditions hold: list it unchecked, or check the rest of its
@@ -581,7 +584,7 @@ impl<const W: usize> Game<W> {
                             }
                             d
                         }
-                        _ => self.all,
+                        _ => self.board.all,
                     };
                     let dest = if cx.attack != NONE { dest & Bits::single(cx.attack) } else { dest };
                     if rule.action == Action::Relocate {
@@ -596,13 +599,13 @@ impl<const W: usize> Game<W> {
                     }
                     let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
                     let over = cr.over.as_ref().map(|o| (o.0)(self, s, cx));
-                    for d in 0..self.ndirs {
+                    for d in 0..self.board.ndirs {
                         if dirs >> d & 1 == 0 {
                             continue;
                         }
                         match rule.action {
                             Action::Step => {
-                                let to = self.step[from as usize * self.ndirs + d];
+                                let to = self.board.step[from as usize * self.board.ndirs + d];
                                 if to != NONE && dest.has(to) {
                                     cx.mv.to = to;
                                     emit(self, cx, Part::new(rid, from, to, NONE, 0), prefix, out);
@@ -611,7 +614,7 @@ impl<const W: usize> Game<W> {
                             Action::Slide => {
                                 let mut to = from;
                                 loop {
-                                    to = self.step[to as usize * self.ndirs + d];
+                                    to = self.board.step[to as usize * self.board.ndirs + d];
                                     if to == NONE {
                                         break;
                                     }
@@ -625,11 +628,11 @@ impl<const W: usize> Game<W> {
                                 }
                             }
                             _ => {
-                                let mid = self.step[from as usize * self.ndirs + d];
+                                let mid = self.board.step[from as usize * self.board.ndirs + d];
                                 if mid == NONE || !over.is_some_and(|o| o.has(mid)) {
                                     continue;
                                 }
-                                let to = self.step[mid as usize * self.ndirs + d];
+                                let to = self.board.step[mid as usize * self.board.ndirs + d];
                                 if to == NONE {
                                     continue;
                                 }

@@ -136,7 +136,7 @@ fn compiled_conditions_agree_with_the_interpreter() {
                             crate::check::hir::Action::Place | crate::check::hir::Action::Pass => vec![crate::engine::compile::program::NONE],
                             _ => g.own_bits(s).iter().collect(),
                         };
-                        let tos: Vec<u16> = if slow { g.all.iter().step_by(7).collect() } else { g.all.iter().collect() };
+                        let tos: Vec<u16> = if slow { g.board.all.iter().step_by(7).collect() } else { g.board.all.iter().collect() };
                         for &from in &froms {
                             for &to in &tos {
                                 let mut cx = Ctx::new(Some(s));
@@ -264,18 +264,20 @@ fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from
     });
     let over = rule.over.as_ref().map(|o| g.set_of(g.eval(s, &mut cx, o)));
     let mut out = Vec::new();
-    for to in 0..g.n as u16 {
+    for to in 0..g.board.n as u16 {
         let mut middle = crate::engine::compile::program::NONE;
         let reached = match rule.action {
             Action::Place => true,
             Action::Relocate => to != from,
-            Action::Step => (0..g.ndirs).any(|d| dirs >> d & 1 == 1 && g.step[from as usize * g.ndirs + d] == to),
-            _ => (0..g.ndirs).any(|d| {
-                let mid = g.step[from as usize * g.ndirs + d];
+            Action::Step => {
+                (0..g.board.ndirs).any(|d| dirs >> d & 1 == 1 && g.board.step[from as usize * g.board.ndirs + d] == to)
+            }
+            _ => (0..g.board.ndirs).any(|d| {
+                let mid = g.board.step[from as usize * g.board.ndirs + d];
                 let ok = dirs >> d & 1 == 1
                     && mid != crate::engine::compile::program::NONE
                     && over.is_some_and(|o| o.has(mid))
-                    && g.step[mid as usize * g.ndirs + d] == to;
+                    && g.board.step[mid as usize * g.board.ndirs + d] == to;
                 if ok {
                     middle = mid;
                 }

@@ -180,7 +180,7 @@ impl<const W: usize> ShiftPlan<W> {
     #[inline]
     pub fn stepping_into(&self, set: Bits<W>, d: usize) -> Bits<W> {
         match self.dirs.get(d) {
-            Some(p) => self.into_dir(p, set),
+            Some(p) => self.stepping_into_plan(p, set),
             None => Bits::EMPTY,
         }
     }
@@ -189,7 +189,7 @@ impl<const W: usize> ShiftPlan<W> {
     /// one or two groups (on one word, two shifts, two `and`s and an `or`, without a
     /// branch), else group by group.
     #[inline(always)]
-    fn into_dir(&self, p: &DirPlan<W>, set: Bits<W>) -> Bits<W> {
+    fn stepping_into_plan(&self, p: &DirPlan<W>, set: Bits<W>) -> Bits<W> {
         match p.end - p.start {
             1 | 2 if W == 1 => {
                 let x = set.0[0];
@@ -281,12 +281,12 @@ mod tests {
 
     /// A random set of the board's cells, about `density` in 8 of them.
     fn random_set<const W: usize>(g: &Game<W>, rng: &mut Rng, density: usize) -> Bits<W> {
-        (0..g.n as u16).filter(|_| rng.below(8) < density).collect()
+        (0..g.board.n as u16).filter(|_| rng.below(8) < density).collect()
     }
 
     /// The cells of a set's cells' steps along `d`, cell by cell.
     fn steps_from<const W: usize>(g: &Game<W>, set: Bits<W>, d: usize) -> Bits<W> {
-        set.iter().map(|c| g.step[c as usize * g.ndirs + d]).filter(|t| *t != NONE).collect()
+        set.iter().map(|c| g.board.step[c as usize * g.board.ndirs + d]).filter(|t| *t != NONE).collect()
     }
 
     /// The cells of `within` connected to `seeds`, cell by cell.
@@ -294,7 +294,7 @@ mod tests {
         let mut comp = seeds & within;
         let mut todo: Vec<u16> = comp.iter().collect();
         while let Some(c) = todo.pop() {
-            for x in (g.neighbours[c as usize] & (within - comp)).iter() {
+            for x in (g.board.neighbours[c as usize] & (within - comp)).iter() {
                 comp.insert(x);
                 todo.push(x);
             }
@@ -303,47 +303,51 @@ mod tests {
     }
 
     fn check<const W: usize>(name: &str, g: &Game<W>) {
-        let p = &g.shifts;
-        let groups: Vec<usize> = (0..g.ndirs).map(|d| p.groups_of(d).len()).collect();
+        let p = &g.board.shifts;
+        let groups: Vec<usize> = (0..g.board.ndirs).map(|d| p.groups_of(d).len()).collect();
         eprintln!(
             "{name}: {} cells, W = {W}, groups by direction {groups:?}, shifts from {:?} cells, neighbours by shifts from {} cells",
-            g.n,
+            g.board.n,
             p.dirs.iter().map(|x| x.step_min).collect::<Vec<_>>(),
             p.nb_min
         );
         let mut rng = Rng::new(7);
         for round in 0..40 {
             let set = random_set(g, &mut rng, round % 8 + 1);
-            for d in 0..=g.ndirs {
-                let want = g.steps_into_by_cells(set, d);
-                assert_eq!(g.steps_into(set, d as u8), want, "{name}: steps into, direction {d}");
-                if d < g.ndirs && p.dirs[d].step_min != u32::MAX {
+            for d in 0..=g.board.ndirs {
+                let want = g.board.steps_into_by_cells(set, d);
+                assert_eq!(g.board.steps_into(set, d as u8), want, "{name}: steps into, direction {d}");
+                if d < g.board.ndirs && p.dirs[d].step_min != u32::MAX {
                     assert_eq!(p.stepping_into(set, d), want, "{name}: into by shifts, direction {d}");
                     assert_eq!(p.stepped_from(set, d), steps_from(g, set, d), "{name}: from by shifts, direction {d}");
                 }
             }
-            assert_eq!(g.dilate(set), g.dilate_by_cells(set), "{name}: dilate");
-            assert_eq!(g.spread(set), g.spread_by_cells(set), "{name}: spread");
+            assert_eq!(g.board.dilate(set), g.board.dilate_by_cells(set), "{name}: dilate");
+            assert_eq!(g.board.spread(set), g.board.spread_by_cells(set), "{name}: spread");
             if p.nb_min != u32::MAX {
                 let (mut dilated, mut spread) = (Bits::EMPTY, Bits::EMPTY);
                 for d in &p.nb_dirs {
                     dilated |= p.stepping_into(set, *d as usize);
                     spread |= p.stepped_from(set, *d as usize);
                 }
-                assert_eq!(dilated, g.dilate_by_cells(set), "{name}: dilate by shifts");
-                assert_eq!(spread, g.spread_by_cells(set), "{name}: spread by shifts");
+                assert_eq!(dilated, g.board.dilate_by_cells(set), "{name}: dilate by shifts");
+                assert_eq!(spread, g.board.spread_by_cells(set), "{name}: spread by shifts");
             }
-            if g.max_degree <= MAX_DEGREE {
+            if g.board.max_degree <= MAX_DEGREE {
                 for op in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
                     for k in -1..=9 {
-                        let want = g.nb_count_by(set, op, k, false);
-                        assert_eq!(g.nb_count(set, op, k), want, "{name}: nb_count {op:?} {k}");
-                        assert_eq!(g.nb_count_by(set, op, k, true), want, "{name}: nb_count by shifts {op:?} {k}");
+                        let want = g.board.nb_count_by(set, op, k, false);
+                        assert_eq!(g.board.nb_count(set, op, k), want, "{name}: nb_count {op:?} {k}");
+                        assert_eq!(
+                            g.board.nb_count_by(set, op, k, true),
+                            want,
+                            "{name}: nb_count by shifts {op:?} {k}"
+                        );
                     }
                 }
             }
             let seeds = random_set(g, &mut rng, 1);
-            assert_eq!(g.connected_to(seeds, set), flood(g, seeds, set), "{name}: connected");
+            assert_eq!(g.board.connected_to(seeds, set), flood(g, seeds, set), "{name}: connected");
         }
     }
 
@@ -365,11 +369,11 @@ mod tests {
             let model = crate::check_source(&text).model.expect("the game checks");
             let any = build(&model, &[]).expect("the game builds");
             with_game!(&any, g => {
-                assert!(g.ndirs > 0);
-                for d in 0..g.ndirs {
-                    assert_eq!(g.shifts.groups_of(d).len(), 1, "{board}: direction {d}");
+                assert!(g.board.ndirs > 0);
+                for d in 0..g.board.ndirs {
+                    assert_eq!(g.board.shifts.groups_of(d).len(), 1, "{board}: direction {d}");
                 }
-                assert_ne!(g.shifts.nb_min, u32::MAX, "{board}");
+                assert_ne!(g.board.shifts.nb_min, u32::MAX, "{board}");
                 check(board, g);
             });
         }

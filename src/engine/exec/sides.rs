@@ -35,7 +35,7 @@ impl<const W: usize> Game<W> {
     /// How many pieces each side has on the board (every level of a stack), by side.
     pub fn pieces_by_side(&self, s: &State<W>) -> Vec<usize> {
         let mut counts = vec![0; self.prog.sides.len()];
-        for c in 0..self.n {
+        for c in 0..self.board.n {
             for p in self.stack(s, c as u16) {
                 if let Some(k) = counts.get_mut(side_of(p) as usize) {
                     *k += 1;

@@ -117,7 +117,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Dir(d) => DirN::Const(*d),
             E::Local(i) => DirN::Local(*i),
             E::Opposite(x) => match self.dir(x) {
-                DirN::Const(d) => DirN::Const(self.g.opposite[d as usize]),
+                DirN::Const(d) => DirN::Const(self.g.board.opposite[d as usize]),
                 x => DirN::Opposite(Box::new(x)),
             },
             E::Call(Builtin::Rotate, args) if args.len() == 2 => {

@@ -24,7 +24,7 @@ impl<const W: usize> Game<W> {
     }
 
     fn table_at_index(&self, c: u16) -> usize {
-        if c == NONE { self.n } else { c as usize }
+        if c == NONE { self.board.n } else { c as usize }
     }
 
     /// Evaluates an expression.
@@ -76,7 +76,7 @@ impl<const W: usize> Game<W> {
             E::Not(x) => Val::Bool(!self.eval_bool(s, cx, x)),
             E::Complement(x) => {
                 let v = self.eval(s, cx, x);
-                Val::Cells(self.all - self.set_of(v))
+                Val::Cells(self.board.all - self.set_of(v))
             }
             E::Neg(x) => Val::Num(self.eval(s, cx, x).num().saturating_neg()),
             E::Opposite(x) => match self.eval(s, cx, x) {
@@ -208,8 +208,8 @@ impl<const W: usize> Game<W> {
                 _ => return NONE,
             },
         };
-        let d = if op == Op::StepBack { self.opposite[d as usize] } else { d };
-        self.step[c as usize * self.ndirs + d as usize]
+        let d = if op == Op::StepBack { self.board.opposite[d as usize] } else { d };
+        self.board.step[c as usize * self.board.ndirs + d as usize]
     }
 
     /// Evaluates a cell.
@@ -239,11 +239,11 @@ impl<const W: usize> Game<W> {
     pub fn eval_set(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> Bits<W> {
         match e {
             E::Set(id) => self.sets[*id as usize],
-            E::Ctx(ContextVar::Empty) => self.all - s.occupied(),
+            E::Ctx(ContextVar::Empty) => self.board.all - s.occupied(),
             E::Ctx(ContextVar::Occupied) => s.occupied(),
             E::Ctx(ContextVar::Own) => self.cells_of(s, s.mover()),
             E::Ctx(ContextVar::Enemy) => s.occupied() - self.cells_of(s, s.mover()),
-            E::Ctx(ContextVar::Board) => self.all,
+            E::Ctx(ContextVar::Board) => self.board.all,
             E::KindCells(k) => s.kind_cells(*k as usize),
             // A kind held in a value: none (or no value) holds no cell.
             E::KindSetOf(k) => match self.eval(s, cx, k) {
@@ -266,7 +266,7 @@ impl<const W: usize> Game<W> {
             E::Bin(Op::SetAnd, a, b) => self.eval_set(s, cx, a) & self.eval_set(s, cx, b),
             E::Bin(Op::SetOr, a, b) => self.eval_set(s, cx, a) | self.eval_set(s, cx, b),
             E::Bin(Op::SetSub, a, b) => self.eval_set(s, cx, a) - self.eval_set(s, cx, b),
-            E::Complement(x) => self.all - self.eval_set(s, cx, x),
+            E::Complement(x) => self.board.all - self.eval_set(s, cx, x),
             E::SetTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
                 self.sets[self.prog.set_tables[*t as usize][self.table_at_index(c)] as usize]
@@ -324,11 +324,11 @@ impl<const W: usize> Game<W> {
             ContextVar::Previous => Val::Bool(false),
             ContextVar::LastJumped => Val::Cell(s.last_jumped()),
             ContextVar::Jumped => Val::Cells(s.jumped()),
-            ContextVar::Empty => Val::Cells(self.all - s.occupied()),
+            ContextVar::Empty => Val::Cells(self.board.all - s.occupied()),
             ContextVar::Occupied => Val::Cells(s.occupied()),
             ContextVar::Own => Val::Cells(self.cells_of(s, s.mover())),
             ContextVar::Enemy => Val::Cells(s.occupied() - self.cells_of(s, s.mover())),
-            ContextVar::Board => Val::Cells(self.all),
+            ContextVar::Board => Val::Cells(self.board.all),
             ContextVar::Centre => Val::Cell(self.prog.geometry.centre().map_or(NONE, |c| c.0)),
             ContextVar::Players => Val::List(Rc::new((0..self.prog.players as u8).map(Val::Side).collect())),
             ContextVar::Colours => {
@@ -411,7 +411,7 @@ impl<const W: usize> Game<W> {
                 if op == Op::StepBack {
                     d = g.opposite(crate::board::Dir(d)).0;
                 }
-                Val::Cell(if c == NONE { NONE } else { self.step[c as usize * self.ndirs + d as usize] })
+                Val::Cell(if c == NONE { NONE } else { self.board.step[c as usize * self.board.ndirs + d as usize] })
             }
             Op::Add => Val::Num(x.num().saturating_add(y.num())),
             Op::Sub => Val::Num(x.num().saturating_sub(y.num())),
@@ -655,9 +655,9 @@ impl<const W: usize> Game<W> {
                         let mask = v.dirs();
                         let mut out = Bits::EMPTY;
                         for c in set.iter() {
-                            for d in 0..self.ndirs {
+                            for d in 0..self.board.ndirs {
                                 if mask >> d & 1 == 1 {
-                                    let t = self.step[c as usize * self.ndirs + d];
+                                    let t = self.board.step[c as usize * self.board.ndirs + d];
                                     if t != NONE {
                                         out.insert(t);
                                     }
@@ -669,7 +669,7 @@ impl<const W: usize> Game<W> {
                     _ => {
                         let mut out = Bits::EMPTY;
                         for c in set.iter() {
-                            out |= self.neighbours[c as usize];
+                            out |= self.board.neighbours[c as usize];
                         }
                         out
                     }
@@ -678,10 +678,10 @@ impl<const W: usize> Game<W> {
             }
             Builtin::Group => {
                 let c = next().cell();
-                match self.top(s, c.min(self.n as u16 - 1)).filter(|_| c != NONE) {
+                match self.top(s, c.min(self.board.n as u16 - 1)).filter(|_| c != NONE) {
                     Some(p) => {
                         let same = s.side_cells(side_of(p) as usize);
-                        let comp = self.component(c, same);
+                        let comp = self.board.component(c, same);
                         Val::Cells(comp)
                     }
                     None => Val::Cells(Bits::EMPTY),
@@ -689,7 +689,7 @@ impl<const W: usize> Game<W> {
             }
             Builtin::Groups => {
                 let set = self.set_of(next());
-                Val::List(Rc::new(self.components(set).into_iter().map(Val::Cells).collect()))
+                Val::List(Rc::new(self.board.components(set).into_iter().map(Val::Cells).collect()))
             }
             Builtin::OwnedBy => Val::Cells(self.cells_of(s, next().side())),
             Builtin::OpponentOf => Val::Side(self.opponent_of(next().side())),
@@ -698,7 +698,7 @@ impl<const W: usize> Game<W> {
                 if a == NONE || b == NONE {
                     return Val::Num(i64::MAX / 4);
                 }
-                let dirs: Vec<crate::board::Dir> = (0..self.ndirs)
+                let dirs: Vec<crate::board::Dir> = (0..self.board.ndirs)
                     .filter(|d| self.prog.neighbour_dirs >> d & 1 == 1)
                     .map(|d| crate::board::Dir(d as u8))
                     .collect();
@@ -771,7 +771,7 @@ impl<const W: usize> Game<W> {
                 let Val::Dir(d) = d else { return Val::Cell(NONE) };
                 let d = if k < 0 { g.opposite(crate::board::Dir(d)) } else { crate::board::Dir(d) };
                 let mut x = (c != NONE).then_some(crate::board::CellId(c));
-                for _ in 0..k.unsigned_abs().min(self.n as u64 + 1) {
+                for _ in 0..k.unsigned_abs().min(self.board.n as u64 + 1) {
                     x = x.and_then(|t| g.step(t, d));
                 }
                 Val::Cell(x.map_or(NONE, |t| t.0))
@@ -784,7 +784,7 @@ impl<const W: usize> Game<W> {
                 let mut along = Vec::new();
                 let mut x = (c != NONE).then(|| g.step(crate::board::CellId(c), crate::board::Dir(d))).flatten();
                 while let Some(t) = x {
-                    if along.len() >= self.n {
+                    if along.len() >= self.board.n {
                         break;
                     }
                     along.push(t.0);

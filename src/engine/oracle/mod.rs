@@ -414,8 +414,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
                     }
                     let dirs = rule.along.as_ref().map_or(0, |a| dirs(&g.eval(s, cx, a)));
                     let over = rule.over.as_ref().map(|o| cells(&g.eval(s, cx, o)));
-                    for d in (0..g.ndirs).filter(|d| dirs >> d & 1 == 1) {
-                        let next = |c: u16| if c == NONE { NONE } else { g.step[c as usize * g.ndirs + d] };
+                    for d in (0..g.board.ndirs).filter(|d| dirs >> d & 1 == 1) {
+                        let next = |c: u16| if c == NONE { NONE } else { g.board.step[c as usize * g.board.ndirs + d] };
                         match rule.action {
                             Action::Step => {
                                 let to = next(from);

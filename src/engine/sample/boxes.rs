@@ -35,12 +35,12 @@ impl<const W: usize> Game<W> {
         if action == Action::Jump || !m.along_const {
             // The direction that reaches `to` (there is one: destinations are unique
             // per start cell, checked when the game is built).
-            let d = (0..self.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
+            let d = (0..self.board.ndirs).find(|&d| self.reach(action, from, d).0 == to)?;
             if dirs >> d & 1 == 0 {
                 return None;
             }
             if action == Action::Jump {
-                middle = self.step[from as usize * self.ndirs + d];
+                middle = self.board.step[from as usize * self.board.ndirs + d];
                 if !cands.box_over_has(bi, middle, W) {
                     return None;
                 }

@@ -117,7 +117,7 @@ impl<const W: usize> Game<W> {
 
     /// The part of rule `rid` from `from` to `to` (with the jumped cell of a jump).
     pub(crate) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
-        let middle = if action == Action::Jump { self.jumped_cell(from, to) } else { NONE };
+        let middle = if action == Action::Jump { self.board.jumped_cell(from, to) } else { NONE };
         Part::new(rid, from, to, middle, extra)
     }
 
@@ -150,7 +150,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 (_, None) => {
-                    for from in self.all.iter() {
+                    for from in self.board.all.iter() {
                         add(self, cx, from);
                     }
                 }
@@ -271,7 +271,7 @@ impl<const W: usize> Game<W> {
             let mask = self.piece_mask(s, cx, cr, m, action, from, sets.gen_dest, sets.over, dirs);
             if matches!(action, Action::Step | Action::Jump) {
                 // Listed along the rule's directions only.
-                let d = (0..self.ndirs).find(|&d| self.reach_of(action, from, d) == to)?;
+                let d = (0..self.board.ndirs).find(|&d| self.reach_of(action, from, d) == to)?;
                 if dirs >> d & 1 == 0 {
                     return None;
                 }
@@ -289,11 +289,11 @@ impl<const W: usize> Game<W> {
 
     /// Where one step (or jump) along direction `d` leads from `from`.
     fn reach_of(&self, action: Action, from: u16, d: usize) -> u16 {
-        let one = self.step[from as usize * self.ndirs + d];
+        let one = self.board.step[from as usize * self.board.ndirs + d];
         if action != Action::Jump || one == NONE {
             return one;
         }
-        self.step[one as usize * self.ndirs + d]
+        self.board.step[one as usize * self.board.ndirs + d]
     }
 
     /// Replaces the first parts of turns that may go on by their turns, listed

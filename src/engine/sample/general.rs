@@ -174,6 +174,6 @@ impl<const W: usize> Game<W> {
     /// for a rule without them).
     fn reach_from(&self, rid: u32, from: u16) -> Bits<W> {
         let mask = self.code.rules.get(rid as usize).and_then(|r| r.mask.as_ref());
-        mask.and_then(|m| m.static_ok.get(from as usize).copied()).unwrap_or(self.all)
+        mask.and_then(|m| m.static_ok.get(from as usize).copied()).unwrap_or(self.board.all)
     }
 }

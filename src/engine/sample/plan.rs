@@ -106,7 +106,7 @@ impl<const W: usize> Game<W> {
         // each draw is uniform over the candidates left, so the first legal one is
         // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
         // draw afresh (uniform too, and so is the mixture).
-        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * self.ndirs < 128 {
+        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * self.board.ndirs < 128 {
             // The pieces' cells in increasing order, and their counts of candidates as
             // the bytes of one number (each below 128, and so is their sum). The
             // static destinations are read by word and bit (`static_ok` has `64 * W`
@@ -168,7 +168,7 @@ impl<const W: usize> Game<W> {
             _ => Bits::EMPTY,
         };
         let jump = action == Action::Jump;
-        let nd = self.ndirs;
+        let nd = self.board.ndirs;
         for _ in 0..DIRECTION_MISSES {
             let r = rng.below(np * nd);
             let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
@@ -177,7 +177,7 @@ impl<const W: usize> Game<W> {
             if to == NONE || !dest.has(to) || dirs >> d & 1 == 0 {
                 continue;
             }
-            let middle = if jump { self.step[at] } else { NONE };
+            let middle = if jump { self.board.step[at] } else { NONE };
             if jump && !over.has(middle) {
                 continue;
             }
@@ -189,13 +189,13 @@ impl<const W: usize> Game<W> {
         // and whose jumped cell may be jumped: each move of the rule once (destinations
         // are unique per start cell), written without a branch per candidate.
         let buf = &mut sampler.plan;
-        let cands = buf.at_least(self.n * nd);
+        let cands = buf.at_least(self.board.n * nd);
         let mut k = 0;
         for from in pieces.iter() {
             let row = &m.targets[from as usize * nd..from as usize * nd + nd];
             for (d, &to) in row.iter().enumerate() {
                 cands[k] = (from, to, d as u8);
-                let over_ok = !jump || over.has(self.step[from as usize * nd + d]);
+                let over_ok = !jump || over.has(self.board.step[from as usize * nd + d]);
                 k += usize::from(dest.has(to) & (dirs >> d & 1 == 1) & over_ok);
             }
         }
@@ -205,7 +205,7 @@ impl<const W: usize> Game<W> {
         while k > 0 {
             let i = rng.below(k);
             let (from, to, d) = buf.get(i);
-            let middle = if jump { self.step[from as usize * nd + d as usize] } else { NONE };
+            let middle = if jump { self.board.step[from as usize * nd + d as usize] } else { NONE };
             if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
                 return Some(part);
             }

@@ -89,9 +89,9 @@ impl<const W: usize> Game<W> {
             return self.drawn_without_direction(s, cx, rid, d, cell);
         }
         let m = self.code.rules[rid as usize].mask.as_ref()?;
-        let at = cell as usize * self.ndirs + d as usize;
+        let at = cell as usize * self.board.ndirs + d as usize;
         let jump = self.prog.rules[rid as usize].action == Action::Jump;
-        let middle = if jump { self.step[at] } else { NONE };
+        let middle = if jump { self.board.step[at] } else { NONE };
         self.masked_candidate(s, cx, m, rid, cell, m.targets[at], middle)
     }
 
@@ -165,7 +165,7 @@ impl<const W: usize> Game<W> {
             }
         }
         let all = branches[..n].iter().fold(0, |acc, b| acc | b.1);
-        let board_dirs = if self.ndirs >= 32 { u32::MAX } else { (1u32 << self.ndirs) - 1 };
+        let board_dirs = if self.board.ndirs >= 32 { u32::MAX } else { (1u32 << self.board.ndirs) - 1 };
         let mut dirs = all & board_dirs;
         while dirs != 0 {
             let d = dirs.trailing_zeros() as u8;
@@ -181,10 +181,10 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             let into = match over {
-                Some(o) => o & self.steps_into(dest, d),
+                Some(o) => o & self.board.steps_into(dest, d),
                 None => dest,
             };
-            from &= self.steps_into(into, d);
+            from &= self.board.steps_into(into, d);
             if !from.is_empty() {
                 out.push((rid, d, from));
             }

@@ -489,8 +489,9 @@ fn find_move_in<const W: usize>(
         let from_here = format!("from {} you can play {}", label(from), some_moves(&here_notes, 8));
         // Every move from here is a step to a neighbour (not a leap).
         let neighbours = |a: u16, b: u16| {
-            (0..g.ndirs)
-                .any(|d| !geo.is_leap(crate::board::Dir(d as u8)) && g.step.get(a as usize * g.ndirs + d) == Some(&b))
+            (0..g.board.ndirs).any(|d| {
+                !geo.is_leap(crate::board::Dir(d as u8)) && g.board.step.get(a as usize * g.board.ndirs + d) == Some(&b)
+            })
         };
         let steps = here.iter().all(|&i| {
             first_action(i) == Action::Step
@@ -506,7 +507,7 @@ fn find_move_in<const W: usize>(
             return Err(format!("{} is occupied; {from_here}", label(to)));
         }
         // A jump over nothing.
-        let m = g.jumped_cell(from, to);
+        let m = g.board.jumped_cell(from, to);
         if typed_jump && m != NONE && g.top(s, m).is_none() {
             return Err(format!(
                 "{}x{} would jump over {}, which is empty; {from_here}",

@@ -180,7 +180,7 @@ pub fn write<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
             let _ = writeln!(out, "result win {}", side_name(g, player));
         }
     }
-    for c in 0..g.n {
+    for c in 0..g.board.n {
         if s.height(c as u16) == 0 {
             continue;
         }
@@ -241,7 +241,7 @@ fn side_name<const W: usize>(g: &Game<W>, side: u8) -> String {
 }
 
 fn cell_text<const W: usize>(g: &Game<W>, c: u16) -> String {
-    if c == NONE || c as usize >= g.n { "-".into() } else { g.prog.geometry.label(CellId(c)).to_string() }
+    if c == NONE || c as usize >= g.board.n { "-".into() } else { g.prog.geometry.label(CellId(c)).to_string() }
 }
 
 fn key_text<const W: usize>(g: &Game<W>, k: &Key) -> String {
@@ -516,7 +516,7 @@ fn find_side<const W: usize>(g: &Game<W>, name: &str) -> Result<u8, String> {
 
 fn find_cell<const W: usize>(g: &Game<W>, label: &str) -> Result<u16, String> {
     match g.prog.geometry.parse_label(label) {
-        Some(c) if (c.0 as usize) < g.n => Ok(c.0),
+        Some(c) if (c.0 as usize) < g.board.n => Ok(c.0),
         _ => Err(format!("unknown cell `{label}`: no cell of this board has that label")),
     }
 }

@@ -218,9 +218,9 @@ fn lowered<const W: usize, N, T>(
     lower: impl FnOnce(&mut Lower<'_, W>) -> N,
     run: impl FnOnce(&Game<W>, &State<W>, &mut Ctx<W>, &N) -> T,
 ) -> Option<T> {
-    let (board_id, new_sets) = match g.sets.iter().position(|b| *b == g.all) {
+    let (board_id, new_sets) = match g.sets.iter().position(|b| *b == g.board.all) {
         Some(i) => (i as u32, Vec::new()),
-        None => (g.sets.len() as u32, vec![g.all]),
+        None => (g.sets.len() as u32, vec![g.board.all]),
     };
     let mut lw = Lower {
         g,
@@ -394,9 +394,9 @@ fn way<const W: usize>(
     from: u16,
     to: u16,
 ) -> Way {
-    let step = |c: u16, d: usize| if c == NONE { NONE } else { g.step[c as usize * g.ndirs + d] };
+    let step = |c: u16, d: usize| if c == NONE { NONE } else { g.board.step[c as usize * g.board.ndirs + d] };
     let mut found = Way::NotAlong;
-    for d in (0..g.ndirs).filter(|d| dirs >> d & 1 == 1) {
+    for d in (0..g.board.ndirs).filter(|d| dirs >> d & 1 == 1) {
         match rule.action {
             Action::Step if step(from, d) == to => return Way::Reaches(NONE),
             Action::Jump => {

@@ -108,13 +108,13 @@ pub(super) fn lines_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
     Some(fb(move |g, s, cx| {
         let c = l.cell.eval(g, s, cx);
         let set = g.conj_bits(s, &l.lits);
-        let (step, nd) = (&g.step[..], g.ndirs);
+        let (step, nd) = (&g.board.step[..], g.board.ndirs);
         l.lines.iter().any(|line| {
             let mut v = line.konst;
             if c != NONE {
                 for &d in &line.dirs[..line.len as usize] {
                     // As `run_len`: at most every cell once.
-                    let (mut x, mut left) = (c as usize, g.n);
+                    let (mut x, mut left) = (c as usize, g.board.n);
                     while v < line.cap && left > 0 {
                         let t = step.get(x * nd + d as usize).copied().unwrap_or(NONE);
                         if t == NONE || !set.has(t) {

@@ -120,7 +120,7 @@ pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
         ValN::Dir(x) => {
             let f = closure::dir_f::<W>(x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {
-                d if (d as usize) < g.ndirs => Val::Dir(d),
+                d if (d as usize) < g.board.ndirs => Val::Dir(d),
                 _ => Val::Bool(false),
             })
         }

@@ -3,10 +3,10 @@
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::game::Game;
+use crate::engine::exec::board::Board;
 use crate::engine::exec::ir::{Cmp, MAX_DEGREE};
 
-impl<const W: usize> Game<W> {
+impl<const W: usize> Board<W> {
     /// The cells with at least one neighbour in `set`.
     /// (The choice is inlined, the shifts are not: a set of a few cells costs a
     /// popcount more than the cell loop.)
@@ -74,7 +74,7 @@ impl<const W: usize> Game<W> {
         match p.dirs.get(d) {
             // `step_min` is `u32::MAX` (more cells than any set has) without a plan.
             // An empty set steps into nothing either way: a minimum of one cell needs no count.
-            Some(dp) if dp.step_min <= 1 || set.count() >= dp.step_min => p.into_dir(dp, set),
+            Some(dp) if dp.step_min <= 1 || set.count() >= dp.step_min => p.stepping_into_plan(dp, set),
             _ => self.steps_into_by_cells(set, d),
         }
     }

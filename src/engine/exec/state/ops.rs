@@ -33,9 +33,9 @@ impl<const W: usize> Game<W> {
         let p = &self.prog;
         let sides = p.sides.len();
         let mut s = State {
-            pieces: vec![0; self.n * self.cap],
-            height: vec![0; self.n],
-            stack_hash: if self.cap > 1 { vec![0; self.n] } else { Vec::new() },
+            pieces: vec![0; self.board.n * self.cap],
+            height: vec![0; self.board.n],
+            stack_hash: if self.cap > 1 { vec![0; self.board.n] } else { Vec::new() },
             side_bits: vec![Bits::EMPTY; sides],
             kind_bits: vec![Bits::EMPTY; p.kinds.len().max(1)],
             flag_bits: vec![Bits::EMPTY; p.flags.len().max(1)],
@@ -80,7 +80,7 @@ impl<const W: usize> Game<W> {
     /// without stacks, a key per piece and cell; with stacks, a part per cell from the
     /// hash of its stack ([`Game::stack_hash_of`]).
     pub(crate) fn pieces_hash(&self, s: &State<W>) -> u64 {
-        let cells = 0..self.n.min(s.height.len()) as u16;
+        let cells = 0..self.board.n.min(s.height.len()) as u16;
         if self.cap == 1 {
             cells.filter_map(|c| Some(self.piece_key(c, self.top(s, c)?))).fold(0, |h, k| h ^ k)
         } else {
@@ -201,7 +201,11 @@ impl<const W: usize> Game<W> {
 
     /// The label of a cell (`?` for [`NONE`]).
     pub fn label(&self, c: u16) -> String {
-        if (c as usize) < self.n { self.prog.geometry.label(crate::board::CellId(c)).to_string() } else { "?".into() }
+        if (c as usize) < self.board.n {
+            self.prog.geometry.label(crate::board::CellId(c)).to_string()
+        } else {
+            "?".into()
+        }
     }
 
     /// Takes the top piece off a cell.
