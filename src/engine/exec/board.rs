@@ -1,8 +1,8 @@
 //! The board as the engine plays on it: its cells, the step from each cell along each
 //! direction, the neighbours of each cell and the word shifts of the whole-board set
-//! operations (`shifts.rs`, `shifts/set_ops.rs`), made once per game; and questions
-//! about its cells at play time: the cell a jump passes over, connected groups,
-//! distances, and the cells along a direction.
+//! operations (`shifts.rs`), made once per game. Its methods are those operations
+//! (`board/set_ops.rs`) and questions about its cells at play time: the cell a jump
+//! passes over, connected groups, distances, and the cells along a direction.
 
 use crate::board::CellId;
 use crate::engine::bits::Bits;
@@ -10,6 +10,8 @@ use crate::engine::compile::Program;
 use crate::engine::compile::program::NONE;
 use crate::engine::compile::steps::Steps;
 use crate::engine::exec::shifts::ShiftPlan;
+
+mod set_ops;
 
 /// The distance between cells with no path between them (or no cell).
 pub const FAR: i64 = i64::MAX / 4;

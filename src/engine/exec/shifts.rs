@@ -6,8 +6,6 @@
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 
-mod set_ops;
-
 /// The cost model, in machine instructions (measured with callgrind on the games of
 /// `games/` and `games/classic/`): one `(cells, k)` group of a plan costs a shift
 /// with its carries, an `and` and an `or` of `W` words, and the loop over groups
@@ -162,6 +160,33 @@ impl<const W: usize> ShiftPlan<W> {
             }
         }
         plan
+    }
+
+    /// The neighbour directions, when the neighbour operations go by shifts (see
+    /// [`ShiftPlan::nb_min`]).
+    #[inline]
+    pub fn nb_dirs(&self) -> &[u8] {
+        &self.nb_dirs
+    }
+
+    /// Whether the number of a cell's neighbours in a set can be counted by shifts:
+    /// the neighbour operations have a plan and no cell has two neighbour directions
+    /// to one cell.
+    #[inline]
+    pub fn counts_neighbours(&self) -> bool {
+        self.distinct && self.nb_cost != u32::MAX
+    }
+
+    /// The cells whose step along `d` is in `set`, by shifts, when shifts cost no more
+    /// than the cell loop for a set of this size; `None` when they would (or `d` has
+    /// no plan: `step_min` is then `u32::MAX`, more cells than any set has).
+    #[inline(always)]
+    pub fn stepping_into_if_cheaper(&self, set: Bits<W>, d: usize) -> Option<Bits<W>> {
+        match self.dirs.get(d) {
+            // An empty set steps into nothing either way: a minimum of one cell needs no count.
+            Some(dp) if dp.step_min <= 1 || set.count() >= dp.step_min => Some(self.stepping_into_plan(dp, set)),
+            _ => None,
+        }
     }
 
     /// The groups of direction `d` (none without a plan).

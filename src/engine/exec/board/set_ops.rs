@@ -1,9 +1,10 @@
-//! The game's whole-board set operations, each by the cheaper of its two ways: cell by
-//! cell, or by the word shifts of the board's [`ShiftPlan`](super::ShiftPlan).
+//! The board's whole-board set operations, each by the cheaper of its two ways: cell
+//! by cell, or by the word shifts of the board's
+//! [`ShiftPlan`](crate::engine::exec::shifts::ShiftPlan), which says when they pay.
 
+use super::Board;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::board::Board;
 use crate::engine::exec::ir::{Cmp, MAX_DEGREE};
 
 impl<const W: usize> Board<W> {
@@ -16,20 +17,20 @@ impl<const W: usize> Board<W> {
         if set.count() >= self.shifts.nb_min { self.dilate_by_shifts(set) } else { self.dilate_by_cells(set) }
     }
 
-    /// [`Game::dilate`] by shifts (on a board whose plan allows it).
+    /// [`Board::dilate`] by shifts (on a board whose plan allows it).
     #[inline(never)]
     fn dilate_by_shifts(&self, set: Bits<W>) -> Bits<W> {
         let p = &self.shifts;
         let mut out = Bits::EMPTY;
-        for d in &p.nb_dirs {
+        for d in p.nb_dirs() {
             out |= p.stepping_into(set, *d as usize);
         }
         out
     }
 
-    /// [`Game::dilate`], cell by cell.
+    /// [`Board::dilate`], cell by cell.
     #[inline(always)]
-    pub(super) fn dilate_by_cells(&self, set: Bits<W>) -> Bits<W> {
+    pub(crate) fn dilate_by_cells(&self, set: Bits<W>) -> Bits<W> {
         let mut out = Bits::EMPTY;
         for x in set.iter() {
             out |= self.rev_neighbours[x as usize];
@@ -44,18 +45,18 @@ impl<const W: usize> Board<W> {
         if set.count() >= self.shifts.nb_min { self.spread_by_shifts(set) } else { self.spread_by_cells(set) }
     }
 
-    /// [`Game::spread`] by shifts (on a board whose plan allows it).
+    /// [`Board::spread`] by shifts (on a board whose plan allows it).
     #[inline(never)]
     fn spread_by_shifts(&self, set: Bits<W>) -> Bits<W> {
         let p = &self.shifts;
         let mut out = Bits::EMPTY;
-        for d in &p.nb_dirs {
+        for d in p.nb_dirs() {
             out |= p.stepped_from(set, *d as usize);
         }
         out
     }
 
-    /// [`Game::spread`], cell by cell.
+    /// [`Board::spread`], cell by cell.
     #[inline(always)]
     pub fn spread_by_cells(&self, set: Bits<W>) -> Bits<W> {
         let mut out = Bits::EMPTY;
@@ -69,20 +70,16 @@ impl<const W: usize> Board<W> {
     /// shifts: a few word operations), the cell loop left out of line.
     #[inline(always)]
     pub fn steps_into(&self, set: Bits<W>, d: u8) -> Bits<W> {
-        let d = d as usize;
-        let p = &self.shifts;
-        match p.dirs.get(d) {
-            // `step_min` is `u32::MAX` (more cells than any set has) without a plan.
-            // An empty set steps into nothing either way: a minimum of one cell needs no count.
-            Some(dp) if dp.step_min <= 1 || set.count() >= dp.step_min => p.stepping_into_plan(dp, set),
-            _ => self.steps_into_by_cells(set, d),
+        match self.shifts.stepping_into_if_cheaper(set, d as usize) {
+            Some(into) => into,
+            None => self.steps_into_by_cells(set, d as usize),
         }
     }
 
-    /// [`Game::steps_into`], cell by cell: by the steps taken back from each cell of
+    /// [`Board::steps_into`], cell by cell: by the steps taken back from each cell of
     /// the set, or, on a board where two cells step to one, every cell tried.
     #[inline(never)]
-    pub(super) fn steps_into_by_cells(&self, set: Bits<W>, d: usize) -> Bits<W> {
+    pub(crate) fn steps_into_by_cells(&self, set: Bits<W>, d: usize) -> Bits<W> {
         let nd = self.ndirs;
         let mut out = Bits::EMPTY;
         if d >= nd {
@@ -121,9 +118,9 @@ impl<const W: usize> Board<W> {
         self.nb_count_by(set, op, k, false)
     }
 
-    /// [`Game::nb_count`], by shifts or cell by cell (by shifts only on a board whose
+    /// [`Board::nb_count`], by shifts or cell by cell (by shifts only on a board whose
     /// plan allows it).
-    pub(super) fn nb_count_by(&self, set: Bits<W>, op: Cmp, k: i64, by_shifts: bool) -> Bits<W> {
+    pub(crate) fn nb_count_by(&self, set: Bits<W>, op: Cmp, k: i64, by_shifts: bool) -> Bits<W> {
         // `ge[i]`: the cells with more than `i` neighbours in the set, for `i < levels`;
         // counting to `k + 1` is enough to compare with `k`.
         const LEVELS: usize = MAX_DEGREE + 1;
@@ -132,8 +129,8 @@ impl<const W: usize> Board<W> {
         // Each cell of the set (or each direction) adds one to the counts of the cells
         // of `nb` (written out twice: a closure here measured slower).
         let p = &self.shifts;
-        if by_shifts && p.distinct && p.nb_cost != u32::MAX {
-            for d in &p.nb_dirs {
+        if by_shifts && p.counts_neighbours() {
+            for d in p.nb_dirs() {
                 let nb = p.stepping_into(set, *d as usize);
                 for i in (1..levels).rev() {
                     let carry = ge[i - 1] & nb;
