@@ -748,6 +748,39 @@ impl Keys {
         }
         keys
     }
+
+    /// The hash key of a piece on a cell, on a board without stacks (from the table
+    /// when there is one).
+    #[inline]
+    pub fn piece(&self, cell: u16, p: Piece) -> u64 {
+        let (sk, kk, all) = self.bits;
+        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
+        if self.pieces.is_empty() || i >> all != 0 {
+            return piece_key(cell, p);
+        }
+        self.pieces.get((cell as usize) << all | i).copied().unwrap_or_else(|| piece_key(cell, p))
+    }
+
+    /// The hash key of the player to move.
+    #[inline]
+    pub fn mover(&self, m: u8) -> u64 {
+        self.movers[m as usize]
+    }
+
+    /// The change of the hash when piece `p` moves from `from` to `to` without stacks:
+    /// `piece_key(from, p) ^ piece_key(to, p)`, with one index into the table.
+    #[inline]
+    pub fn moved(&self, from: u16, to: u16, p: Piece) -> u64 {
+        let (sk, kk, all) = self.bits;
+        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
+        if i >> all == 0
+            && let (Some(a), Some(b)) =
+                (self.pieces.get((from as usize) << all | i), self.pieces.get((to as usize) << all | i))
+        {
+            return a ^ b;
+        }
+        moved_key_computed(from, to, p)
+    }
 }
 
 #[cfg(test)]

@@ -10,24 +10,6 @@ use crate::engine::exec::game::Game;
 use super::*;
 
 impl<const W: usize> Game<W> {
-    /// The hash key of a piece on a cell, on a board without stacks (from the table
-    /// when there is one).
-    #[inline]
-    pub fn piece_key(&self, cell: u16, p: Piece) -> u64 {
-        let (sk, kk, all) = self.keys.bits;
-        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
-        if self.keys.pieces.is_empty() || i >> all != 0 {
-            return piece_key(cell, p);
-        }
-        self.keys.pieces.get((cell as usize) << all | i).copied().unwrap_or_else(|| piece_key(cell, p))
-    }
-
-    /// The hash key of the player to move.
-    #[inline]
-    fn mover_key(&self, m: u8) -> u64 {
-        self.keys.movers[m as usize]
-    }
-
     /// An empty position: no pieces, first phase, first player.
     pub fn empty_state(&self) -> State<W> {
         let p = &self.prog;
@@ -66,7 +48,7 @@ impl<const W: usize> Game<W> {
 
     /// The hash of a position computed from nothing, to check the incremental one.
     pub fn hash_from_scratch(&self, s: &State<W>) -> u64 {
-        let mut h = self.mover_key(s.mover) ^ phase_key(s.phase) ^ self.pieces_hash(s);
+        let mut h = self.keys.mover(s.mover) ^ phase_key(s.phase) ^ self.pieces_hash(s);
         for (i, v) in s.counters.iter().enumerate() {
             h ^= counter_key(i, *v);
         }
@@ -82,7 +64,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn pieces_hash(&self, s: &State<W>) -> u64 {
         let cells = 0..self.board.n.min(s.height.len()) as u16;
         if self.cap == 1 {
-            cells.filter_map(|c| Some(self.piece_key(c, self.top(s, c)?))).fold(0, |h, k| h ^ k)
+            cells.filter_map(|c| Some(self.keys.piece(c, self.top(s, c)?))).fold(0, |h, k| h ^ k)
         } else {
             cells.zip(&self.keys.stack_seeds).fold(0, |h, (c, seed)| h ^ stack_part(*seed, self.stack_hash_of(s, c)))
         }
@@ -103,10 +85,10 @@ impl<const W: usize> Game<W> {
         if self.cap == 1 {
             // One level: the key of the piece on the cell.
             if let Some(p) = old {
-                s.hash ^= self.piece_key(c, p);
+                s.hash ^= self.keys.piece(c, p);
             }
             if let Some(p) = new {
-                s.hash ^= self.piece_key(c, p);
+                s.hash ^= self.keys.piece(c, p);
             }
             return;
         }
@@ -355,7 +337,7 @@ impl<const W: usize> Game<W> {
             let q = s.pieces[..n][t];
             self.set_top_bits(s, to, Some(q), false);
             s.height[..n][t] = 0;
-            s.hash ^= self.piece_key(to, q);
+            s.hash ^= self.keys.piece(to, q);
             taken = Some(q);
         }
         let (height, pieces) = (&mut s.height[..n], &mut s.pieces[..n]);
@@ -366,7 +348,7 @@ impl<const W: usize> Game<W> {
         height[f] = 0;
         pieces[t] = p;
         height[t] = 1;
-        s.hash ^= self.moved_key(from, to, p);
+        s.hash ^= self.keys.moved(from, to, p);
         // The same bits move from one cell to the other: two bits flipped in every set
         // the piece is in.
         let (fw, fb, tw, tb) = (f / 64, 1u64 << (f % 64), t / 64, 1u64 << (t % 64));
@@ -391,21 +373,6 @@ impl<const W: usize> Game<W> {
         taken
     }
 
-    /// The change of the hash when piece `p` moves from `from` to `to` without stacks:
-    /// `piece_key(from, p) ^ piece_key(to, p)`, with one index into the table.
-    #[inline]
-    fn moved_key(&self, from: u16, to: u16, p: Piece) -> u64 {
-        let (sk, kk, all) = self.keys.bits;
-        let i = (side_of(p) as usize) << sk | (kind_of(p) as usize) << kk | flags_of(p) as usize;
-        if i >> all == 0
-            && let (Some(a), Some(b)) =
-                (self.keys.pieces.get((from as usize) << all | i), self.keys.pieces.get((to as usize) << all | i))
-        {
-            return a ^ b;
-        }
-        moved_key_computed(from, to, p)
-    }
-
     /// The piece at `level` of the stack of `c` (0 at the bottom), if the stack is
     /// that high.
     #[inline]
@@ -425,7 +392,7 @@ impl<const W: usize> Game<W> {
 
     /// Sets the player to move.
     pub fn set_mover(&self, s: &mut State<W>, m: u8) {
-        s.hash ^= self.mover_key(s.mover) ^ self.mover_key(m);
+        s.hash ^= self.keys.mover(s.mover) ^ self.keys.mover(m);
         s.mover = m;
     }
 
