@@ -268,7 +268,7 @@ impl<const W: usize> Ctx<'_, W> {
 const KEPT_SETS: usize = 4;
 
 /// The connected parts of a few sets of cells, found when first asked for: a pure
-/// memo of [`Game::component`](crate::engine::exec::game::Game::component), keyed by
+/// memo of [`Board::component`](crate::engine::exec::board::Board::component), keyed by
 /// the whole set.
 #[derive(Default)]
 pub struct Components<const W: usize> {

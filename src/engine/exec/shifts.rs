@@ -1,7 +1,8 @@
-//! Whole-board set operations: the cells that step into a set, the cells next to a
-//! set, the cells counted by their neighbours in a set, and the connected part of a
-//! set. Each is computed either cell by cell or, where the board allows it, as a few
-//! word shifts of the whole set (see [`ShiftPlan`]).
+//! The shift plan of the whole-board set operations (the cells that step into a set,
+//! the cells next to a set, the cells counted by their neighbours in a set, and so
+//! the connected part of a set; they are `Board`'s, in `board/set_ops.rs`): where the
+//! board allows it, each is a few word shifts of the whole set instead of a loop over
+//! its cells, and the plan says which way costs less (see [`ShiftPlan`]).
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
@@ -11,7 +12,7 @@ use crate::engine::compile::program::NONE;
 /// with its carries, an `and` and an `or` of `W` words, and the loop over groups
 /// (5 + 5W estimated; 10 + 8W too low on an eight-word board, where the shifts by
 /// any `k` are not unrolled: 10 + 16W keeps every game of `games/` at or below the
-/// cell loops). On one word, where `Game::steps_into` is inlined and a group is a
+/// cell loops). On one word, where `Board::steps_into` is inlined and a group is a
 /// shift, an `and` and an `or`, 6 (against 26 by the formula: Stax 3 759 -> 3 706,
 /// draughts 3 444 -> 3 407 instructions a turn; 12 was in between).
 const fn group_cost(w: usize) -> u32 {
@@ -19,11 +20,11 @@ const fn group_cost(w: usize) -> u32 {
 }
 
 /// The cost of taking one cell of a set back along a direction (the cell loop of
-/// `Game::steps_into` on a board with `Game::back`).
+/// `Board::steps_into` on a board with `Board::back`).
 const STEP_CELL: u32 = 10;
 
 /// The cost of looking at one cell of the board (the cell loop of
-/// `Game::steps_into` on a board without `Game::back`).
+/// `Board::steps_into` on a board without `Board::back`).
 const STEP_SCAN: u32 = 6;
 
 /// The cost of or-ing the neighbours of one cell of a set.
@@ -53,8 +54,8 @@ pub struct ShiftPlan<const W: usize> {
     /// The cost of one neighbour operation by shifts (the groups of every neighbour
     /// direction); [`u32::MAX`] when there is none.
     nb_cost: u32,
-    /// The number of cells of a set from which a neighbour operation (`Game::dilate`,
-    /// `Game::spread`) goes by shifts ([`u32::MAX`]: never).
+    /// The number of cells of a set from which a neighbour operation (`Board::dilate`,
+    /// `Board::spread`) goes by shifts ([`u32::MAX`]: never).
     pub nb_min: u32,
     /// Whether no cell has two neighbour directions to one cell, so that the number of
     /// a cell's neighbours in a set is the number of directions stepping into it.
@@ -64,7 +65,7 @@ pub struct ShiftPlan<const W: usize> {
 /// One direction of a [`ShiftPlan`].
 #[derive(Clone, Copy, Debug)]
 struct DirPlan<const W: usize> {
-    /// The number of cells of a set from which `Game::steps_into` goes by shifts
+    /// The number of cells of a set from which `Board::steps_into` goes by shifts
     /// ([`u32::MAX`]: never, as no set has that many cells).
     step_min: u32,
     /// Where the direction's groups start in [`ShiftPlan::groups`].

@@ -663,7 +663,7 @@ fn stack_part(seed: u64, sh: u64) -> u64 {
     mix(sh.wrapping_add(seed)) ^ mix(seed)
 }
 
-/// `Game::moved_key` without the table (kept out of line: rarely needed).
+/// `Keys::moved` without the table (kept out of line: rarely needed).
 #[cold]
 #[inline(never)]
 fn moved_key_computed(from: u16, to: u16, p: Piece) -> u64 {

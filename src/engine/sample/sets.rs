@@ -2,7 +2,7 @@
 //! counted and drawn as whole-board sets. Along each direction, the pieces that may
 //! move that way, whose destination that way is in the rule's destination set (and,
 //! for a jump, whose jumped cell may be jumped), are one set, found with a few word
-//! operations for the whole board (`Game::steps_into`); a move is a cell of one of
+//! operations for the whole board (`Board::steps_into`); a move is a cell of one of
 //! those sets. A placement's candidates are the cells of its destination set that
 //! pass its conditions that are sets; a pass is one candidate. The same sets show
 //! that a rule has no move, which lets a `first` block be skipped without generating
