@@ -9,7 +9,10 @@
 //! a row to win, the generic path (one closure per comparison, one literal test per
 //! cell) took about 1 150 instructions a turn; this one takes about 350.
 
-use super::{NumC, PathC, Range, RunTerm, fb, inverse, leaves, num_c};
+use super::cells::PathC;
+use super::conditions::{Range, inverse, leaves};
+use super::fb;
+use super::numbers::{NumC, RunTerm, num_c};
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::FB;
 use crate::engine::exec::ir::{BoolN, Lit, NumN};

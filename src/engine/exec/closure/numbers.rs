@@ -1,0 +1,263 @@
+//! The closures of numbers: the common shapes read inline in their parent's closure
+//! (`NumC`: constants, counts of literals, runs along a line, sums), the rest one
+//! closure per node.
+
+use crate::board::CellId;
+use crate::check::hir::Builtin;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::{FN, Game, Index};
+use crate::engine::exec::ir::{DirN, Lit, NumN, SetN};
+use crate::engine::exec::state::State;
+
+use super::cells::{PathC, cell_f};
+use super::conditions::bool_f;
+use super::effects::index_f;
+use super::fnum;
+use super::literals::lits_of;
+use super::scalars::SideC;
+use super::sets::set_f;
+use super::values::{items_f, list_f, wrap_f};
+
+/// A number evaluated inline (the common shapes), or a closure.
+#[derive(Clone, Debug)]
+pub(super) enum NumC<const W: usize> {
+    Const(i64),
+    Count(Vec<Lit>),
+    Table(u32, PathC),
+    Passes,
+    Captures,
+    /// `count(run(c, d, S))` along a constant direction through a set of literals:
+    /// the cells are walked and counted, no set is built.
+    RunLen(PathC, u8, Vec<Lit>),
+    /// A sum (`a + b + c`, at least two terms), each term evaluated inline.
+    Sum(Vec<NumC<W>>),
+    /// A sum whose terms are all constants and runs (`count(run(c, d, S)) + 1 +
+    /// count(run(c, -d, S))`, the length of a line through `c`): one loop, no call per
+    /// term.
+    Runs(Vec<RunTerm>),
+    Fn(FN<W>),
+}
+
+impl<const W: usize> NumC<W> {
+    #[inline(always)]
+    pub(super) fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> i64 {
+        match self {
+            NumC::Const(v) => *v,
+            NumC::Count(l) => g.conj_bits(s, l).count() as i64,
+            NumC::Table(t, p) => {
+                let c = p.eval(g, s, cx);
+                g.prog.num_tables[*t as usize][if c == NONE { g.board.n } else { c as usize }]
+            }
+            NumC::Passes => s.passes() as i64,
+            NumC::Captures => cx.mv.captures as i64,
+            NumC::RunLen(p, d, l) => run_len(g, s, cx, p, *d, l),
+            NumC::Runs(terms) => terms.iter().fold(0i64, |acc, t| {
+                acc.saturating_add(match t {
+                    RunTerm::Const(k) => *k,
+                    RunTerm::Run(p, d, l) => run_len(g, s, cx, p, *d, l),
+                })
+            }),
+            NumC::Sum(xs) => xs.iter().map(|x| x.eval(g, s, cx)).reduce(i64::saturating_add).unwrap_or(0),
+            NumC::Fn(f) => (f.0)(g, s, cx),
+        }
+    }
+}
+
+/// A term of [`NumC::Runs`].
+#[derive(Clone, Debug)]
+pub(super) enum RunTerm {
+    Const(i64),
+    Run(PathC, u8, Vec<Lit>),
+}
+
+/// `count(run(c, d, S))`: the cells from `c` along `d` while they pass the literals
+/// (at most every cell once, as `walk`).
+#[inline(always)]
+pub(super) fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>, p: &PathC, d: u8, l: &[Lit]) -> i64 {
+    let (mut c, d) = (p.eval(g, s, cx), d as usize);
+    let mut n = 0;
+    while c != NONE && n < g.board.n as i64 {
+        c = g.board.step[c as usize * g.board.ndirs + d];
+        if c == NONE || !g.conj_has(s, l, c) {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------
+
+/// A number as a closure.
+pub fn num_f<const W: usize>(n: &NumN) -> FN<W> {
+    match num_c::<W>(n) {
+        NumC::Fn(f) => f,
+        c => fnum(move |g, s, cx| c.eval(g, s, cx)),
+    }
+}
+
+pub(super) fn num_c<const W: usize>(n: &NumN) -> NumC<W> {
+    match n {
+        NumN::Const(v) => NumC::Const(*v),
+        NumN::Count(set) if lits_of(set).is_some() => NumC::Count(lits_of(set).expect("checked")),
+        NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
+        NumN::Passes => NumC::Passes,
+        NumN::Captures => NumC::Captures,
+        NumN::Count(SetN::Run(c, DirN::Const(d), set)) if PathC::of(c).is_some() && lits_of(set).is_some() => {
+            NumC::RunLen(PathC::of(c).expect("checked"), *d, lits_of(set).expect("checked"))
+        }
+        NumN::Add(..) => {
+            // `(a + b) + c` as [a, b, c], summed from the left.
+            let (mut terms, mut t) = (Vec::new(), n);
+            while let NumN::Add(a, b) = t {
+                terms.push(num_c::<W>(b));
+                t = a;
+            }
+            terms.push(num_c::<W>(t));
+            terms.reverse();
+            let runs: Option<Vec<RunTerm>> = terms
+                .iter()
+                .map(|t| match t {
+                    NumC::Const(k) => Some(RunTerm::Const(*k)),
+                    NumC::RunLen(p, d, l) => Some(RunTerm::Run(*p, *d, l.clone())),
+                    _ => None,
+                })
+                .collect();
+            match runs {
+                Some(runs) => NumC::Runs(runs),
+                None => NumC::Sum(terms),
+            }
+        }
+        _ => NumC::Fn(num_node(n)),
+    }
+}
+
+/// `op(a, b)` of two numbers, evaluated in order.
+pub(super) fn num2<const W: usize>(a: &NumN, b: &NumN, op: impl Fn(i64, i64) -> i64 + Send + Sync + 'static) -> FN<W> {
+    let (a, b) = (num_c::<W>(a), num_c::<W>(b));
+    fnum(move |g, s, cx| {
+        let x = a.eval(g, s, cx);
+        op(x, b.eval(g, s, cx))
+    })
+}
+
+/// The closure of a number [`num_c`] does not evaluate inline.
+pub(super) fn num_node<const W: usize>(n: &NumN) -> FN<W> {
+    match n {
+        // Inline in `num_c`.
+        NumN::Const(_) | NumN::Passes | NumN::Captures | NumN::Add(..) => {
+            let c = num_c::<W>(n);
+            fnum(move |g, s, cx| c.eval(g, s, cx))
+        }
+        NumN::Table(t, x) => {
+            let (t, x) = (*t as usize, cell_f::<W>(x));
+            fnum(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                g.prog.num_tables[t][g.table_at(c)]
+            })
+        }
+        NumN::Count(set) => {
+            let f = set_f::<W>(set);
+            fnum(move |g, s, cx| (f.0)(g, s, cx).count() as i64)
+        }
+        NumN::Sub(a, b) => num2(a, b, i64::saturating_sub),
+        NumN::Mul(a, b) => num2(a, b, i64::saturating_mul),
+        NumN::Div(a, b) => num2(a, b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }),
+        NumN::Mod(a, b) => num2(a, b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
+        NumN::MinMax(a, b, true) => num2(a, b, i64::min),
+        NumN::MinMax(a, b, false) => num2(a, b, i64::max),
+        NumN::Neg(x) => {
+            let x = num_c::<W>(x);
+            fnum(move |g, s, cx| x.eval(g, s, cx).saturating_neg())
+        }
+        NumN::Abs(x) => {
+            let x = num_c::<W>(x);
+            fnum(move |g, s, cx| x.eval(g, s, cx).saturating_abs())
+        }
+        NumN::TurnsWithoutCapture => fnum(|_, s, _| s.turns_without_capture() as i64),
+        NumN::Height(x) => {
+            let x = cell_f::<W>(x);
+            fnum(move |g, s, cx| {
+                let c = (x.0)(g, s, cx);
+                if c == NONE { 0 } else { s.height(c) as i64 }
+            })
+        }
+        NumN::Groups(x) => {
+            let x = set_f::<W>(x);
+            fnum(move |g, s, cx| {
+                let b = (x.0)(g, s, cx);
+                g.groups_of(cx, b).len() as i64
+            })
+        }
+        NumN::Repetitions => fnum(|_, s, _| s.repeats() as i64),
+        NumN::SeenTurnsAgo => fnum(|g, s, _| g.seen_turns_ago(s) as i64),
+        NumN::Counter(c, idx) => {
+            let (c, idx): (u16, Vec<Index<W>>) = (*c, idx.iter().map(index_f::<W>).collect());
+            fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
+        }
+        NumN::Score(x) => {
+            let x = SideC::of(x);
+            fnum(move |g, s, cx| {
+                let side = x.eval(g, s, cx);
+                s.score(g.score_index(s, side))
+            })
+        }
+        NumN::Len(list) => {
+            let l = list_f::<W>(list);
+            fnum(move |g, s, cx| (l.0)(g, s, cx).len() as i64)
+        }
+        NumN::CountIf(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false));
+            fnum(move |g, s, cx| {
+                let mut n = 0;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    n += i64::from((cond.0)(g, s, cx));
+                }
+                n
+            })
+        }
+        NumN::Sum(slot, src, body) => {
+            let (slot, src, body) = (*slot, items_f::<W>(src), num_c::<W>(body));
+            fnum(move |g, s, cx| {
+                let mut n = 0i64;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    n = n.saturating_add(body.eval(g, s, cx));
+                }
+                n
+            })
+        }
+        NumN::Distance(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fnum(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                g.board.distance(&g.prog, a, b)
+            })
+        }
+        NumN::Coord(which, c) => {
+            let (which, c) = (*which, cell_f::<W>(c));
+            fnum(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                if c == NONE {
+                    return -1;
+                }
+                let (x, y) = g.prog.geometry.coords(CellId(c));
+                i64::from(match which {
+                    Builtin::X => x,
+                    Builtin::Y => y,
+                    Builtin::File => x + 1,
+                    _ => y + 1,
+                })
+            })
+        }
+        NumN::W(w) => wrap_f(w),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Effects and statements
+// ---------------------------------------------------------------------------

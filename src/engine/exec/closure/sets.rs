@@ -1,0 +1,348 @@
+//! The closures of sets of cells, and of membership in a set without building it
+//! where the set's structure allows.
+
+use crate::board::{CellId, SymId};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::NONE;
+use crate::engine::exec::game::{FM, FS};
+use crate::engine::exec::ir::{SetN, Src};
+use crate::engine::exec::value::Val;
+
+use super::cells::{PathC, cell_f};
+use super::conditions::bool_f;
+use super::literals::{ConstL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, lits_of, lits_set_f, member_spec};
+use super::numbers::num_c;
+use super::scalars::{SideC, dir_f, dirs_f, id_f};
+use super::values::{items_f, list_f, val_f, wrap_f};
+use super::{fm, fs};
+
+/// Membership in a set, without building it where its structure allows.
+pub fn member_f<const W: usize>(set: &SetN) -> FM<W> {
+    if let Some(l) = lits_of(set) {
+        if l.is_empty() {
+            return fm(|g, _, _, c| (c as usize) < g.board.n);
+        }
+        return member_spec(l);
+    }
+    match set {
+        SetN::And(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (y.0)(g, s, cx, c))
+        }
+        SetN::Or(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || (y.0)(g, s, cx, c))
+        }
+        SetN::Sub(a, b) => {
+            let (x, y) = (member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && !(y.0)(g, s, cx, c))
+        }
+        SetN::Complement(a) => {
+            let x = member_f::<W>(a);
+            fm(move |g, s, cx, c| (c as usize) < g.board.n && !(x.0)(g, s, cx, c))
+        }
+        // The cell's test first: often a constant set, cheaper than the condition.
+        SetN::IfAll(k, a) => {
+            let k = bool_f::<W>(k, false);
+            if let Some(l) = lits_of(a)
+                && let [first] = l[..]
+            {
+                return with_lit_type!(first, x => {
+                    let xn = first.neg;
+                    fm(move |g, s, cx, c| x.has(g, s, c) != xn || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
+                });
+            }
+            let x = member_f::<W>(a);
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
+        }
+        SetN::IfThen(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), member_f::<W>(a));
+            fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (k.0)(g, s, cx))
+        }
+        SetN::If(k, a, b) => {
+            let (k, x, y) = (bool_f::<W>(k, false), member_f::<W>(a), member_f::<W>(b));
+            fm(move |g, s, cx, c| if (k.0)(g, s, cx) { (x.0)(g, s, cx, c) } else { (y.0)(g, s, cx, c) })
+        }
+        SetN::Cell(x) => {
+            let f = cell_f::<W>(x);
+            fm(move |g, s, cx, c| (f.0)(g, s, cx) == c)
+        }
+        _ => {
+            let f = set_f::<W>(set);
+            fm(move |g, s, cx, c| (f.0)(g, s, cx).has(c))
+        }
+    }
+}
+
+/// A set of cells as a closure.
+pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
+    if let Some(l) = lits_of(set) {
+        return lits_set_f(l);
+    }
+    match set {
+        // Literals (taken above).
+        SetN::Const(_)
+        | SetN::ByMover(_)
+        | SetN::Empty
+        | SetN::Occupied
+        | SetN::Own
+        | SetN::Enemy
+        | SetN::Jumped
+        | SetN::Kind(_)
+        | SetN::Flag(_) => lits_set_f(lits_of(set).unwrap_or_default()),
+        SetN::And(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
+        }
+        SetN::Or(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
+        }
+        SetN::Sub(a, b) => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| (x.0)(g, s, cx) - (y.0)(g, s, cx))
+        }
+        SetN::Complement(a) => {
+            let x = set_f::<W>(a);
+            fs(move |g, s, cx| g.board.all - (x.0)(g, s, cx))
+        }
+        SetN::IfAll(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { g.board.all } else { (x.0)(g, s, cx) })
+        }
+        SetN::IfThen(k, a) => {
+            let (k, x) = (bool_f::<W>(k, false), set_f::<W>(a));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { Bits::EMPTY })
+        }
+        SetN::If(k, a, b) => {
+            let (k, x, y) = (bool_f::<W>(k, false), set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { (y.0)(g, s, cx) })
+        }
+        SetN::Cell(x) => match PathC::of(x) {
+            Some(p) => fs(move |g, s, cx| {
+                let c = p.eval(g, s, cx);
+                if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+            }),
+            None => {
+                let f = cell_f::<W>(x);
+                fs(move |g, s, cx| {
+                    let c = (f.0)(g, s, cx);
+                    if c == NONE { Bits::EMPTY } else { Bits::single(c) }
+                })
+            }
+        },
+        SetN::FromTable(t) => {
+            let t = *t as usize;
+            fs(move |g, _, cx| {
+                let f = cx.mv.from;
+                if f == NONE { Bits::EMPTY } else { g.code.from_tables[t][f as usize] }
+            })
+        }
+        SetN::Dilate(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| g.board.dilate((f.0)(g, s, cx)))
+        }
+        SetN::StepsInto(x, d) => {
+            let (f, d) = (set_f::<W>(x), *d);
+            fs(move |g, s, cx| g.board.steps_into((f.0)(g, s, cx), d))
+        }
+        SetN::NbCount(x, op, k) => {
+            let (f, k, op) = (set_f::<W>(x), num_c::<W>(k), *op);
+            fs(move |g, s, cx| {
+                let k = k.eval(g, s, cx);
+                g.board.nb_count((f.0)(g, s, cx), op, k)
+            })
+        }
+        SetN::Neighbours(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| g.board.neighbours_of((f.0)(g, s, cx)))
+        }
+        SetN::Group(c) => {
+            let c = cell_f::<W>(c);
+            fs(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.group_of(s, cx, c)
+            })
+        }
+        SetN::AtStart(x) => {
+            let f = set_f::<W>(x);
+            fs(move |g, s, cx| {
+                let start = cx.turn_start.unwrap_or(s);
+                (f.0)(g, start, cx)
+            })
+        }
+        SetN::Without(c, x) => {
+            let (c, f) = (cell_f::<W>(c), set_f::<W>(x));
+            fs(move |g, s, cx| {
+                let c = (c.0)(g, s, cx);
+                g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
+            })
+        }
+        SetN::Let(k, v, body) => {
+            let (k, v, body) = (*k, set_f::<W>(v), set_f::<W>(body));
+            fs(move |g, s, cx| {
+                let x = (v.0)(g, s, cx);
+                cx.set_temp(k, x);
+                (body.0)(g, s, cx)
+            })
+        }
+        SetN::Temp(k) => {
+            let k = *k;
+            fs(move |_, _, cx| cx.temp(k))
+        }
+        SetN::Cached(k, x) => {
+            let (k, f) = (*k, set_f::<W>(x));
+            fs(move |g, s, cx| {
+                let key = crate::engine::exec::context::cache_key(k, cx.mv.from);
+                if let Some(b) = cx.cached(key) {
+                    return b;
+                }
+                let b = (f.0)(g, s, cx);
+                cx.keep(key, b);
+                b
+            })
+        }
+        SetN::KindOf(k) => {
+            let k = id_f::<W>(k);
+            fs(move |g, s, cx| {
+                let k = (k.0)(g, s, cx);
+                s.kind_cells(k as usize)
+            })
+        }
+        SetN::Side(x) => {
+            let x = SideC::of(x);
+            fs(move |g, s, cx| {
+                let side = x.eval(g, s, cx);
+                g.side_cells(s, side)
+            })
+        }
+        SetN::Table(t, x) => {
+            let (t, f) = (*t as usize, cell_f::<W>(x));
+            fs(move |g, s, cx| {
+                let c = (f.0)(g, s, cx);
+                g.sets[g.prog.set_tables[t][g.table_at(c)] as usize]
+            })
+        }
+        SetN::Otherwise(a, b) => {
+            let (a, b) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| {
+                let x = (a.0)(g, s, cx);
+                if x.is_empty() { (b.0)(g, s, cx) } else { x }
+            })
+        }
+        SetN::Range(a, b) => {
+            let (a, b) = (cell_f::<W>(a), cell_f::<W>(b));
+            fs(move |g, s, cx| {
+                let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
+                if a == NONE || b == NONE {
+                    return Bits::EMPTY;
+                }
+                let line = crate::check::eval::line(&g.prog.geometry, CellId(a), CellId(b));
+                line.map(|l| l.iter().map(|c| c.0).collect()).unwrap_or_default()
+            })
+        }
+        SetN::NeighboursAlong(x, dirs) => {
+            let (x, m) = (set_f::<W>(x), dirs_f::<W>(dirs));
+            fs(move |g, s, cx| {
+                let (set, mask) = ((x.0)(g, s, cx), (m.0)(g, s, cx));
+                let mut out = Bits::EMPTY;
+                for c in set.iter() {
+                    for d in (0..g.board.ndirs).filter(|d| mask >> d & 1 == 1) {
+                        let t = g.board.step[c as usize * g.board.ndirs + d];
+                        if t != NONE {
+                            out.insert(t);
+                        }
+                    }
+                }
+                out - set
+            })
+        }
+        SetN::Filter(slot, src, cond) => {
+            let (slot, src, cond) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false));
+            fs(move |g, s, cx| {
+                let mut out = Bits::EMPTY;
+                for item in (src.0)(g, s, cx) {
+                    let c = item.cell();
+                    g.store(cx, slot, item);
+                    if c != NONE && (cond.0)(g, s, cx) {
+                        out.insert(c);
+                    }
+                }
+                out
+            })
+        }
+        SetN::UnionOf(slot, src, body) => {
+            let (slot, src, body) = (*slot, items_f::<W>(src), set_f::<W>(body));
+            fs(move |g, s, cx| {
+                let mut out = Bits::EMPTY;
+                for item in (src.0)(g, s, cx) {
+                    g.store(cx, slot, item);
+                    out |= (body.0)(g, s, cx);
+                }
+                out
+            })
+        }
+        SetN::Fold(list, union) => {
+            let (l, union) = (list_f::<W>(list), *union);
+            fs(move |g, s, cx| {
+                let l = (l.0)(g, s, cx);
+                let mut sets = l.iter().map(|v| g.set_of(v.clone()));
+                if union {
+                    sets.fold(Bits::EMPTY, |a, b| a | b)
+                } else {
+                    let first = sets.next().unwrap_or_default();
+                    sets.fold(first, |a, b| a & b)
+                }
+            })
+        }
+        SetN::FoldIf(slot, src, cond, union) => {
+            let (slot, src, cond, union) = (*slot, items_f::<W>(src), bool_f::<W>(cond, false), *union);
+            fs(move |g, s, cx| {
+                let mut out: Option<Bits<W>> = None;
+                for item in (src.0)(g, s, cx) {
+                    let x = item.cells();
+                    g.store(cx, slot, item);
+                    if (cond.0)(g, s, cx) {
+                        out = Some(match out {
+                            None => x,
+                            Some(a) if union => a | x,
+                            Some(a) => a & x,
+                        });
+                    }
+                }
+                out.unwrap_or_default()
+            })
+        }
+        SetN::Image(x, sym) => {
+            let (x, sym) = (set_f::<W>(x), val_f::<W>(sym));
+            fs(move |g, s, cx| {
+                let set = (x.0)(g, s, cx);
+                match (sym.0)(g, s, cx) {
+                    Val::Sym(k) => set.iter().map(|c| g.prog.geometry.image(CellId(c), SymId(k)).0).collect(),
+                    _ => set,
+                }
+            })
+        }
+        SetN::Ray(c, d, line) => {
+            let (c, d, line) = (cell_f::<W>(c), dir_f::<W>(d), *line);
+            fs(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let mut out: Bits<W> = g.board.walk(c, d).collect();
+                if line && c != NONE {
+                    out.insert(c);
+                    out |= g.board.walk(c, g.board.opposite.get(d as usize).copied().unwrap_or(d)).collect();
+                }
+                out
+            })
+        }
+        SetN::Run(c, d, set) => {
+            let (c, d, set) = (cell_f::<W>(c), dir_f::<W>(d), set_f::<W>(set));
+            fs(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let set = (set.0)(g, s, cx);
+                g.board.walk(c, d).take_while(|x| set.has(*x)).collect()
+            })
+        }
+        SetN::W(w) => wrap_f(w),
+    }
+}
