@@ -144,7 +144,7 @@ fn compiled_conditions_agree_with_the_interpreter() {
                                 let got = (compiled.0)(g, s, &mut cx);
                                 let mut cx = Ctx::new(Some(s));
                                 cx.mv = MoveVars { from, to, rule: rid as u32, ..MoveVars::default() };
-                                let want = rule.conds.iter().all(|c| matches!(g.eval(s, &mut cx, c), Val::Bool(true)));
+                                let want = rule.conds.iter().all(|c| matches!(crate::engine::oracle::Oracle::new(g, &g.prog).eval(s, &mut cx, c), Val::Bool(true)));
                                 assert_eq!(got, want, "{label}, position {k}, rule {rid}, from {from} to {to}");
                             }
                         }
@@ -255,14 +255,15 @@ fn random_positions<const W: usize>(g: &Game<W>, seed: u64, plies: usize, every:
 fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from: u16) -> Vec<u16> {
     use crate::check::hir::Action;
     let rule = &g.prog.rules[rid];
+    let oracle = crate::engine::oracle::Oracle::new(g, &g.prog);
     let mut cx = Ctx::new(Some(s));
     cx.mv = MoveVars { from, rule: rid as u32, ..MoveVars::default() };
-    let dirs = rule.along.as_ref().map_or(0, |a| match g.eval(s, &mut cx, a) {
+    let dirs = rule.along.as_ref().map_or(0, |a| match oracle.eval(s, &mut cx, a) {
         Val::Dirs(m) => m,
         Val::Dir(d) => 1 << d,
         _ => 0,
     });
-    let over = rule.over.as_ref().map(|o| g.set_of(g.eval(s, &mut cx, o)));
+    let over = rule.over.as_ref().map(|o| g.set_of(oracle.eval(s, &mut cx, o)));
     let mut out = Vec::new();
     for to in 0..g.board.n as u16 {
         let mut middle = crate::engine::compile::program::NONE;
@@ -288,8 +289,8 @@ fn reference_targets<const W: usize>(g: &Game<W>, s: &State<W>, rid: usize, from
             continue;
         }
         cx.mv = MoveVars { from, to, middle, rule: rid as u32, ..MoveVars::default() };
-        let in_dest = rule.to.as_ref().is_some_and(|t| g.set_of(g.eval(s, &mut cx, t)).has(to));
-        if in_dest && rule.conds.iter().all(|c| matches!(g.eval(s, &mut cx, c), Val::Bool(true))) {
+        let in_dest = rule.to.as_ref().is_some_and(|t| g.set_of(oracle.eval(s, &mut cx, t)).has(to));
+        if in_dest && rule.conds.iter().all(|c| matches!(oracle.eval(s, &mut cx, c), Val::Bool(true))) {
             out.push(to);
         }
     }

@@ -5,23 +5,26 @@
 use crate::check::hir::Effect;
 use crate::engine::compile::program::{E, NONE};
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::{Flow, Game};
+use crate::engine::exec::game::Flow;
 use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 use crate::engine::exec::value::Val;
+
+use super::Oracle;
 
 /// Runs an effect on its arguments (`capture`: what it removes or changes counts as
 /// captures).
 pub fn effect<const W: usize>(
-    g: &Game<W>,
+    o: &Oracle<'_, W>,
     s: &mut State<W>,
     cx: &mut Ctx<W>,
     e: Effect,
     args: &[E],
     capture: bool,
 ) -> Flow {
+    let g = o.game;
     let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
     for (slot, a) in vals.iter_mut().zip(args) {
-        *slot = g.eval(s, cx, a);
+        *slot = o.eval(s, cx, a);
     }
     let mut counted = 0u32;
     match e {

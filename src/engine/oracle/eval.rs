@@ -7,24 +7,24 @@ use std::rc::Rc;
 
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
+use super::Oracle;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, shape};
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::Game;
 use crate::engine::exec::game::ItemIter as Items;
 use crate::engine::exec::state::{State, side_of};
 use crate::engine::exec::value::Val;
 
-impl<const W: usize> Game<W> {
+impl<const W: usize> Oracle<'_, W> {
     /// The cells of a side (a player means the colour it plays).
     #[inline]
     pub(crate) fn cells_of(&self, s: &State<W>, side: u8) -> Bits<W> {
-        let side = if (side as usize) < self.prog.players { self.own_side(s, side) } else { side };
+        let side = if (side as usize) < self.game.prog.players { self.game.own_side(s, side) } else { side };
         s.side_cells(side as usize)
     }
 
     fn table_at_index(&self, c: u16) -> usize {
-        if c == NONE { self.board.n } else { c as usize }
+        if c == NONE { self.game.board.n } else { c as usize }
     }
 
     /// Evaluates an expression.
@@ -41,7 +41,7 @@ impl<const W: usize> Game<W> {
             E::Sym(x) => Val::Sym(*x),
             E::Phase(p) => Val::Phase(*p),
             E::Action(a) => Val::Action(*a),
-            E::Set(id) => Val::Cells(self.sets[*id as usize]),
+            E::Set(id) => Val::Cells(self.game.sets[*id as usize]),
             E::List(items) => Val::List(Rc::new(items.iter().map(|i| self.eval(s, cx, i)).collect())),
             E::Local(i) => cx.slots.get(*i as usize).cloned().unwrap_or(Val::Bool(false)),
             E::Ctx(v) => self.context(s, cx, *v),
@@ -55,32 +55,32 @@ impl<const W: usize> Game<W> {
             }
             E::Score(x) => {
                 let side = self.eval(s, cx, x).side();
-                Val::Num(s.score(self.score_index(s, side)))
+                Val::Num(s.score(self.game.score_index(s, side)))
             }
             E::NumTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Num(self.prog.num_tables[*t as usize][self.table_at_index(c)])
+                Val::Num(self.game.prog.num_tables[*t as usize][self.table_at_index(c)])
             }
             E::BoolTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Bool(self.prog.bool_tables[*t as usize][self.table_at_index(c)])
+                Val::Bool(self.game.prog.bool_tables[*t as usize][self.table_at_index(c)])
             }
             E::SetTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Cells(self.sets[self.prog.set_tables[*t as usize][self.table_at_index(c)] as usize])
+                Val::Cells(self.game.sets[self.game.prog.set_tables[*t as usize][self.table_at_index(c)] as usize])
             }
             E::CellTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
-                Val::Cell(self.prog.cell_tables[*t as usize][self.table_at_index(c)])
+                Val::Cell(self.game.prog.cell_tables[*t as usize][self.table_at_index(c)])
             }
             E::Not(x) => Val::Bool(!self.eval_bool(s, cx, x)),
             E::Complement(x) => {
                 let v = self.eval(s, cx, x);
-                Val::Cells(self.board.all - self.set_of(v))
+                Val::Cells(self.game.board.all - self.game.set_of(v))
             }
             E::Neg(x) => Val::Num(self.eval(s, cx, x).num().saturating_neg()),
             E::Opposite(x) => match self.eval(s, cx, x) {
-                Val::Dir(d) => Val::Dir(self.prog.geometry.opposite(crate::board::Dir(d)).0),
+                Val::Dir(d) => Val::Dir(self.game.prog.geometry.opposite(crate::board::Dir(d)).0),
                 v => v,
             },
             E::Bin(op, a, b) => self.binary(s, cx, *op, a, b),
@@ -94,7 +94,7 @@ impl<const W: usize> Game<W> {
             E::Bind(binds, body) => {
                 for (slot, x) in binds {
                     let v = self.eval(s, cx, x);
-                    self.store(cx, *slot, v);
+                    self.game.store(cx, *slot, v);
                 }
                 self.eval(s, cx, body)
             }
@@ -111,7 +111,7 @@ impl<const W: usize> Game<W> {
             },
             E::CellToSet(x) => {
                 let v = self.eval(s, cx, x);
-                Val::Cells(self.set_of(v))
+                Val::Cells(self.game.set_of(v))
             }
             E::DirToDirs(x) => Val::Dirs(self.eval(s, cx, x).dirs()),
         }
@@ -135,18 +135,19 @@ impl<const W: usize> Game<W> {
             }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => self.compare(s, cx, *op, a, b),
             E::Bin(op @ (Op::Eq | Op::Ne), a, b)
-                if shape(a, &self.prog.slot_shapes) == Shape::Num || shape(b, &self.prog.slot_shapes) == Shape::Num =>
+                if shape(a, &self.game.prog.slot_shapes) == Shape::Num
+                    || shape(b, &self.game.prog.slot_shapes) == Shape::Num =>
             {
                 (self.eval_num(s, cx, a) == self.eval_num(s, cx, b)) == (*op == Op::Eq)
             }
             E::BoolTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.bool_tables[*t as usize][self.table_at_index(c)]
+                self.game.prog.bool_tables[*t as usize][self.table_at_index(c)]
             }
             E::Comp { kind: Comprehension::Any, slot, source, body, .. } => {
                 let mut found = false;
                 for item in self.items_of(s, cx, source) {
-                    self.store(cx, *slot, item);
+                    self.game.store(cx, *slot, item);
                     if self.eval_bool(s, cx, body) {
                         found = true;
                         break;
@@ -157,7 +158,7 @@ impl<const W: usize> Game<W> {
             E::Comp { kind: Comprehension::All, slot, source, body, .. } => {
                 let mut all = true;
                 for item in self.items_of(s, cx, source) {
-                    self.store(cx, *slot, item);
+                    self.game.store(cx, *slot, item);
                     if !self.eval_bool(s, cx, body) {
                         all = false;
                         break;
@@ -165,13 +166,13 @@ impl<const W: usize> Game<W> {
                 }
                 all
             }
-            E::Call(Builtin::Any, args) if shape(&args[0], &self.prog.slot_shapes) == Shape::Set => {
+            E::Call(Builtin::Any, args) if shape(&args[0], &self.game.prog.slot_shapes) == Shape::Set => {
                 !self.eval_set(s, cx, &args[0]).is_empty()
             }
             E::Bind(binds, body) => {
                 for (slot, x) in binds {
                     let v = self.eval(s, cx, x);
-                    self.store(cx, *slot, v);
+                    self.game.store(cx, *slot, v);
                 }
                 self.eval_bool(s, cx, body)
             }
@@ -208,8 +209,8 @@ impl<const W: usize> Game<W> {
                 _ => return NONE,
             },
         };
-        let d = if op == Op::StepBack { self.board.opposite[d as usize] } else { d };
-        self.board.step[c as usize * self.board.ndirs + d as usize]
+        let d = if op == Op::StepBack { self.game.board.opposite[d as usize] } else { d };
+        self.game.board.step[c as usize * self.game.board.ndirs + d as usize]
     }
 
     /// Evaluates a cell.
@@ -228,7 +229,7 @@ impl<const W: usize> Game<W> {
             E::Bin(op @ (Op::Step | Op::StepBack), a, b) => self.step_by(s, cx, *op, a, b),
             E::CellTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.cell_tables[*t as usize][self.table_at_index(c)]
+                self.game.prog.cell_tables[*t as usize][self.table_at_index(c)]
             }
             _ => self.eval(s, cx, e).cell(),
         }
@@ -238,12 +239,12 @@ impl<const W: usize> Game<W> {
     #[inline]
     pub fn eval_set(&self, s: &State<W>, cx: &mut Ctx<W>, e: &E) -> Bits<W> {
         match e {
-            E::Set(id) => self.sets[*id as usize],
-            E::Ctx(ContextVar::Empty) => self.board.all - s.occupied(),
+            E::Set(id) => self.game.sets[*id as usize],
+            E::Ctx(ContextVar::Empty) => self.game.board.all - s.occupied(),
             E::Ctx(ContextVar::Occupied) => s.occupied(),
             E::Ctx(ContextVar::Own) => self.cells_of(s, s.mover()),
             E::Ctx(ContextVar::Enemy) => s.occupied() - self.cells_of(s, s.mover()),
-            E::Ctx(ContextVar::Board) => self.board.all,
+            E::Ctx(ContextVar::Board) => self.game.board.all,
             E::KindCells(k) => s.kind_cells(*k as usize),
             // A kind held in a value: none (or no value) holds no cell.
             E::KindSetOf(k) => match self.eval(s, cx, k) {
@@ -266,10 +267,10 @@ impl<const W: usize> Game<W> {
             E::Bin(Op::SetAnd, a, b) => self.eval_set(s, cx, a) & self.eval_set(s, cx, b),
             E::Bin(Op::SetOr, a, b) => self.eval_set(s, cx, a) | self.eval_set(s, cx, b),
             E::Bin(Op::SetSub, a, b) => self.eval_set(s, cx, a) - self.eval_set(s, cx, b),
-            E::Complement(x) => self.board.all - self.eval_set(s, cx, x),
+            E::Complement(x) => self.game.board.all - self.eval_set(s, cx, x),
             E::SetTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.sets[self.prog.set_tables[*t as usize][self.table_at_index(c)] as usize]
+                self.game.sets[self.game.prog.set_tables[*t as usize][self.table_at_index(c)] as usize]
             }
             E::CellToSet(x) => {
                 let c = self.eval_cell(s, cx, x);
@@ -277,7 +278,7 @@ impl<const W: usize> Game<W> {
             }
             _ => {
                 let v = self.eval(s, cx, e);
-                self.set_of(v)
+                self.game.set_of(v)
             }
         }
     }
@@ -289,9 +290,9 @@ impl<const W: usize> Game<W> {
             E::Num(n) => *n,
             E::NumTable(t, x) => {
                 let c = self.eval_cell(s, cx, x);
-                self.prog.num_tables[*t as usize][self.table_at_index(c)]
+                self.game.prog.num_tables[*t as usize][self.table_at_index(c)]
             }
-            E::Call(Builtin::Count, args) if shape(&args[0], &self.prog.slot_shapes) == Shape::Set => {
+            E::Call(Builtin::Count, args) if shape(&args[0], &self.game.prog.slot_shapes) == Shape::Set => {
                 self.eval_set(s, cx, &args[0]).count() as i64
             }
             E::Bin(Op::Add, a, b) => self.eval_num(s, cx, a).saturating_add(self.eval_num(s, cx, b)),
@@ -312,30 +313,30 @@ impl<const W: usize> Game<W> {
             ContextVar::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
             ContextVar::TakenOwner => Val::Side(cx.mv.taken.map_or(u8::MAX, side_of)),
             ContextVar::Mover => Val::Side(s.mover()),
-            ContextVar::Opponent => Val::Side(self.opponent_of(s.mover())),
+            ContextVar::Opponent => Val::Side(self.game.opponent_of(s.mover())),
             ContextVar::Passes => Val::Num(s.passes() as i64),
             ContextVar::Repetitions => Val::Num(s.repeats() as i64),
             ContextVar::Repeats => Val::Bool(self.oracle_seen_turns_ago(s) != 0),
             ContextVar::SeenTurnsAgo => Val::Num(self.oracle_seen_turns_ago(s) as i64),
             ContextVar::TurnsWithoutCapture => Val::Num(s.turns_without_capture() as i64),
             ContextVar::Phase => {
-                Val::Phase(self.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index))
+                Val::Phase(self.game.prog.phases.get(s.phase() as usize).map_or(u16::MAX, |p| p.model_index))
             }
             ContextVar::Previous => Val::Bool(false),
             ContextVar::LastJumped => Val::Cell(s.last_jumped()),
             ContextVar::Jumped => Val::Cells(s.jumped()),
-            ContextVar::Empty => Val::Cells(self.board.all - s.occupied()),
+            ContextVar::Empty => Val::Cells(self.game.board.all - s.occupied()),
             ContextVar::Occupied => Val::Cells(s.occupied()),
             ContextVar::Own => Val::Cells(self.cells_of(s, s.mover())),
             ContextVar::Enemy => Val::Cells(s.occupied() - self.cells_of(s, s.mover())),
-            ContextVar::Board => Val::Cells(self.board.all),
-            ContextVar::Centre => Val::Cell(self.prog.geometry.centre().map_or(NONE, |c| c.0)),
-            ContextVar::Players => Val::List(Rc::new((0..self.prog.players as u8).map(Val::Side).collect())),
-            ContextVar::Colours => {
-                Val::List(Rc::new((self.prog.players as u8..self.prog.sides.len() as u8).map(Val::Side).collect()))
-            }
+            ContextVar::Board => Val::Cells(self.game.board.all),
+            ContextVar::Centre => Val::Cell(self.game.prog.geometry.centre().map_or(NONE, |c| c.0)),
+            ContextVar::Players => Val::List(Rc::new((0..self.game.prog.players as u8).map(Val::Side).collect())),
+            ContextVar::Colours => Val::List(Rc::new(
+                (self.game.prog.players as u8..self.game.prog.sides.len() as u8).map(Val::Side).collect(),
+            )),
             ContextVar::Symmetries => {
-                Val::List(Rc::new((0..self.prog.geometry.symmetries().len() as u8).map(Val::Sym).collect()))
+                Val::List(Rc::new((0..self.game.prog.geometry.symmetries().len() as u8).map(Val::Sym).collect()))
             }
         }
     }
@@ -363,7 +364,7 @@ impl<const W: usize> Game<W> {
                 let y = self.eval(s, cx, b);
                 match (op, &x, &y) {
                     (Op::Eq | Op::Ne, Val::Side(p), Val::Side(q)) => {
-                        Val::Bool(self.same_side(s, *p, *q) == (op == Op::Eq))
+                        Val::Bool(self.game.same_side(s, *p, *q) == (op == Op::Eq))
                     }
                     _ => self.binary_values(op, x, y),
                 }
@@ -372,23 +373,25 @@ impl<const W: usize> Game<W> {
     }
 
     pub(crate) fn binary_values(&self, op: Op, x: Val<W>, y: Val<W>) -> Val<W> {
-        let g = &self.prog.geometry;
+        let g = &self.game.prog.geometry;
         match op {
-            Op::SetAnd => Val::Cells(self.set_of(x) & self.set_of(y)),
-            Op::SetOr => Val::Cells(self.set_of(x) | self.set_of(y)),
-            Op::SetSub => Val::Cells(self.set_of(x) - self.set_of(y)),
+            Op::SetAnd => Val::Cells(self.game.set_of(x) & self.game.set_of(y)),
+            Op::SetOr => Val::Cells(self.game.set_of(x) | self.game.set_of(y)),
+            Op::SetSub => Val::Cells(self.game.set_of(x) - self.game.set_of(y)),
             Op::DirsAnd => Val::Dirs(x.dirs() & y.dirs()),
             Op::DirsOr => Val::Dirs(x.dirs() | y.dirs()),
             Op::Otherwise => {
-                let a = self.set_of(x);
-                Val::Cells(if a.is_empty() { self.set_of(y) } else { a })
+                let a = self.game.set_of(x);
+                Val::Cells(if a.is_empty() { self.game.set_of(y) } else { a })
             }
             Op::DirIn => Val::Bool(matches!(x, Val::Dir(d) if y.dirs() >> d & 1 == 1)),
             Op::ListIn => Val::Bool(matches!(&y, Val::List(l) if l.contains(&x))),
-            Op::Within => Val::Bool(self.set_of(x).is_subset(&self.set_of(y))),
+            Op::Within => Val::Bool(self.game.set_of(x).is_subset(&self.game.set_of(y))),
             Op::Eq | Op::Ne => {
                 let same = match (&x, &y) {
-                    (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => *a == self.set_of(Val::Cell(*c)),
+                    (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => {
+                        *a == self.game.set_of(Val::Cell(*c))
+                    }
                     _ => x == y,
                 };
                 Val::Bool(same == (op == Op::Eq))
@@ -411,7 +414,11 @@ impl<const W: usize> Game<W> {
                 if op == Op::StepBack {
                     d = g.opposite(crate::board::Dir(d)).0;
                 }
-                Val::Cell(if c == NONE { NONE } else { self.board.step[c as usize * self.board.ndirs + d as usize] })
+                Val::Cell(if c == NONE {
+                    NONE
+                } else {
+                    self.game.board.step[c as usize * self.game.board.ndirs + d as usize]
+                })
             }
             Op::Add => Val::Num(x.num().saturating_add(y.num())),
             Op::Sub => Val::Num(x.num().saturating_sub(y.num())),
@@ -428,8 +435,10 @@ impl<const W: usize> Game<W> {
     /// The elements of a collection, evaluated now.
     pub(crate) fn items_of(&self, s: &State<W>, cx: &mut Ctx<W>, src: &E) -> Items<W> {
         match src {
-            E::Ctx(ContextVar::Players) => return Items::Sides(0, self.prog.players as u8),
-            E::Ctx(ContextVar::Colours) => return Items::Sides(self.prog.players as u8, self.prog.sides.len() as u8),
+            E::Ctx(ContextVar::Players) => return Items::Sides(0, self.game.prog.players as u8),
+            E::Ctx(ContextVar::Colours) => {
+                return Items::Sides(self.game.prog.players as u8, self.game.prog.sides.len() as u8);
+            }
             _ => {}
         }
         match self.eval(s, cx, src) {
@@ -452,7 +461,7 @@ impl<const W: usize> Game<W> {
     ) {
         match src {
             E::Ctx(ContextVar::Players) => {
-                for p in 0..self.prog.players as u8 {
+                for p in 0..self.game.prog.players as u8 {
                     if !f(self, cx, Val::Side(p)) {
                         return;
                     }
@@ -460,7 +469,7 @@ impl<const W: usize> Game<W> {
                 return;
             }
             E::Ctx(ContextVar::Colours) => {
-                for p in self.prog.players as u8..self.prog.sides.len() as u8 {
+                for p in self.game.prog.players as u8..self.game.prog.sides.len() as u8 {
                     if !f(self, cx, Val::Side(p)) {
                         return;
                     }
@@ -518,7 +527,7 @@ impl<const W: usize> Game<W> {
         let mut n = 0i64;
         let mut result: Option<bool> = None;
         self.each(s, cx, source, &mut |g, cx, item| {
-            g.store(cx, slot, item.clone());
+            g.game.store(cx, slot, item.clone());
             match kind {
                 Comprehension::Any => {
                     if g.eval(s, cx, body).bool() {
@@ -536,7 +545,7 @@ impl<const W: usize> Game<W> {
                 Comprehension::Sum => n += g.eval(s, cx, body).num(),
                 Comprehension::Union => {
                     let v = g.eval(s, cx, body);
-                    cells |= g.set_of(v);
+                    cells |= g.game.set_of(v);
                 }
                 Comprehension::SetFilter => {
                     if g.eval(s, cx, body).bool() {
@@ -572,7 +581,7 @@ impl<const W: usize> Game<W> {
     }
 
     pub(crate) fn call(&self, s: &State<W>, cx: &mut Ctx<W>, b: Builtin, args: &[E]) -> Val<W> {
-        let g = &self.prog.geometry;
+        let g = &self.game.prog.geometry;
         match b {
             Builtin::AtTurnStart => match cx.turn_start {
                 Some(start) => {
@@ -588,7 +597,7 @@ impl<const W: usize> Game<W> {
                     _ => Bits::EMPTY,
                 };
                 let side = self.eval(s, cx, &args[1]).side();
-                Val::Bool(crate::engine::oracle::Oracle::new(self, &self.prog).attacked(s, cx, cells, side))
+                Val::Bool(self.attacked(s, cx, cells, side))
             }
             Builtin::Without => {
                 let c = self.eval(s, cx, &args[0]).cell();
@@ -596,7 +605,7 @@ impl<const W: usize> Game<W> {
                     return self.eval(s, cx, &args[1]);
                 }
                 let mut lifted = cx.scratch_copy(s);
-                self.take(&mut lifted, c);
+                self.game.take(&mut lifted, c);
                 let v = self.eval(&lifted, cx, &args[1]);
                 cx.give_back(lifted);
                 v
@@ -634,14 +643,14 @@ impl<const W: usize> Game<W> {
                 _ => Val::Bool(false),
             },
             Builtin::Union => match next() {
-                Val::List(l) => Val::Cells(l.iter().fold(Bits::EMPTY, |acc, v| acc | self.set_of(v.clone()))),
-                v => Val::Cells(self.set_of(v)),
+                Val::List(l) => Val::Cells(l.iter().fold(Bits::EMPTY, |acc, v| acc | self.game.set_of(v.clone()))),
+                v => Val::Cells(self.game.set_of(v)),
             },
             Builtin::Common => match next() {
                 Val::List(l) => {
                     let mut acc: Option<Bits<W>> = None;
                     for v in l.iter() {
-                        let x = self.set_of(v.clone());
+                        let x = self.game.set_of(v.clone());
                         acc = Some(acc.map_or(x, |a| a & x));
                     }
                     Val::Cells(acc.unwrap_or_default())
@@ -649,15 +658,15 @@ impl<const W: usize> Game<W> {
                 _ => Val::Cells(Bits::EMPTY),
             },
             Builtin::Neighbours => {
-                let set = self.set_of(next());
+                let set = self.game.set_of(next());
                 let out = match next() {
                     v @ (Val::Dirs(_) | Val::Dir(_)) => {
                         let mask = v.dirs();
                         let mut out = Bits::EMPTY;
                         for c in set.iter() {
-                            for d in 0..self.board.ndirs {
+                            for d in 0..self.game.board.ndirs {
                                 if mask >> d & 1 == 1 {
-                                    let t = self.board.step[c as usize * self.board.ndirs + d];
+                                    let t = self.game.board.step[c as usize * self.game.board.ndirs + d];
                                     if t != NONE {
                                         out.insert(t);
                                     }
@@ -669,7 +678,7 @@ impl<const W: usize> Game<W> {
                     _ => {
                         let mut out = Bits::EMPTY;
                         for c in set.iter() {
-                            out |= self.board.neighbours[c as usize];
+                            out |= self.game.board.neighbours[c as usize];
                         }
                         out
                     }
@@ -678,28 +687,28 @@ impl<const W: usize> Game<W> {
             }
             Builtin::Group => {
                 let c = next().cell();
-                match self.top(s, c.min(self.board.n as u16 - 1)).filter(|_| c != NONE) {
+                match self.game.top(s, c.min(self.game.board.n as u16 - 1)).filter(|_| c != NONE) {
                     Some(p) => {
                         let same = s.side_cells(side_of(p) as usize);
-                        let comp = self.board.component(c, same);
+                        let comp = self.game.board.component(c, same);
                         Val::Cells(comp)
                     }
                     None => Val::Cells(Bits::EMPTY),
                 }
             }
             Builtin::Groups => {
-                let set = self.set_of(next());
-                Val::List(Rc::new(self.board.components(set).into_iter().map(Val::Cells).collect()))
+                let set = self.game.set_of(next());
+                Val::List(Rc::new(self.game.board.components(set).into_iter().map(Val::Cells).collect()))
             }
             Builtin::OwnedBy => Val::Cells(self.cells_of(s, next().side())),
-            Builtin::OpponentOf => Val::Side(self.opponent_of(next().side())),
+            Builtin::OpponentOf => Val::Side(self.game.opponent_of(next().side())),
             Builtin::Distance => {
                 let (a, b) = (next().cell(), next().cell());
                 if a == NONE || b == NONE {
                     return Val::Num(i64::MAX / 4);
                 }
-                let dirs: Vec<crate::board::Dir> = (0..self.board.ndirs)
-                    .filter(|d| self.prog.neighbour_dirs >> d & 1 == 1)
+                let dirs: Vec<crate::board::Dir> = (0..self.game.board.ndirs)
+                    .filter(|d| self.game.prog.neighbour_dirs >> d & 1 == 1)
                     .map(|d| crate::board::Dir(d as u8))
                     .collect();
                 Val::Num(
@@ -725,7 +734,7 @@ impl<const W: usize> Game<W> {
                 Val::Cell(c.map_or(NONE, |c| c.0))
             }
             Builtin::The => {
-                let set = self.set_of(next());
+                let set = self.game.set_of(next());
                 Val::Cell(if set.count() == 1 { set.first().unwrap_or(NONE) } else { NONE })
             }
             Builtin::Image => {
@@ -753,14 +762,14 @@ impl<const W: usize> Game<W> {
             }
             Builtin::Owner => {
                 let c = next().cell();
-                match (c != NONE).then(|| self.top(s, c)).flatten() {
+                match (c != NONE).then(|| self.game.top(s, c)).flatten() {
                     Some(p) => Val::Side(side_of(p)),
                     None => Val::Side(u8::MAX),
                 }
             }
             Builtin::KindOf => {
                 let c = next().cell();
-                match (c != NONE).then(|| self.top(s, c)).flatten() {
+                match (c != NONE).then(|| self.game.top(s, c)).flatten() {
                     Some(p) => Val::Kind(crate::engine::exec::state::kind_of(p)),
                     None => Val::Kind(u16::MAX),
                 }
@@ -771,7 +780,7 @@ impl<const W: usize> Game<W> {
                 let Val::Dir(d) = d else { return Val::Cell(NONE) };
                 let d = if k < 0 { g.opposite(crate::board::Dir(d)) } else { crate::board::Dir(d) };
                 let mut x = (c != NONE).then_some(crate::board::CellId(c));
-                for _ in 0..k.unsigned_abs().min(self.board.n as u64 + 1) {
+                for _ in 0..k.unsigned_abs().min(self.game.board.n as u64 + 1) {
                     x = x.and_then(|t| g.step(t, d));
                 }
                 Val::Cell(x.map_or(NONE, |t| t.0))
@@ -779,12 +788,12 @@ impl<const W: usize> Game<W> {
             Builtin::Ray | Builtin::Run | Builtin::Next | Builtin::Line => {
                 // Straight from the board's geometry, cell by cell.
                 let (c, d) = (next().cell(), next());
-                let set = self.set_of(next());
+                let set = self.game.set_of(next());
                 let Val::Dir(d) = d else { return Val::Cells(Bits::EMPTY) };
                 let mut along = Vec::new();
                 let mut x = (c != NONE).then(|| g.step(crate::board::CellId(c), crate::board::Dir(d))).flatten();
                 while let Some(t) = x {
-                    if along.len() >= self.board.n {
+                    if along.len() >= self.game.board.n {
                         break;
                     }
                     along.push(t.0);

@@ -2,7 +2,7 @@
 //!
 //! [`Oracle`] reads the compiled program as the compiler wrote it (before the
 //! simplifier, the typed lowering, the closures and every fast path) and plays it with
-//! the expression tree walker ([`Game::eval`]) and nothing else: statements are run by
+//! the expression tree walker ([`Oracle::eval`]) and nothing else: statements are run by
 //! one `match`, move rules are generated cell by cell and direction by direction, every
 //! part is applied to a copy of the position to see whether it is legal and whether the
 //! turn goes on, and a turn ends in one routine. It shares only the position and its
@@ -86,7 +86,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         g.set_mover(&mut s, first);
         s.forget_history();
         if self.prog.uses.repetitions {
-            let key = g.oracle_key(&s, s.mover(), s.phase());
+            let key = self.oracle_key(&s, s.mover(), s.phase());
             s.remember(key);
         }
         s
@@ -98,25 +98,25 @@ impl<'g, const W: usize> Oracle<'g, W> {
             match st {
                 S::Move(r) => {
                     let rule = &self.prog.rules[*r as usize];
-                    let owner = rule.owner.as_ref().map_or(0, |o| side(&g.eval(s, cx, o)));
+                    let owner = rule.owner.as_ref().map_or(0, |o| side(&self.eval(s, cx, o)));
                     let owner = self.colour_of_player(s, owner);
                     let kind = match &rule.kind_of {
-                        Some(k) => placed(&g.eval(s, cx, k)),
+                        Some(k) => placed(&self.eval(s, cx, k)),
                         None => Some(rule.kind),
                     };
                     if let (Some(to), Some(kind)) = (&rule.to, kind) {
-                        let cells = cells(&g.eval(s, cx, to));
+                        let cells = cells(&self.eval(s, cx, to));
                         for c in cells.iter() {
                             g.put(s, c, piece(owner, kind, 0));
                         }
                     }
                 }
-                S::If(branches, otherwise) => match branches.iter().find(|(c, _)| g.eval_bool(s, cx, c)) {
+                S::If(branches, otherwise) => match branches.iter().find(|(c, _)| self.eval_bool(s, cx, c)) {
                     Some((_, body)) => self.setup(s, cx, body),
                     None => self.setup(s, cx, otherwise.as_deref().unwrap_or(&[])),
                 },
                 S::For(slot, source, body) => {
-                    for item in g.items_of(s, cx, source) {
+                    for item in self.items_of(s, cx, source) {
                         g.store(cx, *slot, item);
                         self.setup(s, cx, body);
                     }
@@ -175,7 +175,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         match st {
             S::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if g.eval_bool(s, cx, c) {
+                    if self.eval_bool(s, cx, c) {
                         return self.run_block(s, cx, body, capture, pending);
                     }
                 }
@@ -185,7 +185,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 Flow::GO
             }
             S::For(slot, source, body) => {
-                for item in g.items_of(s, cx, source) {
+                for item in self.items_of(s, cx, source) {
                     g.store(cx, *slot, item);
                     let flow = self.run_block(s, cx, body, capture, pending);
                     if flow.ends() {
@@ -195,19 +195,19 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 Flow::GO
             }
             S::Let(slot, e) => {
-                let v = g.eval(s, cx, e);
+                let v = self.eval(s, cx, e);
                 g.store(cx, *slot, v);
                 Flow::GO
             }
             S::Set(c, idx, v) | S::Add(c, idx, v) => {
-                let idx: Vec<Val<W>> = idx.iter().map(|i| g.eval(s, cx, i)).collect();
-                let v = g.eval_num(s, cx, v);
-                g.write_counter(s, *c, &idx, v, matches!(st, S::Add(..)));
+                let idx: Vec<Val<W>> = idx.iter().map(|i| self.eval(s, cx, i)).collect();
+                let v = self.eval_num(s, cx, v);
+                self.write_counter(s, *c, &idx, v, matches!(st, S::Add(..)));
                 Flow::GO
             }
             S::Capture(inner) => self.run(s, cx, inner, true, pending),
             S::Effect(Effect::Again, _) => Flow::GO,
-            S::Effect(e, args) => effect::effect(g, s, cx, *e, args, capture),
+            S::Effect(e, args) => effect::effect(self, s, cx, *e, args, capture),
             S::First(_) | S::Optional(_) | S::Required(_) | S::Longest(_) | S::Move(_) | S::Again => {
                 if let Some(p) = pending.as_mut() {
                     p.push(Pending { stmt: st, slots: cx.slots.clone(), rule: cx.mv.rule });
@@ -290,7 +290,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         match st {
             S::If(branches, otherwise) => {
                 for (c, body) in branches {
-                    if g.eval_bool(s, cx, c) {
+                    if self.eval_bool(s, cx, c) {
                         return self.gen_block(s, cx, body, turn, again, out);
                     }
                 }
@@ -299,13 +299,13 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 }
             }
             S::For(slot, source, body) => {
-                for item in g.items_of(s, cx, source) {
+                for item in self.items_of(s, cx, source) {
                     g.store(cx, *slot, item);
                     self.gen_block(s, cx, body, turn, again, out)?;
                 }
             }
             S::Let(slot, e) => {
-                let v = g.eval(s, cx, e);
+                let v = self.eval(s, cx, e);
                 g.store(cx, *slot, v);
             }
             S::First(blocks) => {
@@ -361,7 +361,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             Action::Pass => candidates.push((Part::new(rid, NONE, NONE, NONE, 0), None)),
             Action::Choose => {
                 if let Some(subject) = &rule.subject
-                    && let Val::List(items) = g.eval(s, cx, subject)
+                    && let Val::List(items) = self.eval(s, cx, subject)
                 {
                     for (i, v) in items.iter().enumerate() {
                         candidates.push((Part::new(rid, NONE, NONE, NONE, i as u16), Some(v.clone())));
@@ -371,18 +371,18 @@ impl<'g, const W: usize> Oracle<'g, W> {
             Action::Place => {
                 let owner = match &rule.owner {
                     Some(e) => {
-                        let side = side(&g.eval(s, cx, e));
+                        let side = side(&self.eval(s, cx, e));
                         self.colour_of_player(s, side)
                     }
                     None => self.colour_of_player(s, s.mover()),
                 };
                 // A kind known only now goes in the part, above the owner; none places nothing.
                 let extra = match &rule.kind_of {
-                    Some(k) => placed(&g.eval(s, cx, k)).map(|k| owner as u16 | k << 8),
+                    Some(k) => placed(&self.eval(s, cx, k)).map(|k| owner as u16 | k << 8),
                     None => Some(owner as u16),
                 };
                 let dest = match extra {
-                    Some(_) => rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t))),
+                    Some(_) => rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&self.eval(s, cx, t))),
                     None => Bits::EMPTY,
                 };
                 for to in dest.iter() {
@@ -390,7 +390,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 }
             }
             Action::Take => {
-                let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                let dest = rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&self.eval(s, cx, t)));
                 for to in dest.iter().filter(|&c| s.height(c) > 0) {
                     candidates.push((Part::new(rid, NONE, to, NONE, 0), None));
                 }
@@ -398,22 +398,22 @@ impl<'g, const W: usize> Oracle<'g, W> {
             Action::Step | Action::Slide | Action::Jump | Action::Relocate => {
                 let pieces = match (only_from, &rule.subject) {
                     (Some(c), _) => Bits::single(c),
-                    (None, Some(e)) => cells(&g.eval(s, cx, e)) & s.occupied(),
+                    (None, Some(e)) => cells(&self.eval(s, cx, e)) & s.occupied(),
                     (None, None) => Bits::EMPTY,
                 };
                 for from in pieces.iter() {
                     cx.mv.from = from;
                     cx.mv.to = NONE;
                     cx.mv.middle = NONE;
-                    let dest = |cx: &mut Ctx<W>| rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&g.eval(s, cx, t)));
+                    let dest = |cx: &mut Ctx<W>| rule.to.as_ref().map_or(Bits::EMPTY, |t| cells(&self.eval(s, cx, t)));
                     if rule.action == Action::Relocate {
                         for to in dest(cx).iter().filter(|&to| to != from) {
                             candidates.push((Part::new(rid, from, to, NONE, 0), None));
                         }
                         continue;
                     }
-                    let dirs = rule.along.as_ref().map_or(0, |a| dirs(&g.eval(s, cx, a)));
-                    let over = rule.over.as_ref().map(|o| cells(&g.eval(s, cx, o)));
+                    let dirs = rule.along.as_ref().map_or(0, |a| dirs(&self.eval(s, cx, a)));
+                    let over = rule.over.as_ref().map(|o| cells(&self.eval(s, cx, o)));
                     for d in (0..g.board.ndirs).filter(|d| dirs >> d & 1 == 1) {
                         let next = |c: u16| if c == NONE { NONE } else { g.board.step[c as usize * g.board.ndirs + d] };
                         match rule.action {
@@ -469,7 +469,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
                 taken: None,
                 refusal: None,
             };
-            if rule.conds.iter().all(|c| g.eval_bool(s, cx, c)) {
+            if rule.conds.iter().all(|c| self.eval_bool(s, cx, c)) {
                 if cx.attack != NONE {
                     // An attack: the part counts unplayed.
                     out.push(vec![part]);
@@ -580,9 +580,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
     /// Whether a royal piece of the player who made the turn that led to `after` is
     /// attacked by another player.
     fn leaves_royal_attacked(&self, after: &State<W>) -> bool {
-        let g = self.game;
         let p = after.mover();
-        let mine = g.cells_of(after, p);
+        let mine = self.cells_of(after, p);
         let royal = self.prog.royal.iter().fold(Bits::EMPTY, |b, &k| b | after.kind_cells(k as usize)) & mine;
         if royal.is_empty() {
             return false;
@@ -620,7 +619,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             Action::Choose => {
                 if cx.mv.chosen.is_none()
                     && let Some(subject) = &rule.subject
-                    && let Val::List(items) = g.eval(s, cx, subject)
+                    && let Val::List(items) = self.eval(s, cx, subject)
                 {
                     cx.mv.chosen = items.get(part.extra as usize).cloned();
                 }
@@ -722,7 +721,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         };
         g.set_mover(s, next);
         if self.prog.uses.repetitions {
-            let key = g.oracle_key(s, s.mover(), s.phase());
+            let key = self.oracle_key(s, s.mover(), s.phase());
             s.record(key);
         }
         if s.outcome() == Outcome::Ongoing {
@@ -784,12 +783,12 @@ fn side<const W: usize>(v: &Val<W>) -> u8 {
 }
 
 /// Counters, written and read as the rules name them.
-impl<const W: usize> Game<W> {
+impl<const W: usize> Oracle<'_, W> {
     /// Sets counter `c` at the indexes `idx` to `v`, or adds `v` to it (`add`); counter
     /// `u16::MAX` is the score of the side `idx[0]`.
     pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
         if c == u16::MAX {
-            let side = self.score_index(s, idx.first().map_or(0, |v| v.side()));
+            let side = self.game.score_index(s, idx.first().map_or(0, |v| v.side()));
             if add {
                 s.add_to_score(side, v);
             } else {
@@ -797,20 +796,20 @@ impl<const W: usize> Game<W> {
             }
         } else if let Some(i) = self.counter_index(s, c, idx.iter().cloned()) {
             if add {
-                self.add_to_counter(s, i, v);
+                self.game.add_to_counter(s, i, v);
             } else {
-                self.set_counter(s, i, v);
+                self.game.set_counter(s, i, v);
             }
         }
     }
 
     /// The slot of counter `c` at the indexes `idx`.
     pub(crate) fn counter_index(&self, s: &State<W>, c: u16, idx: impl IntoIterator<Item = Val<W>>) -> Option<usize> {
-        let dims = &self.prog.counters[c as usize];
+        let dims = &self.game.prog.counters[c as usize];
         let mut i = 0usize;
         for (d, v) in dims.iter().zip(idx) {
-            i = i * d.len() + self.key_position(s, d, v)?;
+            i = i * d.len() + self.game.key_position(s, d, v)?;
         }
-        Some(self.counter_base[c as usize] + i)
+        Some(self.game.counter_base[c as usize] + i)
     }
 }
