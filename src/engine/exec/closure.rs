@@ -124,7 +124,7 @@ pub use cells::{PathC, cell_f};
 pub use conditions::{Range, bool_f};
 pub use effects::effect_f;
 pub(crate) use effects::index_f;
-pub use literals::set_lit;
+pub use literals::{set_lit, set_lit_bits};
 pub use numbers::num_f;
 pub use scalars::{SideC, dir_f, dirs_f, id_f, id_opt_f, kind_on_f, side_f};
 pub use sets::{member_f, set_f};

@@ -5,6 +5,7 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
+use crate::engine::exec::closure::set_lit_bits;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{CRule, Game, Mask, Plan, Shown};
 use crate::engine::exec::moves::Part;
@@ -316,14 +317,14 @@ impl<const W: usize> Game<W> {
         m: &Mask<W>,
     ) -> Option<(Bits<W>, Bits<W>)> {
         let mut dest = match cr.to_lit {
-            Some(l) => self.set_lit_bits(s, l),
+            Some(l) => set_lit_bits(self, s, l),
             None => (cr.to.as_ref()?.0)(self, s, cx),
         };
         for c in &m.per_gen {
             dest &= (c.0)(self, s, cx);
         }
         let pieces = match cr.subject_lit {
-            Some(l) => self.set_lit_bits(s, l),
+            Some(l) => set_lit_bits(self, s, l),
             None => (cr.subject.as_ref()?.0)(self, s, cx),
         } & s.occupied();
         Some((dest, pieces))

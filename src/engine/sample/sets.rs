@@ -12,6 +12,7 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
+use crate::engine::exec::closure::set_lit_bits;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::{AlongBy, Game};
 use crate::engine::exec::moves::Part;
@@ -210,7 +211,7 @@ impl<const W: usize> Game<W> {
         let m = cr.mask.as_ref()?;
         cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
         let mut dest = match cr.to_lit {
-            Some(l) => self.set_lit_bits(s, l),
+            Some(l) => set_lit_bits(self, s, l),
             None => (cr.to.as_ref()?.0)(self, s, cx),
         } & m.static_ok.first().copied().unwrap_or(Bits::EMPTY);
         for c in m.per_gen.iter().chain(&m.per_from) {

@@ -12,7 +12,8 @@ use super::cells::{PathC, cell_f};
 use super::fb;
 use super::lines;
 use super::literals::{
-    ConstL, EnemyL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, any_spec, in_f, lits_of, split_first, within_spec,
+    ConstL, EnemyL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, any_spec, in_f, lits_of, rest_bits, rest_has,
+    split_first, within_spec,
 };
 use super::numbers::{NumC, num_c};
 use super::scalars::{SideC, dir_f, dirs_f};
@@ -382,7 +383,7 @@ pub(super) fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
             'term: for t in &paths {
                 for p in t {
                     let c = p.eval(g, s, cx);
-                    if c == NONE || first.has(g, s, c) == first_neg || (!rest.is_empty() && !g.rest_has(s, &rest, c)) {
+                    if c == NONE || first.has(g, s, c) == first_neg || (!rest.is_empty() && !rest_has(g, s, &rest, c)) {
                         continue 'term;
                     }
                 }
@@ -493,7 +494,7 @@ pub(super) fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
             let b = first.bits(g, s);
             let mut known = if first_neg { dnf.row::<W>(c) - b } else { dnf.row::<W>(c) & b };
             if !known.is_empty() && !rest.is_empty() {
-                known = g.rest_bits(s, known, &rest);
+                known = rest_bits(g, s, known, &rest);
             }
             dnf.decide(known, c) != neg
         })

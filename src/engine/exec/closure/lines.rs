@@ -12,6 +12,7 @@
 use super::cells::PathC;
 use super::conditions::{Range, inverse, leaves};
 use super::fb;
+use super::literals::conj_bits;
 use super::numbers::{NumC, RunTerm, num_c};
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::FB;
@@ -110,7 +111,7 @@ pub(super) fn lines_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
     let l = out?;
     Some(fb(move |g, s, cx| {
         let c = l.cell.eval(g, s, cx);
-        let set = g.conj_bits(s, &l.lits);
+        let set = conj_bits(g, s, &l.lits);
         let (step, nd) = (&g.board.step[..], g.board.ndirs);
         l.lines.iter().any(|line| {
             let mut v = line.konst;

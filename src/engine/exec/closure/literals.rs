@@ -15,54 +15,55 @@ use super::cells::{PathC, cell_f};
 use super::sets::member_f;
 use super::{fb, fm, fs};
 
-impl<const W: usize> Game<W> {
-    #[inline(always)]
-    pub(super) fn src_bits(&self, s: &State<W>, src: Src) -> Bits<W> {
-        match src {
-            Src::Occupied => s.occupied(),
-            Src::Own => self.own_bits(s),
-            Src::Opponent => self.side_cells(s, self.opponent_of(s.mover())),
-            Src::Kind(k) => s.kind_cells(k as usize),
-            Src::Flag(f) => s.flag_cells(f as usize),
-            Src::Side(x) => self.side_cells(s, x),
-            Src::Const(id) => self.sets[id as usize],
-            Src::ByMover(id) => self.sets.get(id as usize + s.mover() as usize).copied().unwrap_or(Bits::EMPTY),
-            Src::Jumped => s.jumped(),
-        }
+/// The cells a literal's source names (before its negation).
+#[inline(always)]
+pub(super) fn src_bits<const W: usize>(g: &Game<W>, s: &State<W>, src: Src) -> Bits<W> {
+    match src {
+        Src::Occupied => s.occupied(),
+        Src::Own => g.own_bits(s),
+        Src::Opponent => g.side_cells(s, g.opponent_of(s.mover())),
+        Src::Kind(k) => s.kind_cells(k as usize),
+        Src::Flag(f) => s.flag_cells(f as usize),
+        Src::Side(x) => g.side_cells(s, x),
+        Src::Const(id) => g.sets[id as usize],
+        Src::ByMover(id) => g.sets.get(id as usize + s.mover() as usize).copied().unwrap_or(Bits::EMPTY),
+        Src::Jumped => s.jumped(),
     }
+}
 
-    #[inline(always)]
-    pub(super) fn src_has(&self, s: &State<W>, src: Src, c: u16) -> bool {
-        match src {
-            Src::Occupied => s.occupied().has(c),
-            Src::Own => self.own_has(s, c),
-            Src::Kind(k) => s.has_kind(c, k as usize),
-            Src::Flag(f) => s.has_flag(c, f as usize),
-            Src::Const(id) => self.sets[id as usize].has(c),
-            _ => self.src_bits(s, src).has(c),
-        }
+/// Whether cell `c` is in a literal's source (before its negation).
+#[inline(always)]
+pub(super) fn src_has<const W: usize>(g: &Game<W>, s: &State<W>, src: Src, c: u16) -> bool {
+    match src {
+        Src::Occupied => s.occupied().has(c),
+        Src::Own => g.own_has(s, c),
+        Src::Kind(k) => s.has_kind(c, k as usize),
+        Src::Flag(f) => s.has_flag(c, f as usize),
+        Src::Const(id) => g.sets[id as usize].has(c),
+        _ => src_bits(g, s, src).has(c),
     }
+}
 
-    /// The cells passing every literal (within the board).
-    #[inline(always)]
-    pub(super) fn conj_bits(&self, s: &State<W>, lits: &[Lit]) -> Bits<W> {
-        let mut acc = self.board.all;
-        for l in lits {
-            let b = self.src_bits(s, l.src);
-            acc = if l.neg { acc - b } else { acc & b };
-        }
-        acc
+/// The cells passing every literal (within the board).
+#[inline(always)]
+pub(super) fn conj_bits<const W: usize>(g: &Game<W>, s: &State<W>, lits: &[Lit]) -> Bits<W> {
+    let mut acc = g.board.all;
+    for l in lits {
+        let b = src_bits(g, s, l.src);
+        acc = if l.neg { acc - b } else { acc & b };
     }
+    acc
+}
 
-    #[inline(always)]
-    pub(super) fn conj_has(&self, s: &State<W>, lits: &[Lit], c: u16) -> bool {
-        for l in lits {
-            if self.src_has(s, l.src, c) == l.neg {
-                return false;
-            }
+/// Whether cell `c` passes every literal.
+#[inline(always)]
+pub(super) fn conj_has<const W: usize>(g: &Game<W>, s: &State<W>, lits: &[Lit], c: u16) -> bool {
+    for l in lits {
+        if src_has(g, s, l.src, c) == l.neg {
+            return false;
         }
-        true
     }
+    true
 }
 
 /// The set as one literal, when it is one.
@@ -73,13 +74,11 @@ pub fn set_lit(set: &SetN) -> Option<SetLit> {
     }
 }
 
-impl<const W: usize> Game<W> {
-    /// The cells of a one-literal set: the same as [`set_f`](super::set_f)'s closure for it.
-    #[inline(always)]
-    pub fn set_lit_bits(&self, s: &State<W>, l: SetLit) -> Bits<W> {
-        let b = self.src_bits(s, l.0.src);
-        if l.0.neg { self.board.all - b } else { b }
-    }
+/// The cells of a one-literal set: the same as [`set_f`](super::set_f)'s closure for it.
+#[inline(always)]
+pub fn set_lit_bits<const W: usize>(g: &Game<W>, s: &State<W>, l: SetLit) -> Bits<W> {
+    let b = src_bits(g, s, l.0.src);
+    if l.0.neg { g.board.all - b } else { b }
 }
 
 /// A set as a conjunction of literals, when it is one. Literals that need no bits
@@ -355,11 +354,11 @@ impl<const W: usize> LitT<W> for ConstL {
 impl<const W: usize> LitT<W> for SrcL {
     #[inline(always)]
     fn has(&self, g: &Game<W>, s: &State<W>, c: u16) -> bool {
-        g.src_has(s, self.0, c)
+        src_has(g, s, self.0, c)
     }
     #[inline(always)]
     fn bits(&self, g: &Game<W>, s: &State<W>) -> Bits<W> {
-        g.src_bits(s, self.0)
+        src_bits(g, s, self.0)
     }
 }
 
@@ -386,17 +385,15 @@ pub(super) fn in_closure<const W: usize, C: CellT<W>, L: LitT<W>>(
         if x == NONE || first.has(g, s, x) == first_neg {
             return neg;
         }
-        g.rest_has(s, &rest, x) != neg
+        rest_has(g, s, &rest, x) != neg
     })
 }
 
-impl<const W: usize> Game<W> {
-    /// Whether cell `c` passes every literal (out of line: most tests are decided by
-    /// their first literal, and the closures stay small).
-    #[inline(never)]
-    pub(super) fn rest_has(&self, s: &State<W>, lits: &[Lit], c: u16) -> bool {
-        self.conj_has(s, lits, c)
-    }
+/// Whether cell `c` passes every literal (out of line: most tests are decided by
+/// their first literal, and the closures stay small).
+#[inline(never)]
+pub(super) fn rest_has<const W: usize>(g: &Game<W>, s: &State<W>, lits: &[Lit], c: u16) -> bool {
+    conj_has(g, s, lits, c)
 }
 
 /// A constant cell.
@@ -484,7 +481,7 @@ pub(super) fn in_const<const W: usize>(c: u16, mut l: Vec<Lit>, neg: bool) -> FB
         [x, y] => with_lit_type!(x, a => with_lit_type!(y, b => build2::<W, _, _>(m, a, x.neg, b, y.neg, neg))),
         _ => {
             let rest = l;
-            fb(move |g, s, _| g.rest_has(s, &rest, c) != neg)
+            fb(move |g, s, _| rest_has(g, s, &rest, c) != neg)
         }
     }
 }
@@ -499,7 +496,7 @@ pub(super) fn any_spec<const W: usize>(l: Vec<Lit>, neg: bool) -> FB<W> {
             if acc.is_empty() || rest.is_empty() {
                 return acc.is_empty() == neg;
             }
-            g.rest_bits(s, acc, &rest).is_empty() == neg
+            rest_bits(g, s, acc, &rest).is_empty() == neg
         })
     }
     /// One test (no negation, no other literals).
@@ -523,7 +520,7 @@ pub(super) fn member_spec<const W: usize>(l: Vec<Lit>) -> FM<W> {
         if rest.is_empty() {
             return fm(move |g, s, _, c| first.has(g, s, c) != first_neg);
         }
-        fm(move |g, s, _, c| first.has(g, s, c) != first_neg && g.rest_has(s, &rest, c))
+        fm(move |g, s, _, c| first.has(g, s, c) != first_neg && rest_has(g, s, &rest, c))
     }
     let (first, rest) = split_first(&l);
     let Some(first) = first else { return build::<W, _>(EnemyL, false, rest) };
@@ -549,7 +546,7 @@ pub(super) fn within_spec<const W: usize>(id: u32, l: Vec<Lit>, neg: bool) -> FB
             if !ok || rest.is_empty() {
                 return ok != neg;
             }
-            g.rest_within(s, r, &rest) != neg
+            rest_within(g, s, r, &rest) != neg
         })
     }
     /// One test (no negation, no other literals).
@@ -568,32 +565,30 @@ pub(super) fn within_spec<const W: usize>(id: u32, l: Vec<Lit>, neg: bool) -> FB
     with_lit_type!(first, a => build::<W, _>(id, a, first.neg, rest, neg))
 }
 
-impl<const W: usize> Game<W> {
-    /// `acc` intersected with the literals (out of line).
-    #[inline(never)]
-    pub(super) fn rest_bits(&self, s: &State<W>, mut acc: Bits<W>, lits: &[Lit]) -> Bits<W> {
-        for l in lits {
-            let b = self.src_bits(s, l.src);
-            acc = if l.neg { acc - b } else { acc & b };
-            if acc.is_empty() {
-                break;
-            }
+/// `acc` intersected with the literals (out of line).
+#[inline(never)]
+pub(super) fn rest_bits<const W: usize>(g: &Game<W>, s: &State<W>, mut acc: Bits<W>, lits: &[Lit]) -> Bits<W> {
+    for l in lits {
+        let b = src_bits(g, s, l.src);
+        acc = if l.neg { acc - b } else { acc & b };
+        if acc.is_empty() {
+            break;
         }
-        acc
     }
+    acc
+}
 
-    /// Whether every literal covers `r` (out of line).
-    #[inline(never)]
-    pub(super) fn rest_within(&self, s: &State<W>, r: Bits<W>, lits: &[Lit]) -> bool {
-        for l in lits {
-            let b = self.src_bits(s, l.src);
-            let ok = if l.neg { !r.intersects(&b) } else { r.is_subset(&b) };
-            if !ok {
-                return false;
-            }
+/// Whether every literal covers `r` (out of line).
+#[inline(never)]
+pub(super) fn rest_within<const W: usize>(g: &Game<W>, s: &State<W>, r: Bits<W>, lits: &[Lit]) -> bool {
+    for l in lits {
+        let b = src_bits(g, s, l.src);
+        let ok = if l.neg { !r.intersects(&b) } else { r.is_subset(&b) };
+        if !ok {
+            return false;
         }
-        true
     }
+    true
 }
 
 /// A conjunction of literals as a set.
@@ -603,8 +598,8 @@ pub(super) fn lits_set_f<const W: usize>(l: Vec<Lit>) -> FS<W> {
             let id = id as usize;
             fs(move |g, _, _| g.sets[id])
         }
-        [Lit { src, neg: true }] => fs(move |g, s, _| g.board.all - g.src_bits(s, src)),
-        [Lit { src, neg: false }] => fs(move |g, s, _| g.src_bits(s, src)),
-        _ => fs(move |g, s, _| g.conj_bits(s, &l)),
+        [Lit { src, neg: true }] => fs(move |g, s, _| g.board.all - src_bits(g, s, src)),
+        [Lit { src, neg: false }] => fs(move |g, s, _| src_bits(g, s, src)),
+        _ => fs(move |g, s, _| conj_bits(g, s, &l)),
     }
 }

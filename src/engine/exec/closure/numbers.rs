@@ -14,7 +14,7 @@ use super::cells::{PathC, cell_f};
 use super::conditions::bool_f;
 use super::effects::index_f;
 use super::fnum;
-use super::literals::lits_of;
+use super::literals::{conj_bits, conj_has, lits_of};
 use super::scalars::SideC;
 use super::sets::set_f;
 use super::values::{items_f, list_f, wrap_f};
@@ -44,7 +44,7 @@ impl<const W: usize> NumC<W> {
     pub(super) fn eval(&self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<'_, W>) -> i64 {
         match self {
             NumC::Const(v) => *v,
-            NumC::Count(l) => g.conj_bits(s, l).count() as i64,
+            NumC::Count(l) => conj_bits(g, s, l).count() as i64,
             NumC::Table(t, p) => {
                 let c = p.eval(g, s, cx);
                 g.prog.num_tables[*t as usize][if c == NONE { g.board.n } else { c as usize }]
@@ -79,7 +79,7 @@ pub(super) fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>
     let mut n = 0;
     while c != NONE && n < g.board.n as i64 {
         c = g.board.step[c as usize * g.board.ndirs + d];
-        if c == NONE || !g.conj_has(s, l, c) {
+        if c == NONE || !conj_has(g, s, l, c) {
             break;
         }
         n += 1;

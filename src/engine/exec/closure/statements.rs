@@ -11,8 +11,8 @@ use crate::engine::exec::state::State;
 
 use super::conditions::{Range, base_code, bool_f, collect, combine, inverse, leaves, start_at};
 use super::literals::{
-    And2, AndNot2, ConstL, EnemyL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, any_spec, lits_of, split_first,
-    within_spec,
+    And2, AndNot2, ConstL, EnemyL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, any_spec, lits_of, rest_bits,
+    split_first, within_spec,
 };
 use super::numbers::{NumC, num_c};
 use super::sets::set_f;
@@ -338,7 +338,7 @@ pub fn guard_run_fx<const W: usize>(
         fn meet(&self, g: &Game<W>, s: &State<W>, _: &mut Ctx<'_, W>, seed: Bits<W>) -> Bits<W> {
             let b = self.first.bits(g, s);
             let known = if self.first_neg { seed - b } else { seed & b };
-            if known.is_empty() || self.rest.is_empty() { known } else { g.rest_bits(s, known, &self.rest) }
+            if known.is_empty() || self.rest.is_empty() { known } else { rest_bits(g, s, known, &self.rest) }
         }
     }
     /// One test, not negated, and no other literals.
