@@ -80,7 +80,7 @@ impl Tally {
 /// The pieces each owner side has on the board: `white 12, black 9`.
 fn piece_counts<const W: usize>(g: &Game<W>, s: &State<W>) -> String {
     let counts = g.pieces_by_side(s);
-    g.owner_sides().map(|o| format!("{} {}", g.prog.sides[o], counts[o])).collect::<Vec<_>>().join(", ")
+    g.sides.owner_sides().map(|o| format!("{} {}", g.prog.sides[o], counts[o])).collect::<Vec<_>>().join(", ")
 }
 
 /// Plays one game (see [`play_game`]); returns its result (`None`: unfinished), its

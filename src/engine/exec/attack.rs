@@ -27,7 +27,7 @@ impl<const W: usize> Game<W> {
         if cx.attack != NONE || s.phase() as usize >= self.code.phases.len() {
             return false;
         }
-        let attacker = self.player_of(s, side);
+        let attacker = self.sides.player_of(s, side);
         cells.iter().any(|c| self.attacks_cell(s, cx, c, attacker))
     }
 
@@ -35,7 +35,7 @@ impl<const W: usize> Game<W> {
     fn attacks_cell(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, attacker: u8) -> bool {
         let mut t = cx.scratch_copy(s);
         if !t.occupied().has(c) {
-            let side = self.own_side(&t, self.opponent_of(attacker));
+            let side = t.colour_of(self.sides.opponent_of(attacker));
             let kind = self.prog.royal.first().copied().unwrap_or(0);
             self.put(&mut t, c, piece(side, kind, 0));
         }
@@ -143,7 +143,7 @@ impl<const W: usize> Game<W> {
     /// does.
     pub(crate) fn attacked_royal(&self, after: &State<W>, cx: &mut Ctx<W>) -> Option<u16> {
         let p = after.mover();
-        let side = self.own_side(after, p) as usize;
+        let side = after.colour_of(p) as usize;
         let mut royal = Bits::EMPTY;
         for &k in &self.prog.royal {
             royal |= after.kind_cells(k as usize);

@@ -7,6 +7,7 @@ use crate::engine::error::MAX_STACK;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::code::lower;
 use crate::engine::exec::game::{Code, Game};
+use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::Keys;
 
 /// The identity of the next game built (see [`Game::identity`]).
@@ -43,6 +44,7 @@ impl<const W: usize> Game<W> {
         };
         let mut game = Game {
             board,
+            sides: Sides::of(&prog),
             sets,
             cap,
             counter_base,

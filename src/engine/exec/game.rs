@@ -16,6 +16,7 @@ use crate::engine::compile::Program;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::ir::{Const, SetLit};
+use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
 
@@ -26,6 +27,8 @@ pub struct Game<const W: usize> {
     pub prog: Program,
     /// The board's tables.
     pub board: Board<W>,
+    /// The players and sides.
+    pub sides: Sides,
     /// Constant sets, by id.
     pub sets: Vec<Bits<W>>,
     /// Stack capacity per cell.

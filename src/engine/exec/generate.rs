@@ -97,7 +97,7 @@ impl<const W: usize> Game<W> {
                 let mut cx = Ctx::new(None);
                 let x = (n.0)(self, s, &mut cx);
                 finish!(cx);
-                if (x as usize) < self.prog.sides.len() { self.player_of(s, x) } else { s.mover() }
+                if (x as usize) < self.prog.sides.len() { self.sides.player_of(s, x) } else { s.mover() }
             }
         }
     }
@@ -500,9 +500,9 @@ impl<const W: usize> Game<W> {
         match &self.code.rules[rid as usize].owner {
             Some(n) => {
                 let side = (n.0)(self, s, cx);
-                if (side as usize) < self.prog.players { self.own_side(s, side) } else { side }
+                self.sides.colour_of(s, side)
             }
-            None => self.own_side(s, s.mover()),
+            None => s.colour_of(s.mover()),
         }
     }
 

@@ -120,7 +120,7 @@ impl<const W: usize> Game<W> {
                 Some(Index::Read(f)) => (f.0)(self, s, cx).side(),
                 _ => 0,
             };
-            Err(self.score_index(s, side))
+            Err(self.sides.score_index(s, side))
         } else {
             Ok(self.counter_slot(s, cx, c, idx))
         };
@@ -178,7 +178,7 @@ impl<const W: usize> Game<W> {
     pub(crate) fn key_position(&self, s: &State<W>, keys: &[Key], v: Val<W>) -> Option<usize> {
         match v {
             Val::Side(x) => keys.iter().position(|k| *k == Key::Side(x)).or_else(|| {
-                let other = if (x as usize) < self.prog.players { self.own_side(s, x) } else { self.player_of(s, x) };
+                let other = if (x as usize) < self.prog.players { s.colour_of(x) } else { self.sides.player_of(s, x) };
                 keys.iter().position(|k| *k == Key::Side(other))
             }),
             v => keys.iter().position(|k| Some(*k) == key_of(&v)),

@@ -308,10 +308,10 @@ impl<const W: usize> Game<W> {
         let players = self.prog.players as u8;
         let Some(p) = self.prog.phases.get(phase as usize) else { return s.mover() };
         if let Some(by) = p.by {
-            return self.side_player(s, by);
+            return self.sides.player_of(s, by);
         }
         if entered && let Some(st) = p.starting {
-            return self.side_player(s, st);
+            return self.sides.player_of(s, st);
         }
         // The player after the last is the first (a select, not a division or a branch).
         let next = s.mover() + 1;
@@ -347,7 +347,7 @@ impl<const W: usize> Game<W> {
             }
         }
         let first = match self.prog.phases.get(s.phase() as usize) {
-            Some(p) => p.by.or(p.starting).map_or(0, |x| self.side_player(&s, x)),
+            Some(p) => p.by.or(p.starting).map_or(0, |x| self.sides.player_of(&s, x)),
             None => 0,
         };
         self.set_mover(&mut s, first);
@@ -365,7 +365,7 @@ impl<const W: usize> Game<W> {
                 CS::Move(r) => {
                     let (rule, code) = (&self.prog.rules[*r as usize], &self.code.rules[*r as usize]);
                     let owner = code.owner.as_ref().map_or(0, |o| (o.0)(self, s, cx));
-                    let owner = if (owner as usize) < self.prog.players { self.own_side(s, owner) } else { owner };
+                    let owner = self.sides.colour_of(s, owner);
                     // A kind known only now (a loop variable): none places nothing.
                     let kind = match &code.kind {
                         Some(k) => (k.0)(self, s, cx),

@@ -50,7 +50,7 @@ pub fn effect<const W: usize>(
         }
         Effect::Convert => {
             let side = vals[1].side();
-            let side = if (side as usize) < g.prog.players { g.own_side(s, side) } else { side };
+            let side = g.sides.colour_of(s, side);
             for c in g.set_of(vals[0].clone()).iter() {
                 if let Some(p) = g.top(s, c) {
                     g.set_top(s, c, piece(side, kind_of(p), flags_of(p)));
@@ -92,7 +92,7 @@ pub fn effect<const W: usize>(
             if player < g.prog.players {
                 g.set_colour(s, player, colour);
                 if g.prog.players == 2 {
-                    let other = g.opponent_of(colour);
+                    let other = g.sides.opponent_of(colour);
                     g.set_colour(s, 1 - player, other);
                 }
             }
@@ -100,11 +100,11 @@ pub fn effect<const W: usize>(
         Effect::Win | Effect::Lose => {
             if s.outcome() == Outcome::Ongoing {
                 let side = vals[0].side();
-                let player = g.player_of(s, side);
+                let player = g.sides.player_of(s, side);
                 s.set_outcome(if e == Effect::Win {
                     Outcome::Win(player)
                 } else {
-                    Outcome::Win(g.opponent_of(player))
+                    Outcome::Win(g.sides.opponent_of(player))
                 });
             }
         }
@@ -115,17 +115,21 @@ pub fn effect<const W: usize>(
         }
         Effect::Finish => {
             if s.outcome() == Outcome::Ongoing {
-                s.set_outcome(g.by_score(s, None));
+                s.set_outcome(g.sides.by_score(s, None));
             }
         }
         Effect::FinishTiesTo => {
             if s.outcome() == Outcome::Ongoing {
                 // A tie among the best scores goes to the side named, if it is one of them.
-                let side = g.score_index(s, vals[0].side());
-                let best = g.owner_sides().map(|x| s.score(x)).max().unwrap_or(0);
-                let tied = g.owner_sides().filter(|&x| s.score(x) == best).count() > 1;
+                let side = g.sides.score_index(s, vals[0].side());
+                let best = g.sides.owner_sides().map(|x| s.score(x)).max().unwrap_or(0);
+                let tied = g.sides.owner_sides().filter(|&x| s.score(x) == best).count() > 1;
                 let won = tied && side < g.prog.sides.len() && s.score(side) == best;
-                s.set_outcome(if won { Outcome::Win(g.player_of(s, side as u8)) } else { g.by_score(s, None) });
+                s.set_outcome(if won {
+                    Outcome::Win(g.sides.player_of(s, side as u8))
+                } else {
+                    g.sides.by_score(s, None)
+                });
             }
         }
         Effect::ResetClock => s.reset_clock(),

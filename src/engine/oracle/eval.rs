@@ -19,7 +19,7 @@ impl<const W: usize> Oracle<'_, W> {
     /// The cells of a side (a player means the colour it plays).
     #[inline]
     pub(crate) fn cells_of(&self, s: &State<W>, side: u8) -> Bits<W> {
-        let side = if (side as usize) < self.game.prog.players { self.game.own_side(s, side) } else { side };
+        let side = self.game.sides.colour_of(s, side);
         s.side_cells(side as usize)
     }
 
@@ -55,7 +55,7 @@ impl<const W: usize> Oracle<'_, W> {
             }
             E::Score(x) => {
                 let side = self.eval(s, cx, x).side();
-                Val::Num(s.score(self.game.score_index(s, side)))
+                Val::Num(s.score(self.game.sides.score_index(s, side)))
             }
             E::NumTable(t, x) => {
                 let c = self.eval(s, cx, x).cell();
@@ -313,7 +313,7 @@ impl<const W: usize> Oracle<'_, W> {
             ContextVar::Taken => Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of)),
             ContextVar::TakenOwner => Val::Side(cx.mv.taken.map_or(u8::MAX, side_of)),
             ContextVar::Mover => Val::Side(s.mover()),
-            ContextVar::Opponent => Val::Side(self.game.opponent_of(s.mover())),
+            ContextVar::Opponent => Val::Side(self.game.sides.opponent_of(s.mover())),
             ContextVar::Passes => Val::Num(s.passes() as i64),
             ContextVar::Repetitions => Val::Num(s.repeats() as i64),
             ContextVar::Repeats => Val::Bool(self.oracle_seen_turns_ago(s) != 0),
@@ -364,7 +364,7 @@ impl<const W: usize> Oracle<'_, W> {
                 let y = self.eval(s, cx, b);
                 match (op, &x, &y) {
                     (Op::Eq | Op::Ne, Val::Side(p), Val::Side(q)) => {
-                        Val::Bool(self.game.same_side(s, *p, *q) == (op == Op::Eq))
+                        Val::Bool(self.game.sides.same_side(s, *p, *q) == (op == Op::Eq))
                     }
                     _ => self.binary_values(op, x, y),
                 }
@@ -701,7 +701,7 @@ impl<const W: usize> Oracle<'_, W> {
                 Val::List(Rc::new(self.game.board.components(set).into_iter().map(Val::Cells).collect()))
             }
             Builtin::OwnedBy => Val::Cells(self.cells_of(s, next().side())),
-            Builtin::OpponentOf => Val::Side(self.game.opponent_of(next().side())),
+            Builtin::OpponentOf => Val::Side(self.game.sides.opponent_of(next().side())),
             Builtin::Distance => {
                 let (a, b) = (next().cell(), next().cell());
                 if a == NONE || b == NONE {

@@ -82,7 +82,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
             g.set_phase(&mut s, next);
         }
         let first = self.prog.phases.get(s.phase() as usize).and_then(|p| p.by.or(p.starting));
-        let first = first.map_or(0, |side| g.player_of(&s, side));
+        let first = first.map_or(0, |side| g.sides.player_of(&s, side));
         g.set_mover(&mut s, first);
         s.forget_history();
         if self.prog.uses.repetitions {
@@ -559,7 +559,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         if cx.attack != NONE || s.phase() as usize >= self.prog.phases.len() {
             return false;
         }
-        let attacker = g.player_of(s, side);
+        let attacker = g.sides.player_of(s, side);
         cells.iter().any(|c| {
             let mut t = s.clone();
             if t.height(c) == 0 {
@@ -714,8 +714,8 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let next = match self.prog.phases.get(s.phase() as usize) {
             None => s.mover(),
             Some(p) => match (p.by, p.starting) {
-                (Some(by), _) => g.player_of(s, by),
-                (None, Some(first)) if entered => g.player_of(s, first),
+                (Some(by), _) => g.sides.player_of(s, by),
+                (None, Some(first)) if entered => g.sides.player_of(s, first),
                 _ => (s.mover() + 1) % self.prog.players as u8,
             },
         };
@@ -788,7 +788,7 @@ impl<const W: usize> Oracle<'_, W> {
     /// `u16::MAX` is the score of the side `idx[0]`.
     pub(crate) fn write_counter(&self, s: &mut State<W>, c: u16, idx: &[Val<W>], v: i64, add: bool) {
         if c == u16::MAX {
-            let side = self.game.score_index(s, idx.first().map_or(0, |v| v.side()));
+            let side = self.game.sides.score_index(s, idx.first().map_or(0, |v| v.side()));
             if add {
                 s.add_to_score(side, v);
             } else {

@@ -52,8 +52,8 @@ impl<const W: usize> Oracle<'_, W> {
         let mover = match phases.get(phase as usize) {
             None => s.mover(),
             Some(p) => match (p.by, p.starting) {
-                (Some(by), _) => self.game.player_of(s, by),
-                (None, Some(first)) if entered => self.game.player_of(s, first),
+                (Some(by), _) => self.game.sides.player_of(s, by),
+                (None, Some(first)) if entered => self.game.sides.player_of(s, first),
                 _ => (s.mover() + 1) % self.game.prog.players as u8,
             },
         };

@@ -272,16 +272,16 @@ pub fn evaluate<const W: usize>(g: &Game<W>, s: &State<W>, out: &mut Vec<f64>) {
     let n = prog.players;
     let mut measure = vec![0i64; n];
     let score = |x: usize| s.score(x);
-    let first = g.owner_sides().start;
-    let scored = prog.uses.scores && g.owner_sides().any(|x| score(x) != score(first));
+    let first = g.sides.owner_sides().start;
+    let scored = prog.uses.scores && g.sides.owner_sides().any(|x| score(x) != score(first));
     let by_side: Vec<i64> = if scored {
-        (0..prog.sides.len()).map(|x| if g.owner_sides().contains(&x) { score(x) } else { 0 }).collect()
+        (0..prog.sides.len()).map(|x| if g.sides.owner_sides().contains(&x) { score(x) } else { 0 }).collect()
     } else {
         g.pieces_by_side(s).into_iter().map(|k| k as i64).collect()
     };
     for (x, &k) in by_side.iter().enumerate() {
         if k != 0 {
-            let p = g.player_of(s, x as u8) as usize;
+            let p = g.sides.player_of(s, x as u8) as usize;
             if p < n {
                 measure[p] += k;
             }

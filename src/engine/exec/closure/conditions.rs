@@ -144,7 +144,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             let (a, b, want) = (SideC::of(a), SideC::of(b), *eq != neg);
             fb(move |g, s, cx| {
                 let (p, q) = (a.eval(g, s, cx), b.eval(g, s, cx));
-                g.same_side(s, p, q) == want
+                g.sides.same_side(s, p, q) == want
             })
         }
         BoolN::Comp(any, slot, source, body) => {

@@ -70,7 +70,7 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
             let (t, side) = (target_f::<W>(t), SideC::of(side));
             fx(move |g, s, cx| {
                 let side = side.eval(g, s, cx);
-                let side = if (side as usize) < g.prog.players { g.own_side(s, side) } else { side };
+                let side = g.sides.colour_of(s, side);
                 let mut counted = 0;
                 for c in (t.0)(g, s, cx).iter() {
                     if let Some(p) = g.top(s, c) {
@@ -126,7 +126,7 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                 if player < g.prog.players {
                     g.set_colour(s, player, colour);
                     if g.prog.players == 2 {
-                        let other = g.opponent_of(colour);
+                        let other = g.sides.opponent_of(colour);
                         g.set_colour(s, 1 - player, other);
                     }
                 }
@@ -138,8 +138,8 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);
-                    let player = g.player_of(s, side);
-                    s.set_outcome(Outcome::Win(if win { player } else { g.opponent_of(player) }));
+                    let player = g.sides.player_of(s, side);
+                    s.set_outcome(Outcome::Win(if win { player } else { g.sides.opponent_of(player) }));
                 }
                 Flow::GO
             })
@@ -152,7 +152,7 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
         }),
         EffN::Finish => fx(|g, s, _| {
             if s.outcome() == Outcome::Ongoing {
-                s.set_outcome(g.by_score(s, None));
+                s.set_outcome(g.sides.by_score(s, None));
             }
             Flow::GO
         }),
@@ -161,7 +161,7 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);
-                    s.set_outcome(g.by_score(s, Some(side)));
+                    s.set_outcome(g.sides.by_score(s, Some(side)));
                 }
                 Flow::GO
             })

@@ -21,7 +21,7 @@ pub(super) fn src_bits<const W: usize>(g: &Game<W>, s: &State<W>, src: Src) -> B
     match src {
         Src::Occupied => s.occupied(),
         Src::Own => g.own_bits(s),
-        Src::Opponent => g.side_cells(s, g.opponent_of(s.mover())),
+        Src::Opponent => g.side_cells(s, g.sides.opponent_of(s.mover())),
         Src::Kind(k) => s.kind_cells(k as usize),
         Src::Flag(f) => s.flag_cells(f as usize),
         Src::Side(x) => g.side_cells(s, x),

@@ -202,7 +202,7 @@ pub(super) fn num_node<const W: usize>(n: &NumN) -> FN<W> {
             let x = SideC::of(x);
             fnum(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
-                s.score(g.score_index(s, side))
+                s.score(g.sides.score_index(s, side))
             })
         }
         NumN::Len(list) => {

@@ -51,7 +51,7 @@ pub fn side_f<const W: usize>(n: &SideN) -> FU8<W> {
             ff(move |_, _, _| x)
         }
         SideN::Mover => ff(|_, s, _| s.mover()),
-        SideN::Opponent => ff(|g, s, _| g.opponent_of(s.mover())),
+        SideN::Opponent => ff(|g, s, _| g.sides.opponent_of(s.mover())),
         SideN::Local(i) => {
             let i = *i as usize;
             ff(move |_, _, cx| match cx.slots.get(i) {
@@ -63,7 +63,7 @@ pub fn side_f<const W: usize>(n: &SideN) -> FU8<W> {
             let x = SideC::of(x);
             ff(move |g, s, cx| {
                 let x = x.eval(g, s, cx);
-                g.opponent_of(x)
+                g.sides.opponent_of(x)
             })
         }
         SideN::Owner(c) => {

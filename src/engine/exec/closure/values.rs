@@ -253,7 +253,7 @@ impl<const W: usize> Game<W> {
     /// equals the set of just that cell.
     pub(crate) fn same(&self, s: &State<W>, x: &Val<W>, y: &Val<W>) -> bool {
         match (x, y) {
-            (Val::Side(p), Val::Side(q)) => self.same_side(s, *p, *q),
+            (Val::Side(p), Val::Side(q)) => self.sides.same_side(s, *p, *q),
             (Val::Cells(a), Val::Cell(c)) | (Val::Cell(c), Val::Cells(a)) => *a == self.set_of(Val::Cell(*c)),
             _ => x == y,
         }

@@ -380,6 +380,19 @@ impl<const W: usize> Game<W> {
         if level < s.height(c) as usize { s.pieces.get(s.slot(c as usize, level)).copied() } else { None }
     }
 
+    /// How many pieces each side has on the board (every level of a stack), by side.
+    pub fn pieces_by_side(&self, s: &State<W>) -> Vec<usize> {
+        let mut counts = vec![0; self.prog.sides.len()];
+        for c in 0..self.board.n {
+            for p in self.stack(s, c as u16) {
+                if let Some(k) = counts.get_mut(side_of(p) as usize) {
+                    *k += 1;
+                }
+            }
+        }
+        counts
+    }
+
     /// The pieces of the stack of `c`, from the bottom up.
     pub fn stack<'a>(&'a self, s: &'a State<W>, c: u16) -> impl Iterator<Item = Piece> + 'a {
         (0..s.height(c) as usize).filter_map(move |l| self.piece_at(s, c, l))
