@@ -15,6 +15,7 @@ pub mod ir;
 #[cfg(test)]
 pub(crate) mod lowering_tests;
 pub mod moves;
+pub mod queries;
 pub mod repetition;
 pub mod same_effect;
 pub mod shifts;

@@ -1,0 +1,220 @@
+//! Cells and sets of cells lowered: a cell as a path of constant steps where it can
+//! be, a set with its constant parts folded while lowering.
+
+use super::Lower;
+use super::conditions::not;
+use super::filtered::Unrolled;
+use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, Op, Shape};
+use crate::engine::exec::ir::{Base, BoolN, CellN, SetN};
+
+impl<const W: usize> Lower<'_, W> {
+    /// Lowers a cell.
+    pub fn cell(&mut self, e: &E) -> CellN {
+        let path = |b: Base| CellN::Path(b, [0; 4], 0);
+        match e {
+            E::Cell(c) => path(Base::Const(*c)),
+            E::Ctx(ContextVar::From) => path(Base::From),
+            E::Ctx(ContextVar::To) => path(Base::To),
+            E::Ctx(ContextVar::Middle) => path(Base::Middle),
+            E::Ctx(ContextVar::LastJumped) => path(Base::LastJumped),
+            E::Ctx(ContextVar::Centre) => path(Base::Const(self.g.prog.geometry.centre().map_or(NONE, |c| c.0))),
+            E::Local(i) => path(Base::Local(*i)),
+            E::Bin(op @ (Op::Step | Op::StepBack), a, b) => {
+                let back = *op == Op::StepBack;
+                let base = self.cell(a);
+                match (base, &**b) {
+                    (CellN::Path(bs, mut dirs, len), E::Dir(d)) if len < 4 => {
+                        dirs[len as usize] = if back { self.g.board.opposite[*d as usize] } else { *d };
+                        CellN::Path(bs, dirs, len + 1)
+                    }
+                    (base, _) => CellN::StepDyn(Box::new(base), Box::new(self.dir(b)), back),
+                }
+            }
+            E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
+            E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::CellAt, args) if args.len() == 2 => {
+                CellN::At(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])))
+            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => {
+                CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
+            }
+            E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
+            E::Call(Builtin::Next, args) if args.len() == 3 => {
+                CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.set(&args[2])))
+            }
+            E::Call(Builtin::Offset, args) if args.len() == 3 => {
+                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.num(&args[2])))
+            }
+            _ => self.wrap(e, Self::cell, CellN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                path(Base::Const(NONE))
+            }),
+        }
+    }
+
+    /// Lowers a set of cells.
+    pub fn set(&mut self, e: &E) -> SetN {
+        if let Some(sets) = self.by_mover(e, &|x| matches!(x, E::Set(_))) {
+            let sets: Vec<Bits<W>> = sets
+                .iter()
+                .map(|x| match x {
+                    E::Set(id) => self.view().sets[*id as usize],
+                    _ => Bits::EMPTY,
+                })
+                .collect();
+            return SetN::ByMover(self.sets_in_a_row(&sets));
+        }
+        match e {
+            E::Set(id) => SetN::Const(*id),
+            E::Ctx(ContextVar::Empty) => SetN::Empty,
+            E::Ctx(ContextVar::Occupied) => SetN::Occupied,
+            E::Ctx(ContextVar::Own) => SetN::Own,
+            E::Ctx(ContextVar::Enemy) => SetN::Enemy,
+            E::Ctx(ContextVar::Board) => self.board(),
+            E::Ctx(ContextVar::Jumped) => SetN::Jumped,
+            E::KindCells(k) => SetN::Kind(*k),
+            E::KindSetOf(k) => SetN::KindOf(self.id(k)),
+            E::FlagCells(f) => SetN::Flag(*f),
+            E::Call(Builtin::OwnedBy, args) if args.len() == 1 => SetN::Side(self.side(&args[0])),
+            E::Bin(Op::SetAnd, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                self.and(x, y)
+            }
+            E::Bin(Op::SetOr, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                match (&x, &y) {
+                    (SetN::Const(i), SetN::Const(j)) => {
+                        let v = self.const_bits(*i) | self.const_bits(*j);
+                        SetN::Const(self.const_set(v))
+                    }
+                    _ => SetN::Or(Box::new(x), Box::new(y)),
+                }
+            }
+            E::Bin(Op::SetSub, a, b) => {
+                let (x, y) = (self.set(a), self.set(b));
+                self.sub(x, y)
+            }
+            E::Complement(x) => {
+                let x = self.set(x);
+                self.complement(x)
+            }
+            E::SetTable(t, x) => SetN::Table(*t, self.cell(x)),
+            E::CellToSet(x) => SetN::Cell(self.cell(x)),
+            E::Call(Builtin::Group, args) if args.len() == 1 => SetN::Group(self.cell(&args[0])),
+            E::Call(Builtin::Neighbours, args) if args.len() == 1 => SetN::Neighbours(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 && self.shape(&args[0]) == Shape::Set => {
+                SetN::AtStart(Box::new(self.set(&args[0])))
+            }
+            E::Call(Builtin::Without, args) if args.len() == 2 && self.shape(&args[1]) == Shape::Set => {
+                SetN::Without(self.cell(&args[0]), Box::new(self.set(&args[1])))
+            }
+            E::If(c, a, b) => {
+                let c = self.bool(c);
+                match c {
+                    BoolN::Const(true) => self.set(a),
+                    BoolN::Const(false) => self.set(b),
+                    c => SetN::If(Box::new(c), Box::new(self.set(a)), Box::new(self.set(b))),
+                }
+            }
+            E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(Box::new(self.set(a)), Box::new(self.set(b))),
+            E::Bin(Op::Range, a, b) => SetN::Range(self.cell(a), self.cell(b)),
+            E::Call(Builtin::Neighbours, args) if args.len() == 2 => {
+                SetN::NeighboursAlong(Box::new(self.set(&args[0])), self.dirs(&args[1]))
+            }
+            E::Call(b @ (Builtin::Union | Builtin::Common), args) if args.len() == 1 => {
+                if self.shape(&args[0]) == Shape::List {
+                    // A filtered list is folded as it is taken, never built.
+                    let union = *b == Builtin::Union;
+                    let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
+                        let mut terms = Vec::new();
+                        for (c, x) in parts {
+                            terms.push(SetN::IfThen(Box::new(c), Box::new(l.set(x))));
+                        }
+                        let none = SetN::Const(l.const_set(Bits::EMPTY));
+                        terms.into_iter().reduce(|a, b| SetN::Or(Box::new(a), Box::new(b))).unwrap_or(none)
+                    };
+                    let fold = |v, src, cond| SetN::FoldIf(v, src, cond, union);
+                    let unrolled: Option<&Unrolled<Self, SetN>> = if union { Some(&unrolled) } else { None };
+                    self.over_filter(&args[0], &fold, unrolled, SetN::W)
+                        .unwrap_or_else(|| SetN::Fold(Box::new(self.list(&args[0])), union))
+                } else {
+                    self.set(&args[0])
+                }
+            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => {
+                SetN::Image(Box::new(self.set(&args[0])), Box::new(self.value(&args[1])))
+            }
+            E::Call(b @ (Builtin::Ray | Builtin::Line), args) if args.len() == 2 => {
+                SetN::Ray(self.cell(&args[0]), self.dir(&args[1]), *b == Builtin::Line)
+            }
+            E::Call(Builtin::Run, args) if args.len() == 3 => {
+                SetN::Run(self.cell(&args[0]), self.dir(&args[1]), Box::new(self.set(&args[2])))
+            }
+            E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
+                SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+            }
+            E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
+                SetN::UnionOf(*slot, Box::new(self.items(source)), Box::new(self.set(body)))
+            }
+            _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
+            _ => self.wrap(e, Self::set, SetN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                SetN::Const(self.const_set(Bits::EMPTY))
+            }),
+        }
+    }
+
+    pub(crate) fn and(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) & self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (SetN::Const(i), y) | (y, SetN::Const(i)) if i == self.board_id => y,
+            (x, SetN::Complement(y)) | (SetN::Complement(y), x) => self.sub(x, *y),
+            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfThen(c, Box::new(y))
+            }
+            (x, y) => SetN::And(Box::new(x), Box::new(y)),
+        }
+    }
+
+    pub(super) fn or(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) | self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfAll(c, Box::new(y))
+            }
+            (x, y) => SetN::Or(Box::new(x), Box::new(y)),
+        }
+    }
+
+    pub(super) fn sub(&mut self, x: SetN, y: SetN) -> SetN {
+        match (x, y) {
+            (SetN::Const(i), SetN::Const(j)) => {
+                let v = self.const_bits(i) - self.const_bits(j);
+                SetN::Const(self.const_set(v))
+            }
+            (x, y) => SetN::Sub(Box::new(x), Box::new(y)),
+        }
+    }
+
+    pub(super) fn complement(&mut self, x: SetN) -> SetN {
+        match x {
+            SetN::Const(i) => {
+                let v = self.g.board.all - self.const_bits(i);
+                SetN::Const(self.const_set(v))
+            }
+            SetN::Complement(y) => *y,
+            SetN::IfThen(c, a) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+                SetN::IfThen(Box::new(not(*c)), a)
+            }
+            x => SetN::Complement(Box::new(x)),
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! Conditions lowered: `any(SET)` and comparisons of counts turned into tests that
+//! count nothing, and `and`s and `or`s of tests of cells near a move's cell against one
+//! set made one table ([`CellsDnf`]).
+
+use super::Lower;
+use crate::check::hir::{Builtin, Comprehension, ContextVar};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, Op, Shape, any_node};
+use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, NumN, SetN};
+
+impl<const W: usize> Lower<'_, W> {
+    /// Lowers a condition.
+    pub fn bool(&mut self, e: &E) -> BoolN {
+        match e {
+            E::Bool(b) => BoolN::Const(*b),
+            E::Not(x) => not(self.bool(x)),
+            E::Bin(Op::And, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolN::Const(false), _) => BoolN::Const(false),
+                (BoolN::Const(true), y) => y,
+                (x, BoolN::Const(true)) => x,
+                (x, y) => BoolN::And(Box::new(x), Box::new(y)),
+            },
+            E::Bin(Op::Or, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolN::Const(true), _) => BoolN::Const(true),
+                (BoolN::Const(false), y) => y,
+                (x, BoolN::Const(false)) => x,
+                (x, y) => BoolN::Or(Box::new(x), Box::new(y)),
+            },
+            E::Bin(Op::CellIn, a, b) => BoolN::In(self.cell(a), self.set(b)),
+            E::Ctx(ContextVar::Repeats) => self.cmp(Cmp::Gt, NumN::SeenTurnsAgo, NumN::Const(0)),
+            E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
+                let c = match op {
+                    Op::Lt => Cmp::Lt,
+                    Op::Le => Cmp::Le,
+                    Op::Gt => Cmp::Gt,
+                    _ => Cmp::Ge,
+                };
+                let (a, b) = (self.num(a), self.num(b));
+                self.cmp(c, a, b)
+            }
+            E::Bin(op @ (Op::Eq | Op::Ne), a, b) => {
+                let eq = *op == Op::Eq;
+                let (x, y) = (self.shape(a), self.shape(b));
+                if x == Shape::Num || y == Shape::Num {
+                    let (a, b) = (self.num(a), self.num(b));
+                    self.cmp(if eq { Cmp::Eq } else { Cmp::Ne }, a, b)
+                } else if x == Shape::Cell && y == Shape::Cell {
+                    BoolN::CellEq(self.cell(a), self.cell(b), eq)
+                } else if x == Shape::Side && y == Shape::Side {
+                    BoolN::SideEq(self.side(a), self.side(b), eq)
+                } else {
+                    BoolN::Eq(Box::new(self.value(a)), Box::new(self.value(b)), eq)
+                }
+            }
+            E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
+            // `any(a or b)` is `any(a) or any(b)`, `any(if c then a else b)` is
+            // `if c then any(a) else any(b)`: each stops as soon as it knows.
+            E::Call(Builtin::Any, args) if let [E::Bin(Op::SetOr, a, b)] = &args[..] => {
+                let any = |x: &E| E::Call(Builtin::Any, vec![x.clone()]);
+                self.bool(&E::Bin(Op::Or, Box::new(any(a)), Box::new(any(b))))
+            }
+            E::Call(Builtin::Any, args) if let [E::If(c, a, b)] = &args[..] => {
+                let any = |x: &E| E::Call(Builtin::Any, vec![(*x).clone()]);
+                let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
+                match b {
+                    // Conditions have no effects: the one test of a cell goes first.
+                    BoolN::Const(false) if one_cell_test(&a) && !one_cell_test(&c) => {
+                        BoolN::And(Box::new(a), Box::new(c))
+                    }
+                    BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
+                    b => BoolN::If(Box::new(c), Box::new(a), Box::new(b)),
+                }
+            }
+            // `any(union(x in xs: s))` is `any(x in xs: any(s))`: it stops at the first
+            // `x` whose set is not empty.
+            E::Call(Builtin::Any, args)
+                if let [E::Comp { kind: Comprehension::Union, slot, source, body, .. }] = &args[..] =>
+            {
+                let any = E::Call(Builtin::Any, vec![(**body).clone()]);
+                BoolN::Comp(true, *slot, Box::new(self.items(source)), Box::new(self.bool(&any)))
+            }
+            E::Call(Builtin::Any, args) if args.len() == 1 => {
+                if self.shape(&args[0]) == Shape::List {
+                    BoolN::AnyOf(Box::new(self.list(&args[0])))
+                } else {
+                    let s = self.set(&args[0]);
+                    self.any(s)
+                }
+            }
+            E::Bin(Op::Within, a, b) => BoolN::Within(self.set(a), self.set(b)),
+            E::Bin(Op::DirIn, a, b) => BoolN::DirIn(self.dir(a), self.dirs(b)),
+            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(Box::new(self.value(a)), Box::new(self.list(b))),
+            E::Comp { kind: Comprehension::Any, slot, source, body, .. }
+                if let Some((within, a, b)) = spans(*slot, source, body) =>
+            {
+                BoolN::Spans(Box::new([self.set(within), self.set(a), self.set(b)]))
+            }
+            E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
+                BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+            }
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
+            E::Call(Builtin::Attacked, args) if args.len() == 2 => {
+                BoolN::Attacked(self.set(&args[0]), self.side(&args[1]))
+            }
+            E::Call(Builtin::Without, args) if args.len() == 2 => {
+                BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
+            }
+            E::If(c, a, b) => match self.bool(c) {
+                BoolN::Const(true) => self.bool(a),
+                BoolN::Const(false) => self.bool(b),
+                c => BoolN::If(Box::new(c), Box::new(self.bool(a)), Box::new(self.bool(b))),
+            },
+            _ => self.wrap(e, Self::bool, BoolN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                BoolN::Const(false)
+            }),
+        }
+    }
+
+    /// `any(set)`: a cell test when the set is one constant cell and more; two sets
+    /// meeting for an intersection.
+    fn any(&mut self, s: SetN) -> BoolN {
+        // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
+        // is in `S`.
+        if let SetN::Run(c, d, inner) = s {
+            let first = match (c, d) {
+                (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
+                    dirs[len as usize] = d;
+                    CellN::Path(b, dirs, len + 1)
+                }
+                (c, d) => CellN::StepDyn(Box::new(c), Box::new(d), false),
+            };
+            return BoolN::In(first, *inner);
+        }
+        if let Some((id, rest)) = self.split_const(&s) {
+            let r = self.const_bits(id);
+            match r.count() {
+                0 => return BoolN::Const(false),
+                1 => {
+                    let c = r.first().unwrap_or(NONE);
+                    return BoolN::In(CellN::Path(Base::Const(c), [0; 4], 0), rest);
+                }
+                _ => {}
+            }
+        }
+        match s {
+            SetN::And(x, y) => BoolN::Meet(*x, *y),
+            s => BoolN::Any(s),
+        }
+    }
+
+    /// Splits a constant set out of an intersection: its id and the rest.
+    fn split_const(&mut self, set: &SetN) -> Option<(u32, SetN)> {
+        match set {
+            SetN::Const(id) => Some((*id, self.board())),
+            SetN::And(a, b) => {
+                if let Some((id, rest)) = self.split_const(a) {
+                    return Some((id, self.and(rest, (**b).clone())));
+                }
+                let (id, rest) = self.split_const(b)?;
+                Some((id, self.and((**a).clone(), rest)))
+            }
+            SetN::Sub(a, b) => {
+                let (id, rest) = self.split_const(a)?;
+                Some((id, self.sub(rest, (**b).clone())))
+            }
+            _ => None,
+        }
+    }
+
+    /// A comparison of numbers, with the counts of a region compared with its size or
+    /// with zero turned into tests that count nothing: `count(R and X) == size(R)` is
+    /// `R within X`; `count(S) == 0` is `not any(S)`.
+    fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
+        let (op, set, k) = match (&a, &b) {
+            (NumN::Count(s), NumN::Const(k)) => (op, s.clone(), *k),
+            (NumN::Const(k), NumN::Count(s)) => (flip(op), s.clone(), *k),
+            _ => return BoolN::Cmp(op, a, b),
+        };
+        // Whether "the count is k" (`eq`) or "the count is not k", for k at an end of
+        // the range of counts.
+        let at_end = |eq: bool, test: BoolN| if eq { test } else { not(test) };
+        if k == 0 {
+            match op {
+                Cmp::Eq | Cmp::Le => return at_end(false, self.any(set)),
+                Cmp::Ne | Cmp::Gt => return self.any(set),
+                Cmp::Lt => return BoolN::Const(false),
+                Cmp::Ge => return BoolN::Const(true),
+            }
+        }
+        if let Some((id, rest)) = self.split_const(&set) {
+            let r = self.const_bits(id).count() as i64;
+            let within = BoolN::Within(SetN::Const(id), rest);
+            if k == r {
+                return match op {
+                    Cmp::Eq | Cmp::Ge => within,
+                    Cmp::Ne | Cmp::Lt => not(within),
+                    Cmp::Le => BoolN::Const(true),
+                    Cmp::Gt => BoolN::Const(false),
+                };
+            }
+            if k > r {
+                return BoolN::Const(matches!(op, Cmp::Ne | Cmp::Lt | Cmp::Le));
+            }
+        }
+        BoolN::Cmp(op, a, b)
+    }
+
+    /// Lowers a condition that becomes code as a whole (not a part of a larger one):
+    /// the tables of [`CellsDnf`] are made here.
+    pub fn cond(&mut self, e: &E) -> BoolN {
+        let b = self.bool(e);
+        self.fuse(b)
+    }
+
+    fn fuse(&mut self, n: BoolN) -> BoolN {
+        if let Some(d) = self.cells_dnf(&n) {
+            return d;
+        }
+        match n {
+            BoolN::Not(x) => not(self.fuse(*x)),
+            BoolN::And(a, b) => BoolN::And(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::Or(a, b) => BoolN::Or(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::If(c, a, b) => BoolN::If(Box::new(self.fuse(*c)), Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
+            BoolN::AtStart(x) => BoolN::AtStart(Box::new(self.fuse(*x))),
+            BoolN::Without(c, x) => BoolN::Without(c, Box::new(self.fuse(*x))),
+            n => n,
+        }
+    }
+
+    fn cells_dnf(&mut self, n: &BoolN) -> Option<BoolN> {
+        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+            match n {
+                BoolN::Or(a, b) => {
+                    terms(a, out);
+                    terms(b, out);
+                }
+                _ => {
+                    let mut t = Vec::new();
+                    factors(n, &mut t);
+                    out.push(t);
+                }
+            }
+        }
+        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+            match n {
+                BoolN::And(a, b) => {
+                    factors(a, out);
+                    factors(b, out);
+                }
+                _ => out.push(n),
+            }
+        }
+        let (mut core, mut neg) = (n, false);
+        while let BoolN::Not(x) = core {
+            core = x;
+            neg = !neg;
+        }
+        if !matches!(core, BoolN::And(..) | BoolN::Or(..)) {
+            return None;
+        }
+        let mut ts = Vec::new();
+        terms(core, &mut ts);
+        let mut key: Option<(Base, &SetN)> = None;
+        let mut paths = Vec::new();
+        let mut sizes = Vec::new();
+        for t in &ts {
+            if t.len() > u8::MAX as usize {
+                return None;
+            }
+            for f in t {
+                let BoolN::In(CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len), set) = f else {
+                    return None;
+                };
+                if key.is_some_and(|(b, s)| b != *base || s != set) {
+                    return None;
+                }
+                key = Some((*base, set));
+                paths.push((*dirs, *len));
+            }
+            sizes.push(t.len() as u8);
+        }
+        let (base, set) = key?;
+        if paths.len() < 2 {
+            return None;
+        }
+        let g = self.g;
+        let (mut union, mut cells) = (Vec::with_capacity(g.board.n), Vec::with_capacity(g.board.n * paths.len()));
+        for c in 0..g.board.n as u16 {
+            let mut u = Bits::EMPTY;
+            for (dirs, len) in &paths {
+                let mut x = c;
+                for &d in &dirs[..*len as usize] {
+                    if x == NONE {
+                        break;
+                    }
+                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
+                }
+                if x != NONE {
+                    u.insert(x);
+                }
+                cells.push(x);
+            }
+            union.push(u);
+        }
+        let union_words = union.iter().flat_map(|b| b.0).collect();
+        self.from_tables.push(union);
+        let node = BoolN::Cells(Box::new(CellsDnf {
+            base,
+            union: self.from_tables.len() as u32 - 1,
+            union_words,
+            cells,
+            terms: sizes,
+            set: set.clone(),
+        }));
+        Some(if neg { not(node) } else { node })
+    }
+}
+
+pub(super) fn cmp_of(op: Op) -> Cmp {
+    match op {
+        Op::Eq => Cmp::Eq,
+        Op::Ne => Cmp::Ne,
+        Op::Lt => Cmp::Lt,
+        Op::Le => Cmp::Le,
+        Op::Gt => Cmp::Gt,
+        _ => Cmp::Ge,
+    }
+}
+
+/// `a op b` as `b op' a`.
+pub(super) fn flip(op: Cmp) -> Cmp {
+    match op {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        o => o,
+    }
+}
+
+/// Whether a condition is one test of a cell reached by constant steps against a set
+/// of the position (`to + d in enemy`): a few instructions.
+fn one_cell_test(b: &BoolN) -> bool {
+    matches!(
+        b,
+        BoolN::In(
+            CellN::Path(..),
+            SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
+        )
+    )
+}
+
+pub(super) fn not(b: BoolN) -> BoolN {
+    match b {
+        BoolN::Const(v) => BoolN::Const(!v),
+        BoolN::Not(x) => *x,
+        b => BoolN::Not(Box::new(b)),
+    }
+}
+
+/// The parts of `any(g in groups(s): any(g and a) and any(g and b))` (either operand
+/// order of each `and`), when neither `a` nor `b` reads `g`: (`s`, `a`, `b`).
+fn spans<'e>(slot: u32, source: &'e E, body: &'e E) -> Option<(&'e E, &'e E, &'e E)> {
+    let E::Call(Builtin::Groups, within) = source else { return None };
+    let [within] = &within[..] else { return None };
+    let E::Bin(Op::And, x, y) = body else { return None };
+    let meets = |e: &'e E| -> Option<&'e E> {
+        let E::Call(Builtin::Any, args) = e else { return None };
+        let [E::Bin(Op::SetAnd, p, q)] = &args[..] else { return None };
+        let other = match (&**p, &**q) {
+            (E::Local(i), o) | (o, E::Local(i)) if *i == slot => o,
+            _ => return None,
+        };
+        (!any_node(other, &|x| matches!(x, E::Local(i) if *i == slot))).then_some(other)
+    };
+    Some((within, meets(x)?, meets(y)?))
+}

@@ -1,0 +1,103 @@
+//! Numbers lowered, with the indexes of a counter found while lowering where they are
+//! constants.
+
+use super::Lower;
+use crate::check::hir::{Builtin, Comprehension, ContextVar};
+use crate::engine::compile::program::{E, Op, Shape};
+use crate::engine::exec::ir::{BoolN, Const, IndexN, NumN, Wrap};
+use crate::engine::exec::statement::key_of;
+
+impl<const W: usize> Lower<'_, W> {
+    /// The indexes of counter `c` (not a score): each a position along its dimension
+    /// when it is a constant the dimension holds, else a value read when the rules
+    /// run.
+    pub(super) fn counter_indexes(&mut self, c: u16, idx: &[E]) -> Vec<IndexN> {
+        let dims = self.g.prog.counters.get(c as usize);
+        let mut out = Vec::with_capacity(idx.len());
+        for (k, e) in idx.iter().enumerate() {
+            let v = self.value(e);
+            let key = Const::of(&v).and_then(|x| key_of(&x.val::<W>()));
+            let keys = dims.and_then(|d| d.get(k));
+            match (key, keys) {
+                (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
+                    out.push(IndexN::At(pos))
+                }
+                _ => out.push(IndexN::Read(Box::new(v))),
+            }
+        }
+        out
+    }
+
+    /// Lowers a number.
+    pub fn num(&mut self, e: &E) -> NumN {
+        match e {
+            E::Num(n) => NumN::Const(*n),
+            E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
+            // A filtered list is counted as it is taken, never built.
+            E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
+                let unrolled = |_: &mut Self, parts: Vec<(BoolN, &E)>| {
+                    let one = |c| match c {
+                        BoolN::Const(b) => NumN::Const(i64::from(b)),
+                        c => NumN::W(Box::new(Wrap::If(c, NumN::Const(1), NumN::Const(0)))),
+                    };
+                    let terms = parts.into_iter().map(|(c, _)| one(c));
+                    terms.reduce(|a, b| NumN::Add(Box::new(a), Box::new(b))).unwrap_or(NumN::Const(0))
+                };
+                self.over_filter(&args[0], &NumN::CountIf, Some(&unrolled), NumN::W)
+                    .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0]))))
+            }
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
+            {
+                NumN::Count(self.set(&args[0]))
+            }
+            // `count` reads nothing but its argument: it may be taken at the turn's start.
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) =>
+            {
+                let E::Call(_, inner) = &args[0] else { unreachable!("matched") };
+                NumN::W(Box::new(Wrap::AtStart(self.num(&E::Call(Builtin::Count, inner.clone())))))
+            }
+            E::Call(Builtin::Count, args)
+                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) =>
+            {
+                let E::Call(_, g) = &args[0] else { unreachable!("matched") };
+                NumN::Groups(self.set(&g[0]))
+            }
+            E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
+            E::Bin(Op::Add, a, b) => NumN::Add(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Mul, a, b) => NumN::Mul(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Div, a, b) => NumN::Div(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Bin(Op::Mod, a, b) => NumN::Mod(Box::new(self.num(a)), Box::new(self.num(b))),
+            E::Neg(x) => NumN::Neg(Box::new(self.num(x))),
+            E::Ctx(ContextVar::Passes) => NumN::Passes,
+            E::Ctx(ContextVar::Captures) => NumN::Captures,
+            E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
+            E::Ctx(ContextVar::Repetitions) => NumN::Repetitions,
+            E::Ctx(ContextVar::SeenTurnsAgo) => NumN::SeenTurnsAgo,
+            E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
+            E::Score(x) => NumN::Score(self.side(x)),
+            E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
+                NumN::CountIf(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+            }
+            E::Comp { kind: Comprehension::Sum, slot, source, body, .. } => {
+                NumN::Sum(*slot, Box::new(self.items(source)), Box::new(self.num(body)))
+            }
+            E::Call(Builtin::Distance, args) if args.len() == 2 => {
+                NumN::Distance(self.cell(&args[0]), self.cell(&args[1]))
+            }
+            E::Call(b @ (Builtin::X | Builtin::Y | Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
+                NumN::Coord(*b, self.cell(&args[0]))
+            }
+            E::Call(Builtin::Abs, args) if args.len() == 1 => NumN::Abs(Box::new(self.num(&args[0]))),
+            E::Call(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
+                NumN::MinMax(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])), *b == Builtin::Min)
+            }
+            _ => self.wrap(e, Self::num, NumN::W).unwrap_or_else(|| {
+                self.unlowered(e);
+                NumN::Const(0)
+            }),
+        }
+    }
+}
