@@ -78,7 +78,7 @@ impl<const W: usize> Game<W> {
     /// The cells of a side (a player means the colour it plays).
     #[inline]
     pub(crate) fn side_cells(&self, s: &State<W>, side: u8) -> Bits<W> {
-        let side = if (side as usize) < self.prog.players { s.colour_of(side) } else { side };
+        let side = self.sides.colour_of(s, side);
         s.side_cells(side as usize)
     }
 }
