@@ -104,6 +104,18 @@ impl<const W: usize> Bits<W> {
         None
     }
 
+    /// The largest cell, if any.
+    #[inline]
+    pub fn last(&self) -> Option<u16> {
+        for i in (0..W).rev() {
+            let w = self.0[i];
+            if w != 0 {
+                return Some((i * 64) as u16 + 63 - w.leading_zeros() as u16);
+            }
+        }
+        None
+    }
+
     /// The `n`-th smallest cell (0-based), if any.
     #[inline(always)]
     pub fn nth(&self, mut n: u32) -> Option<u16> {

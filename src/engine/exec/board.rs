@@ -41,6 +41,23 @@ pub struct Board<const W: usize> {
     pub max_degree: usize,
     /// The board's steps as word shifts, for the whole-board set operations.
     pub shifts: ShiftPlan<W>,
+    /// `rays[cell * ndirs + dir]`: the cells from the cell (not included) along the
+    /// direction to the edge of the board, as a set.
+    rays: Vec<Bits<W>>,
+    /// The order of the cells along each direction, which tells the first cell of a
+    /// ray in a set from its bits.
+    order: Vec<Order>,
+}
+
+/// The order of the cells along a direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Every step along it goes to a larger cell: a ray's first cells are its smallest.
+    Up,
+    /// Every step along it goes to a smaller cell: a ray's first cells are its largest.
+    Down,
+    /// Neither: a ray's cells are walked in order.
+    Mixed,
 }
 
 impl<const W: usize> Board<W> {
@@ -68,7 +85,79 @@ impl<const W: usize> Board<W> {
         }
         let max_degree = neighbours.iter().chain(&rev_neighbours).map(|b| b.count() as usize).max().unwrap_or(0);
         let shifts = ShiftPlan::new(n, ndirs, &step, prog.neighbour_dirs, &neighbours, !back.is_empty(), shifts);
-        Board { n, ndirs, all: Bits::first_n(n), step, opposite, back, neighbours, rev_neighbours, max_degree, shifts }
+        let (rays, order) = rays(n, ndirs, &step);
+        Board {
+            n,
+            ndirs,
+            all: Bits::first_n(n),
+            step,
+            opposite,
+            back,
+            neighbours,
+            rev_neighbours,
+            max_degree,
+            shifts,
+            rays,
+            order,
+        }
+    }
+
+    /// The cells from `c` (not included) along direction `d` to the edge of the board,
+    /// as a set (none for no cell or no direction).
+    #[inline]
+    pub fn ray(&self, c: u16, d: u8) -> Bits<W> {
+        if d as usize >= self.ndirs {
+            return Bits::EMPTY;
+        }
+        self.rays.get(c as usize * self.ndirs + d as usize).copied().unwrap_or(Bits::EMPTY)
+    }
+
+    /// The order of the cells along direction `d` from `c` ([`Order::Mixed`] for no cell
+    /// or no direction, which walks nothing).
+    #[inline]
+    fn order_from(&self, c: u16, d: u8) -> Order {
+        if c == NONE { Order::Mixed } else { self.order.get(d as usize).copied().unwrap_or(Order::Mixed) }
+    }
+
+    /// Whether the cells along direction `d` are in order (a ray's first cell in a set
+    /// is then read from its bits).
+    #[cfg(test)]
+    pub(crate) fn ordered(&self, d: u8) -> bool {
+        self.order.get(d as usize).is_some_and(|o| *o != Order::Mixed)
+    }
+
+    /// `next(c, d, set)`: the first cell of `set` from `c` (not included) along `d`, or
+    /// [`NONE`]. Read from the ray's bits where the direction orders the cells.
+    #[inline]
+    pub fn next_in(&self, c: u16, d: u8, set: Bits<W>) -> u16 {
+        match self.order_from(c, d) {
+            Order::Up => (self.ray(c, d) & set).first().unwrap_or(NONE),
+            Order::Down => (self.ray(c, d) & set).last().unwrap_or(NONE),
+            Order::Mixed => self.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE),
+        }
+    }
+
+    /// `run(c, d, set)`: the cells from `c` (not included) along `d` while they are in
+    /// `set`: the ray's cells before its first cell out of `set`.
+    #[inline]
+    pub fn run(&self, c: u16, d: u8, set: Bits<W>) -> Bits<W> {
+        match self.order_from(c, d) {
+            Order::Up => {
+                let ray = self.ray(c, d);
+                match (ray - set).first() {
+                    Some(stop) => ray & Bits::first_n(stop as usize),
+                    None => ray,
+                }
+            }
+            Order::Down => {
+                let ray = self.ray(c, d);
+                match (ray - set).last() {
+                    Some(stop) => ray - Bits::first_n(stop as usize + 1),
+                    None => ray,
+                }
+            }
+            Order::Mixed => self.walk(c, d).take_while(|x| set.has(*x)).collect(),
+        }
     }
 
     /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
@@ -154,4 +243,39 @@ impl<const W: usize> Board<W> {
         };
         std::iter::successors(step(c), move |x| step(*x)).take(self.n)
     }
+}
+
+/// The board's rays (see [`Board::ray`]) and the order of the cells along each
+/// direction. A direction is ordered when every step along it goes to a larger cell
+/// (or every step to a smaller one); a ray then holds each cell once.
+fn rays<const W: usize>(n: usize, ndirs: usize, step: &[u16]) -> (Vec<Bits<W>>, Vec<Order>) {
+    let order: Vec<Order> = (0..ndirs)
+        .map(|d| {
+            let steps = (0..n).filter_map(|c| Some((c, step[c * ndirs + d])).filter(|(_, t)| *t != NONE));
+            let (mut up, mut down) = (true, true);
+            for (c, t) in steps {
+                up &= t as usize > c;
+                down &= (t as usize) < c;
+            }
+            if up {
+                Order::Up
+            } else if down {
+                Order::Down
+            } else {
+                Order::Mixed
+            }
+        })
+        .collect();
+    let mut rays = vec![Bits::EMPTY; n * ndirs];
+    for c in 0..n {
+        for d in 0..ndirs {
+            let ray = &mut rays[c * ndirs + d];
+            let mut x = step[c * ndirs + d];
+            while x != NONE && !ray.has(x) {
+                ray.insert(x);
+                x = step[x as usize * ndirs + d];
+            }
+        }
+    }
+    (rays, order)
 }

@@ -385,6 +385,33 @@ mod tests {
         }
     }
 
+    /// A ray, `next` and `run`, read from the ray's bits where the direction orders the
+    /// cells, are what walking along the direction gives: on every board, from every
+    /// cell (and from no cell), along every direction (and none).
+    #[test]
+    fn rays_match_the_walks_on_every_board() {
+        for (path, any) in boards() {
+            let name = path.display().to_string();
+            with_game!(&any, g => {
+                let b = &g.board;
+                let mut rng = Rng::new(11);
+                for round in 0..6 {
+                    let set = random_set(g, &mut rng, round % 8 + 1);
+                    for c in (0..b.n as u16).chain([NONE]) {
+                        for d in 0..=b.ndirs as u8 {
+                            let walk: Bits<_> = b.walk(c, d).collect();
+                            assert_eq!(b.ray(c, d), walk, "{name}: the ray from {c} along {d}");
+                            let next = b.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE);
+                            assert_eq!(b.next_in(c, d, set), next, "{name}: next from {c} along {d}");
+                            let run: Bits<_> = b.walk(c, d).take_while(|x| set.has(*x)).collect();
+                            assert_eq!(b.run(c, d, set), run, "{name}: the run from {c} along {d}");
+                        }
+                    }
+                }
+            });
+        }
+    }
+
     #[test]
     fn grids_have_one_group_per_direction() {
         for board in ["square 9 by 9", "square 7 by 6, neighbours orthogonal or diagonal", "rhombus of cells, 11 by 11"]
@@ -398,6 +425,7 @@ mod tests {
                 assert!(g.board.ndirs > 0);
                 for d in 0..g.board.ndirs {
                     assert_eq!(g.board.shifts.groups_of(d).len(), 1, "{board}: direction {d}");
+                    assert!(g.board.ordered(d as u8), "{board}: the cells along direction {d} are in order");
                 }
                 assert_ne!(g.board.shifts.nb_min, u32::MAX, "{board}");
                 check(board, g);

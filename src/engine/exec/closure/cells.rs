@@ -124,7 +124,7 @@ pub fn cell_f<const W: usize>(c: &CellN) -> FC<W> {
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
-                g.board.walk(c, d).find(|x| set.has(*x)).unwrap_or(NONE)
+                g.board.next_in(c, d, set)
             })
         }
         CellN::Offset(c, d, k) => {

@@ -327,10 +327,10 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             let (c, d, line) = (cell_f::<W>(c), dir_f::<W>(d), *line);
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
-                let mut out: Bits<W> = g.board.walk(c, d).collect();
+                let mut out = g.board.ray(c, d);
                 if line && c != NONE {
                     out.insert(c);
-                    out |= g.board.walk(c, g.board.opposite.get(d as usize).copied().unwrap_or(d)).collect();
+                    out |= g.board.ray(c, g.board.opposite.get(d as usize).copied().unwrap_or(d));
                 }
                 out
             })
@@ -340,7 +340,7 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
-                g.board.walk(c, d).take_while(|x| set.has(*x)).collect()
+                g.board.run(c, d, set)
             })
         }
         SetN::W(w) => wrap_f(w),
