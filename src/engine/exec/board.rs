@@ -160,6 +160,19 @@ impl<const W: usize> Board<W> {
         }
     }
 
+    /// The cell reached from `c` by the steps `dirs`, one after another ([`NONE`] once
+    /// a step leaves the board).
+    pub fn path_end(&self, c: u16, dirs: &[u8]) -> u16 {
+        let mut x = c;
+        for &d in dirs {
+            if x == NONE {
+                break;
+            }
+            x = self.step[x as usize * self.ndirs + d as usize];
+        }
+        x
+    }
+
     /// The cell a jump from `from` to `to` passes over (two steps in one direction), or
     /// [`NONE`] when no direction leads there in two steps.
     pub fn jumped_cell(&self, from: u16, to: u16) -> u16 {

@@ -335,6 +335,38 @@ pub enum BoolN {
     W(Box<Wrap<BoolN>>),
 }
 
+impl BoolN {
+    /// The condition as an `or` of `and`s, as its tree nests them: each term's factors
+    /// (nothing is distributed: an `or` under an `and` is one factor).
+    pub fn or_of_ands(&self) -> Vec<Vec<&BoolN>> {
+        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+            match n {
+                BoolN::Or(a, b) => {
+                    terms(a, out);
+                    terms(b, out);
+                }
+                _ => {
+                    let mut t = Vec::new();
+                    factors(n, &mut t);
+                    out.push(t);
+                }
+            }
+        }
+        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+            match n {
+                BoolN::And(a, b) => {
+                    factors(a, out);
+                    factors(b, out);
+                }
+                _ => out.push(n),
+            }
+        }
+        let mut out = Vec::new();
+        terms(self, &mut out);
+        out
+    }
+}
+
 /// A number.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumN {

@@ -319,28 +319,6 @@ pub(super) fn combine<const W: usize>(items: Vec<FB<W>>, is_and: bool) -> FB<W> 
 /// unrolled loops over directions write them): one closure, the cells' paths and the
 /// set's literals inline. `None` for any other shape.
 pub(super) fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
-    fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
-        match n {
-            BoolN::Or(a, b) => {
-                terms(a, out);
-                terms(b, out);
-            }
-            _ => {
-                let mut t = Vec::new();
-                factors(n, &mut t);
-                out.push(t);
-            }
-        }
-    }
-    fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
-        match n {
-            BoolN::And(a, b) => {
-                factors(a, out);
-                factors(b, out);
-            }
-            _ => out.push(n),
-        }
-    }
     let (n, neg) = {
         let (mut n, mut neg) = (n, neg);
         while let BoolN::Not(x) = n {
@@ -352,8 +330,7 @@ pub(super) fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
     if !matches!(n, BoolN::And(..) | BoolN::Or(..)) {
         return None;
     }
-    let mut ts = Vec::new();
-    terms(n, &mut ts);
+    let ts = n.or_of_ands();
     let mut set: Option<&SetN> = None;
     let mut paths: Vec<Vec<PathC>> = Vec::new();
     for t in &ts {

@@ -229,28 +229,6 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn cells_dnf(&mut self, n: &BoolN) -> Option<BoolN> {
-        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
-            match n {
-                BoolN::Or(a, b) => {
-                    terms(a, out);
-                    terms(b, out);
-                }
-                _ => {
-                    let mut t = Vec::new();
-                    factors(n, &mut t);
-                    out.push(t);
-                }
-            }
-        }
-        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
-            match n {
-                BoolN::And(a, b) => {
-                    factors(a, out);
-                    factors(b, out);
-                }
-                _ => out.push(n),
-            }
-        }
         let (mut core, mut neg) = (n, false);
         while let BoolN::Not(x) = core {
             core = x;
@@ -259,8 +237,7 @@ impl<const W: usize> Lower<'_, W> {
         if !matches!(core, BoolN::And(..) | BoolN::Or(..)) {
             return None;
         }
-        let mut ts = Vec::new();
-        terms(core, &mut ts);
+        let ts = core.or_of_ands();
         let mut key: Option<(Base, &SetN)> = None;
         let mut paths = Vec::new();
         let mut sizes = Vec::new();
@@ -289,13 +266,7 @@ impl<const W: usize> Lower<'_, W> {
         for c in 0..g.board.n as u16 {
             let mut u = Bits::EMPTY;
             for (dirs, len) in &paths {
-                let mut x = c;
-                for &d in &dirs[..*len as usize] {
-                    if x == NONE {
-                        break;
-                    }
-                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
-                }
+                let x = g.board.path_end(c, &dirs[..*len as usize]);
                 if x != NONE {
                     u.insert(x);
                 }

@@ -173,13 +173,7 @@ impl<const W: usize> Lower<'_, W> {
         for c in 0..g.board.n as u16 {
             let mut cells = Bits::EMPTY;
             for (_, _, dirs, len) in &keys {
-                let mut x = c;
-                for &d in &dirs[..*len as usize] {
-                    if x == NONE {
-                        break;
-                    }
-                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
-                }
+                let x = g.board.path_end(c, &dirs[..*len as usize]);
                 if x != NONE {
                     cells.insert(x);
                 }
@@ -189,13 +183,7 @@ impl<const W: usize> Lower<'_, W> {
         let mut cells = Vec::with_capacity(g.board.n * keys.len());
         for c in 0..g.board.n as u16 {
             for (_, _, dirs, len) in &keys {
-                let mut x = c;
-                for &d in &dirs[..*len as usize] {
-                    if x == NONE {
-                        break;
-                    }
-                    x = g.board.step[x as usize * g.board.ndirs + d as usize];
-                }
+                let x = g.board.path_end(c, &dirs[..*len as usize]);
                 cells.push(x);
             }
         }
