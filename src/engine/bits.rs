@@ -26,10 +26,12 @@ impl<const W: usize> Bits<W> {
     pub const EMPTY: Self = Bits([0; W]);
 
     /// The cells `0..n`.
+    #[inline]
     pub fn first_n(n: usize) -> Self {
         let mut b = Self::EMPTY;
-        for i in 0..n.min(64 * W) {
-            b.0[i / 64] |= 1 << (i % 64);
+        for (i, w) in b.0.iter_mut().enumerate() {
+            let below = n.saturating_sub(64 * i);
+            *w = if below >= 64 { !0 } else { (1u64 << below) - 1 };
         }
         b
     }
@@ -344,7 +346,11 @@ mod tests {
         assert_eq!((a & b).iter().collect::<Vec<_>>(), vec![3]);
         assert_eq!((a - b).iter().collect::<Vec<_>>(), vec![1, 5]);
         assert!(Bits::<2>::single(3).is_subset(&a));
-        assert_eq!(Bits::<2>::first_n(100).count(), 100);
+        for n in [0, 1, 63, 64, 65, 100, 127, 128, 500] {
+            let b = Bits::<2>::first_n(n);
+            assert_eq!(b.count() as usize, n.min(128), "first_n({n})");
+            assert!((0..n.min(128) as u16).all(|i| b.has(i)), "first_n({n})");
+        }
     }
 
     #[test]
