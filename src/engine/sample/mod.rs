@@ -9,11 +9,11 @@
 //!   might have the same effect (`Candidates::ends_apart`). Its list also holds the
 //!   turn another strategy drew alone;
 //! - [`ByPlan`] (`plan.rs`): the rule the phase's plan picks, drawn over its pieces'
-//!   static destinations, or the rules it names drawn by sets ([`BySets`],
-//!   `sets.rs`: one set of start cells per rule and direction, for the whole board),
-//!   or the turns of the first block of a `first` statement that may move, begun by
-//!   its sets' candidates ([`FirstBlock`], `first.rs`); falls back on the general
-//!   path. `masked.rs` checks the candidates of a masked rule for both;
+//!   static destinations, or the rules it names drawn by sets ([`BySets`], which the
+//!   plan's draw holds, `sets.rs`: one set of start cells per rule and direction, for
+//!   the whole board), or the turns of the first block of a `first` statement that
+//!   may move, begun by its sets' candidates ([`FirstBlock`], `first.rs`); falls back
+//!   on the general path. `masked.rs` checks the candidates of a masked rule for both;
 //! - [`General`] (`general.rs`): candidates generated into [`Candidates`] and checked
 //!   when drawn, with boxes (`boxes.rs`, falling back on exact groups after
 //!   [`BOX_MISSES`] misses) and turns of two parts drawn by slots (`follow.rs`,
@@ -75,10 +75,8 @@ pub(crate) const RELOCATE_SELF: usize = 8;
 pub struct Sampler<const W: usize> {
     /// Listing, and the turn drawn alone.
     listing: Listing,
-    /// By a phase's plan.
-    plan: ByPlan,
-    /// By sets, inside a plan, and the candidates of a `first` block that may move.
-    sets: BySets<W>,
+    /// By a phase's plan, and by sets inside a plan.
+    plan: ByPlan<W>,
     /// The general way.
     general: General,
 }
@@ -107,14 +105,15 @@ impl<const W: usize> Sampler<W> {
         if let Some(Some(plan)) = g.code.plans.get(s.phase() as usize) {
             let start = if g.prog.uses.turn_start { Some(s) } else { None };
             let mut cx = Ctx::new(start);
-            let drawn = self.plan.draw(g, s, &mut cx, rng, &mut self.sets, plan);
+            let drawn = self.plan.draw(g, s, &mut cx, rng, plan);
             finish!(cx);
             if let Some(part) = drawn {
                 return Ok(Some(Drawn::Listed(self.listing.list.push_one(part))));
             }
-            if self.sets.first_block {
-                self.sets.first_block = false;
-                if let Some(drawn) = FirstBlock::draw(g, s, rng, &self.sets, &mut self.general, &mut self.listing)? {
+            if self.plan.sets.first_block {
+                self.plan.sets.first_block = false;
+                if let Some(drawn) = FirstBlock::draw(g, s, rng, &self.plan.sets, &mut self.general, &mut self.listing)?
+                {
                     return Ok(drawn);
                 }
             }

@@ -43,14 +43,17 @@ impl PlanCandidates {
 
 /// Random play by a phase's plan (see [`ByPlan::draw`]), with its buffer of
 /// candidates, reused from turn to turn. The plan may name rules drawn by sets or a
-/// `first` statement: those are drawn by the [`BySets`] it is given.
+/// `first` statement whose blocks sets show to have moves or not: those are drawn by
+/// the draw by sets it holds (a strategy inside this one: nothing else calls it).
 #[derive(Default)]
-pub struct ByPlan {
+pub struct ByPlan<const W: usize> {
     /// The candidates of the rule drawn, when its slots are listed.
     cands: PlanCandidates,
+    /// The draw by sets, and the candidates of a `first` block that may move.
+    pub(crate) sets: BySets<W>,
 }
 
-impl ByPlan {
+impl<const W: usize> ByPlan<W> {
     /// Random play by a phase's [`Plan`]: the conditions of the phase pick the rule;
     /// its slots are its pieces' static destinations in its destination set (each at
     /// most one turn, every turn of the rule one slot); a slot is drawn uniformly and
@@ -63,31 +66,30 @@ impl ByPlan {
     /// decide (it names no rule, the rule has no mask, no candidate is legal): then
     /// the general path draws, from scratch
     /// ([`General::draw`](crate::engine::sample::general::General::draw)), unless
-    /// `sets.first_block` is set: a `first` block made of move rules alone may move,
-    /// and its candidates are the sources of `sets` (see
+    /// `self.sets.first_block` is set: a `first` block made of move rules alone may
+    /// move, and its candidates are the sources of `self.sets` (see
     /// [`FirstBlock::draw`](crate::engine::sample::first::FirstBlock::draw)). Rules
     /// the plan draws by sets are drawn by [`BySets::draw`]. Each draw here is uniform
     /// over the legal turns, and so is the general path's, so the mixture is uniform.
     // Inlined into `Game::random_move` as it was when it was a method of the game:
     // a strategy's methods go into the codegen unit of its type, not the game's.
     #[inline]
-    pub(crate) fn draw<const W: usize>(
+    pub(crate) fn draw(
         &mut self,
         g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
-        sets: &mut BySets<W>,
         plan: &Plan<W>,
     ) -> Option<Part> {
         let mut p = plan;
         let rid = loop {
             match p {
                 Plan::Rule(r) => break *r,
-                Plan::Sets(rules) => return sets.draw(g, s, cx, rng, rules),
-                Plan::First(blocks, last) => match Self::first_may_move(g, s, cx, sets, blocks) {
+                Plan::Sets(rules) => return self.sets.draw(g, s, cx, rng, rules),
+                Plan::First(blocks, last) => match Self::first_may_move(g, s, cx, &mut self.sets, blocks) {
                     Some(plain) => {
-                        sets.first_block = plain;
+                        self.sets.first_block = plain;
                         return None;
                     }
                     None => p = last,
@@ -234,7 +236,7 @@ impl ByPlan {
     /// `plain`, every rule counted). `None` when none may move. Out of line: the walk
     /// of [`ByPlan::draw`] keeps its registers.
     #[inline(never)]
-    fn first_may_move<const W: usize>(
+    fn first_may_move(
         g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
@@ -268,7 +270,7 @@ impl ByPlan {
     // `ByPlan::draw` keeps its registers.
     #[cold]
     #[inline(never)]
-    pub(crate) fn relocate<const W: usize>(
+    pub(crate) fn relocate(
         g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
