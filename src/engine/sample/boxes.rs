@@ -1,7 +1,7 @@
 //! Boxes: the candidates of a rule that moves pieces one step or one jump along
 //! directions known for the whole generation, counted per piece from a table made when
 //! the game is built and checked only when drawn: a part of the general path (see
-//! [`General::draw`]).
+//! `General::draw`).
 
 use crate::check::hir::Action;
 
@@ -13,7 +13,7 @@ use crate::engine::exec::state::State;
 use crate::engine::sample::general::General;
 
 /// Box slots drawn that are not legal turns before random play turns the boxes into
-/// exact groups (see [`General::draw`]).
+/// exact groups (see `General::draw`).
 pub const BOX_MISSES: u32 = 12;
 
 /// Boxes, as the general path draws them.

@@ -16,7 +16,7 @@ use crate::engine::sample::sets::BySets;
 use crate::engine::sample::{Drawn, Listing};
 
 /// Random play of the first block of a `first` statement that may move (see
-/// [`FirstBlock::draw`]). It owns no scratch space: its candidates are those the
+/// `FirstBlock::draw`). It owns no scratch space: its candidates are those the
 /// draw by sets left ([`BySets`]), its turns are written into the general path's
 /// candidates ([`General`]) and drawn by its draw.
 pub struct FirstBlock;

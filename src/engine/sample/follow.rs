@@ -21,8 +21,8 @@
 //! a legal turn is drawn again with the same chance as before, so the first legal one
 //! drawn is uniform over the legal turns. The fallback: after [`FOLLOW_MISSES`] misses
 //! the first parts are replaced by their turns, listed exactly
-//! ([`General::follows_to_turns`]), each then one candidate turn among the others (see
-//! [`General::draw`]), which is uniform too, and so is the mixture.
+//! (`General::follows_to_turns`), each then one candidate turn among the others (see
+//! `General::draw`), which is uniform too, and so is the mixture.
 //!
 //! These are parts of the general path ([`General`]): the first parts and their slots
 //! are among its candidates. What the generator writes for them (the first parts, the

@@ -15,7 +15,7 @@ use crate::engine::sample::candidates::Candidates;
 use crate::engine::sample::follow::FOLLOW_MISSES;
 use crate::engine::sample::{Drawn, Listing};
 
-/// Random play, the general way (see [`General::draw`]): the strategy every other
+/// Random play, the general way (see `General::draw`): the strategy every other
 /// falls back on, with its candidates, reused from turn to turn.
 #[derive(Default)]
 pub struct General {

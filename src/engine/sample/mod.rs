@@ -46,7 +46,7 @@ pub use plan::{ByPlan, PlanCandidates};
 pub use sets::BySets;
 
 /// (Piece, direction) slots drawn that are not legal moves before random play by a
-/// plan lists its candidates (see [`ByPlan::draw`]).
+/// plan lists its candidates (see `ByPlan::draw`).
 pub const DIRECTION_MISSES: u32 = 16;
 
 /// How many drawn candidates may fail the other conditions before random play by a
@@ -131,7 +131,7 @@ pub(crate) enum Drawn {
     Candidate(usize),
 }
 
-/// Random play by listing (see [`Listing::draw`]), with its list: every legal turn,
+/// Random play by listing (see `Listing::draw`), with its list: every legal turn,
 /// or the turn another strategy drew, alone.
 #[derive(Default)]
 pub struct Listing {

@@ -41,7 +41,7 @@ impl PlanCandidates {
     }
 }
 
-/// Random play by a phase's plan (see [`ByPlan::draw`]), with its buffer of
+/// Random play by a phase's plan (see `ByPlan::draw`), with its buffer of
 /// candidates, reused from turn to turn. The plan may name rules drawn by sets or a
 /// `first` statement whose blocks sets show to have moves or not: those are drawn by
 /// the draw by sets it holds (a strategy inside this one: nothing else calls it).

@@ -34,7 +34,7 @@ pub const PASSED: u8 = u8::MAX - 1;
 /// directions each); a rule with more is not counted by sets.
 const MAX_BRANCHES: usize = 8;
 
-/// Random play by sets (see [`BySets::draw`]), with its candidates, reused from turn
+/// Random play by sets (see `BySets::draw`), with its candidates, reused from turn
 /// to turn.
 #[derive(Default)]
 pub struct BySets<const W: usize> {
