@@ -1,4 +1,4 @@
-//! Random play draws `relocate` rules by plan (`Game::random_relocate`): on positions
+//! Random play draws `relocate` rules by plan (`ByPlan::relocate`): on positions
 //! where a relocation is due, every legal relocation is drawn about equally often, with
 //! one and with two captured pieces of the mover, under Agon's default options and the
 //! options that keep the destinations independent of the piece (`anywhere`,

@@ -3,15 +3,22 @@
 //! (`optional { some_rule }`), the rules that may follow it and the conditions on their
 //! way ([`Follow`]), and the parts of each rule's sets that cannot change during a turn
 //! ([`Fixed`]): what the draw by slots counts once per turn (see
-//! `crate::engine::sample::follow`).
+//! `crate::engine::sample::follow`). And what the generator does with them when it
+//! writes for random play: the first parts of such a rule listed exactly, each with
+//! its candidate second parts counted (`Game::gen_follow`).
 
-use crate::check::hir::{Builtin, ContextVar};
+use crate::check::hir::{Action, Builtin, ContextVar};
 
-use crate::engine::compile::program::{E, S};
+use crate::engine::bits::Bits;
+use crate::engine::compile::program::{E, NONE, S};
 use crate::engine::exec::closure;
 use crate::engine::exec::code::{Lower, deps, deps_in, turn_fixed};
-use crate::engine::exec::game::{CRule, FB, Fixed, Follow};
+use crate::engine::exec::context::{Ctx, MoveVars};
+use crate::engine::exec::counted::Counted;
+use crate::engine::exec::game::{CRule, FB, Fixed, Follow, Game};
 use crate::engine::exec::ir::SetN;
+use crate::engine::exec::moves::Part;
+use crate::engine::exec::state::State;
 
 /// Whether an expression has one value throughout a turn for one move: it reads the
 /// position only at the start of the turn (`at_turn_start`), and otherwise the move's
@@ -223,4 +230,136 @@ fn closed(stmts: &[S], bound: &mut Vec<u32>) -> bool {
     }
     bound.truncate(n);
     ok
+}
+
+/// What the generator writes for random play over turns of two parts (see
+/// `crate::engine::sample::follow`).
+impl<const W: usize> Game<W> {
+    /// Lists the first parts of rule `rid` with exact conditions, each standing for
+    /// `1 + |K|` slots (see `crate::engine::sample::follow`); `cx.mv.rule` is `rid`.
+    pub(crate) fn gen_follow(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, cr: &CRule<W>, out: &mut Counted) {
+        let Some(m) = &cr.mask else { return };
+        let (first, end, total) = self.follow_bound(s, cx, rid, out);
+        let weight = total.saturating_add(1);
+        let action = self.prog.rules[rid as usize].action;
+        let Some(sets) = self.rule_sets(s, cx, rid, cr, m) else { return };
+        if action == Action::Place {
+            let owner = self.place_owner(s, cx, rid);
+            let mut dest = sets.gen_dest & m.static_ok[0];
+            for c in &m.per_from {
+                dest &= (c.0)(self, s, cx);
+            }
+            let dest = self.exact_targets(s, cx, rid, action, NONE, dest);
+            if !dest.is_empty() {
+                out.push_follow(rid, NONE, owner as u16, &dest, weight, first, end);
+            }
+            return;
+        }
+        for from in sets.pieces.iter() {
+            cx.mv.from = from;
+            cx.mv.to = NONE;
+            cx.mv.middle = NONE;
+            let dirs = match sets.dirs {
+                Some(d) => d,
+                None => cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a)),
+            };
+            let mask = self.piece_mask(s, cx, cr, m, action, from, sets.gen_dest, sets.over, dirs);
+            let mask = self.exact_targets(s, cx, rid, action, from, mask);
+            if !mask.is_empty() {
+                out.push_follow(rid, from, 0, &mask, weight, first, end);
+            }
+        }
+    }
+
+    /// The destinations of `mask` whose moves pass the conditions the mask leaves.
+    pub(crate) fn exact_targets(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        action: Action,
+        from: u16,
+        mask: Bits<W>,
+    ) -> Bits<W> {
+        let Some(res) = self.code.rules[rid as usize].mask.as_ref().and_then(|m| m.residual.as_ref()) else {
+            return mask;
+        };
+        let mut out = mask;
+        for to in mask.iter() {
+            let p = self.part_of(rid, action, from, to, 0);
+            cx.mv.to = to;
+            cx.mv.middle = p.middle;
+            if !(res.0)(self, s, cx) {
+                out.remove(to);
+            }
+        }
+        cx.mv.to = NONE;
+        cx.mv.middle = NONE;
+        out
+    }
+
+    /// The part of rule `rid` from `from` to `to` (with the jumped cell of a jump).
+    pub(crate) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
+        let middle = if action == Action::Jump { self.board.jumped_cell(from, to) } else { NONE };
+        Part::new(rid, from, to, middle, extra)
+    }
+
+    /// Counts the candidate second parts after a part of rule `rid` in the position
+    /// `s` at the start of the turn, adding them to `list`: (first, end, how many).
+    fn follow_bound(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, list: &mut Counted) -> (u32, u32, u32) {
+        let first = list.seconds_len();
+        let Some(f) = &self.code.follows[rid as usize] else { return (first, first, 0) };
+        let saved = std::mem::take(&mut cx.mv);
+        let mut total = 0u32;
+        for (r2, guards) in &f.next {
+            cx.mv = MoveVars::default();
+            if guards.iter().any(|(c, want)| (c.0)(self, s, cx) != *want) {
+                continue;
+            }
+            cx.mv.rule = *r2;
+            let mut add = |g: &Self, cx: &mut Ctx<W>, from: u16| {
+                let n = g.fixed_dest(s, cx, *r2, from).count();
+                if n > 0 {
+                    list.push_second(*r2, from, n);
+                    total = total.saturating_add(n);
+                }
+            };
+            let subject = self.code.fixed[*r2 as usize].as_ref().and_then(|f| f.subject.as_ref());
+            match (self.prog.rules[*r2 as usize].action, subject) {
+                (Action::Place, _) => add(self, cx, NONE),
+                (_, Some(sub)) => {
+                    for from in (sub.0)(self, s, cx).iter() {
+                        add(self, cx, from);
+                    }
+                }
+                (_, None) => {
+                    for from in self.board.all.iter() {
+                        add(self, cx, from);
+                    }
+                }
+            }
+        }
+        cx.mv = saved;
+        (first, list.seconds_len(), total)
+    }
+
+    /// The destinations of rule `rid` from `from` that no position of this turn can
+    /// rule out (a superset of its moves' destinations); sets `cx.mv.from`.
+    pub(crate) fn fixed_dest(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, from: u16) -> Bits<W> {
+        let Some(m) = &self.code.rules[rid as usize].mask else { return Bits::EMPTY };
+        let mut reach = match self.prog.rules[rid as usize].action {
+            Action::Place => m.static_ok[0],
+            Action::Relocate => {
+                let mut r = m.static_ok[0];
+                r.remove(from);
+                r
+            }
+            _ => m.static_ok.get(from as usize).copied().unwrap_or_default(),
+        };
+        cx.mv.from = from;
+        if let Some(d) = self.code.fixed[rid as usize].as_ref().and_then(|f| f.dest.as_ref()) {
+            reach &= (d.0)(self, s, cx);
+        }
+        reach
+    }
 }

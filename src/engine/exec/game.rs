@@ -285,7 +285,7 @@ pub struct CRule<const W: usize> {
 ///
 /// The tag is a byte of its own (`repr(u8)`): left to the compiler, the variants'
 /// tag would be kept in the niche of `Sets`' vector capacity, and every step of the
-/// walk in `Game::random_by_plan` would decode it (a load, a test and a select
+/// walk in `sample::ByPlan::draw` would decode it (a load, a test and a select
 /// before the jump) instead of reading one byte.
 #[derive(Clone, Debug)]
 #[repr(u8)]
@@ -313,7 +313,7 @@ pub struct Shown {
     pub rules: Vec<u32>,
     /// Whether the block is made of its move rules alone (no `longest`): then, when
     /// it may move, its turns are those its sets' candidates begin, completed one by
-    /// one (`Game::random_first_block`); otherwise the general path decides.
+    /// one (`sample::FirstBlock::draw`); otherwise the general path decides.
     pub plain: bool,
 }
 

@@ -21,8 +21,12 @@
 //! a legal turn is drawn again with the same chance as before, so the first legal one
 //! drawn is uniform over the legal turns. The fallback: after [`FOLLOW_MISSES`] misses
 //! the first parts are replaced by their turns, listed exactly
-//! ([`Game::follows_to_turns`]), each then one candidate turn among the others (see
-//! `Game::random_general`), which is uniform too, and so is the mixture.
+//! (`General::follows_to_turns`), each then one candidate turn among the others (see
+//! `General::draw`), which is uniform too, and so is the mixture.
+//!
+//! These are parts of the general path ([`General`]): the first parts and their slots
+//! are among its candidates. What the generator writes for them (the first parts, the
+//! candidate second parts) is `Game::gen_follow`, in `exec/follow.rs`.
 
 use crate::check::hir::Action;
 
@@ -30,13 +34,12 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, MoveVars};
-use crate::engine::exec::counted::Counted;
-use crate::engine::exec::game::{CRule, CS, Game};
+use crate::engine::exec::game::{CS, Game};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Outcome, State};
 use crate::engine::exec::statement::Pendings;
-use crate::engine::sample::candidates::Candidates;
+use crate::engine::sample::general::General;
 
 /// Slots drawn that are not legal turns before random play lists the turns of the
 /// first parts exactly. Listing them costs as much as many misses: on the game of
@@ -51,146 +54,19 @@ fn optional_has<const W: usize>(st: &CS<W>, rid: u32) -> bool {
     matches!(st, CS::Optional(b) if b.iter().any(|x| matches!(x, CS::Move(r) if *r == rid)))
 }
 
-impl<const W: usize> Game<W> {
-    /// Lists the first parts of rule `rid` with exact conditions, each standing for
-    /// `1 + |K|` slots (see the module); `cx.mv.rule` is `rid`.
-    pub(crate) fn gen_follow(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, cr: &CRule<W>, out: &mut Counted) {
-        let Some(m) = &cr.mask else { return };
-        let (first, end, total) = self.follow_bound(s, cx, rid, out);
-        let weight = total.saturating_add(1);
-        let action = self.prog.rules[rid as usize].action;
-        let Some(sets) = self.rule_sets(s, cx, rid, cr, m) else { return };
-        if action == Action::Place {
-            let owner = self.place_owner(s, cx, rid);
-            let mut dest = sets.gen_dest & m.static_ok[0];
-            for c in &m.per_from {
-                dest &= (c.0)(self, s, cx);
-            }
-            let dest = self.exact_targets(s, cx, rid, action, NONE, dest);
-            if !dest.is_empty() {
-                out.push_follow(rid, NONE, owner as u16, &dest, weight, first, end);
-            }
-            return;
-        }
-        for from in sets.pieces.iter() {
-            cx.mv.from = from;
-            cx.mv.to = NONE;
-            cx.mv.middle = NONE;
-            let dirs = match sets.dirs {
-                Some(d) => d,
-                None => cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a)),
-            };
-            let mask = self.piece_mask(s, cx, cr, m, action, from, sets.gen_dest, sets.over, dirs);
-            let mask = self.exact_targets(s, cx, rid, action, from, mask);
-            if !mask.is_empty() {
-                out.push_follow(rid, from, 0, &mask, weight, first, end);
-            }
-        }
-    }
-
-    /// The destinations of `mask` whose moves pass the conditions the mask leaves.
-    pub(crate) fn exact_targets(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        rid: u32,
-        action: Action,
-        from: u16,
-        mask: Bits<W>,
-    ) -> Bits<W> {
-        let Some(res) = self.code.rules[rid as usize].mask.as_ref().and_then(|m| m.residual.as_ref()) else {
-            return mask;
-        };
-        let mut out = mask;
-        for to in mask.iter() {
-            let p = self.part_of(rid, action, from, to, 0);
-            cx.mv.to = to;
-            cx.mv.middle = p.middle;
-            if !(res.0)(self, s, cx) {
-                out.remove(to);
-            }
-        }
-        cx.mv.to = NONE;
-        cx.mv.middle = NONE;
-        out
-    }
-
-    /// The part of rule `rid` from `from` to `to` (with the jumped cell of a jump).
-    pub(crate) fn part_of(&self, rid: u32, action: Action, from: u16, to: u16, extra: u16) -> Part {
-        let middle = if action == Action::Jump { self.board.jumped_cell(from, to) } else { NONE };
-        Part::new(rid, from, to, middle, extra)
-    }
-
-    /// Counts the candidate second parts after a part of rule `rid` in the position
-    /// `s` at the start of the turn, adding them to `list`: (first, end, how many).
-    fn follow_bound(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, list: &mut Counted) -> (u32, u32, u32) {
-        let first = list.seconds_len();
-        let Some(f) = &self.code.follows[rid as usize] else { return (first, first, 0) };
-        let saved = std::mem::take(&mut cx.mv);
-        let mut total = 0u32;
-        for (r2, guards) in &f.next {
-            cx.mv = MoveVars::default();
-            if guards.iter().any(|(c, want)| (c.0)(self, s, cx) != *want) {
-                continue;
-            }
-            cx.mv.rule = *r2;
-            let mut add = |g: &Self, cx: &mut Ctx<W>, from: u16| {
-                let n = g.fixed_dest(s, cx, *r2, from).count();
-                if n > 0 {
-                    list.push_second(*r2, from, n);
-                    total = total.saturating_add(n);
-                }
-            };
-            let subject = self.code.fixed[*r2 as usize].as_ref().and_then(|f| f.subject.as_ref());
-            match (self.prog.rules[*r2 as usize].action, subject) {
-                (Action::Place, _) => add(self, cx, NONE),
-                (_, Some(sub)) => {
-                    for from in (sub.0)(self, s, cx).iter() {
-                        add(self, cx, from);
-                    }
-                }
-                (_, None) => {
-                    for from in self.board.all.iter() {
-                        add(self, cx, from);
-                    }
-                }
-            }
-        }
-        cx.mv = saved;
-        (first, list.seconds_len(), total)
-    }
-
-    /// The destinations of rule `rid` from `from` that no position of this turn can
-    /// rule out (a superset of its moves' destinations); sets `cx.mv.from`.
-    fn fixed_dest(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, from: u16) -> Bits<W> {
-        let Some(m) = &self.code.rules[rid as usize].mask else { return Bits::EMPTY };
-        let mut reach = match self.prog.rules[rid as usize].action {
-            Action::Place => m.static_ok[0],
-            Action::Relocate => {
-                let mut r = m.static_ok[0];
-                r.remove(from);
-                r
-            }
-            _ => m.static_ok.get(from as usize).copied().unwrap_or_default(),
-        };
-        cx.mv.from = from;
-        if let Some(d) = self.code.fixed[rid as usize].as_ref().and_then(|f| f.dest.as_ref()) {
-            reach &= (d.0)(self, s, cx);
-        }
-        reach
-    }
-
+/// Turns of two parts, as the general path draws them (see the module).
+impl General {
     /// Slot `j` of first part `p1` (see the module), the first parts' candidates being
-    /// `cands`' run `first..end`: the turn when it is a legal one. A second part that
+    /// the run `first..end` of the candidates: the turn when it is a legal one. A second part that
     /// returns to the position at the start of the turn, or leaves the one after the
     /// first part as it was, is not one (`Game::revisits`). An error when a part puts a
     /// piece on a full stack.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn check_follow(
+    pub(crate) fn check_follow<const W: usize>(
         &self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        cands: &Candidates,
         p1: Part,
         j: u32,
         first: u32,
@@ -200,42 +76,50 @@ impl<const W: usize> Game<W> {
         let second = if j == 0 {
             None
         } else {
-            let Some((r2, from2, k)) = cands.second_nth(first, end, j - 1) else { return Ok(None) };
+            let Some((r2, from2, k)) = self.cands.second_nth(first, end, j - 1) else { return Ok(None) };
             cx.mv = MoveVars { rule: r2, ..MoveVars::default() };
-            let Some(to2) = self.fixed_dest(s, cx, r2, from2).nth(k) else { return Ok(None) };
+            let Some(to2) = g.fixed_dest(s, cx, r2, from2).nth(k) else { return Ok(None) };
             Some((r2, from2, to2))
         };
         let mut pending: Pendings<W> = Pendings::new();
-        let (next, mut inner, flow) = self.play_on_copy(s, cx, p1, &mut pending);
+        let (next, mut inner, flow) = g.play_on_copy(s, cx, p1, &mut pending);
         let found = match second {
-            _ if next.full_stack() != NONE => Err(self.stack_full(next.full_stack())),
+            _ if next.full_stack() != NONE => Err(g.stack_full(next.full_stack())),
             _ if flow.refused => Ok(None),
             None => Ok(Some((p1, None))),
             Some(_) if flow.stopped || next.outcome() != Outcome::Ongoing => Ok(None),
             Some((r2, from2, to2)) => match pending.iter().find(|p| optional_has(p.stmt, r2)) {
                 Some(p) => {
                     inner.copy_slots(&p.slots);
-                    match self.check_move(&next, &mut inner, r2, from2, to2) {
-                        Some(p2) => self.second_part(s, &next, &mut inner, p2).map(|ok| ok.then_some((p1, Some(p2)))),
+                    match Self::check_move(g, &next, &mut inner, r2, from2, to2) {
+                        Some(p2) => {
+                            Self::second_part(g, s, &next, &mut inner, p2).map(|ok| ok.then_some((p1, Some(p2))))
+                        }
                         None => Ok(None),
                     }
                 }
                 None => Ok(None),
             },
         };
-        Self::end_copy(cx, inner, next, pending);
+        Game::end_copy(cx, inner, next, pending);
         found
     }
 
     /// Whether second part `p2`, whose conditions hold in `mid` (the position after the
     /// first part, from `start`), is a legal move: it is played on a scratch position,
     /// as `Game::complete` would, and may not return to `start` or leave `mid` as it was.
-    fn second_part(&self, start: &State<W>, mid: &State<W>, cx: &mut Ctx<W>, p2: Part) -> Result<bool, EngineError> {
+    fn second_part<const W: usize>(
+        g: &Game<W>,
+        start: &State<W>,
+        mid: &State<W>,
+        cx: &mut Ctx<W>,
+        p2: Part,
+    ) -> Result<bool, EngineError> {
         let mut after = cx.scratch_copy(mid);
         cx.mv.chosen = None;
-        let flow = self.apply_part(&mut after, cx, p2, None, true);
+        let flow = g.apply_part(&mut after, cx, p2, None, true);
         let ok = if after.full_stack() != NONE {
-            Err(self.stack_full(after.full_stack()))
+            Err(g.stack_full(after.full_stack()))
         } else {
             Ok(!flow.refused && after.hash() != start.hash() && after.hash() != mid.hash())
         };
@@ -245,18 +129,25 @@ impl<const W: usize> Game<W> {
 
     /// The move of rule `rid` from `from` to `to` when generating the rule in `s`
     /// lists it (its rule has a mask and needs no `then` block to be listed).
-    fn check_move(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, from: u16, to: u16) -> Option<Part> {
-        let cr = &self.code.rules[rid as usize];
+    fn check_move<const W: usize>(
+        g: &Game<W>,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        from: u16,
+        to: u16,
+    ) -> Option<Part> {
+        let cr = &g.code.rules[rid as usize];
         let m = cr.mask.as_ref()?;
-        let action = self.prog.rules[rid as usize].action;
+        let action = g.prog.rules[rid as usize].action;
         cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
-        let sets = self.rule_sets(s, cx, rid, cr, m)?;
+        let sets = g.rule_sets(s, cx, rid, cr, m)?;
         let mut extra = 0;
         let mask = if action == Action::Place {
-            extra = self.place_owner(s, cx, rid) as u16;
+            extra = g.place_owner(s, cx, rid) as u16;
             let mut dest = sets.gen_dest & m.static_ok[0];
             for c in &m.per_from {
-                dest &= (c.0)(self, s, cx);
+                dest &= (c.0)(g, s, cx);
             }
             dest
         } else {
@@ -266,12 +157,12 @@ impl<const W: usize> Game<W> {
             cx.mv.from = from;
             let dirs = match sets.dirs {
                 Some(d) => d,
-                None => cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a)),
+                None => cr.along.as_ref().map_or(0, |a| g.edirs(s, cx, a)),
             };
-            let mask = self.piece_mask(s, cx, cr, m, action, from, sets.gen_dest, sets.over, dirs);
+            let mask = g.piece_mask(s, cx, cr, m, action, from, sets.gen_dest, sets.over, dirs);
             if matches!(action, Action::Step | Action::Jump) {
                 // Listed along the rule's directions only.
-                let d = (0..self.board.ndirs).find(|&d| self.reach_of(action, from, d) == to)?;
+                let d = (0..g.board.ndirs).find(|&d| Self::reach_of(g, action, from, d) == to)?;
                 if dirs >> d & 1 == 0 {
                     return None;
                 }
@@ -281,25 +172,26 @@ impl<const W: usize> Game<W> {
         if !mask.has(to) {
             return None;
         }
-        let part = self.part_of(rid, action, from, to, extra);
+        let part = g.part_of(rid, action, from, to, extra);
         cx.mv.to = to;
         cx.mv.middle = part.middle;
-        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then_some(part)
+        m.residual.as_ref().is_none_or(|c| (c.0)(g, s, cx)).then_some(part)
     }
 
     /// Where one step (or jump) along direction `d` leads from `from`.
-    fn reach_of(&self, action: Action, from: u16, d: usize) -> u16 {
-        let one = self.board.step[from as usize * self.board.ndirs + d];
+    fn reach_of<const W: usize>(g: &Game<W>, action: Action, from: u16, d: usize) -> u16 {
+        let one = g.board.step[from as usize * g.board.ndirs + d];
         if action != Action::Jump || one == NONE {
             return one;
         }
-        self.board.step[one as usize * self.board.ndirs + d]
+        g.board.step[one as usize * g.board.ndirs + d]
     }
 
     /// Replaces the first parts of turns that may go on by their turns, listed
-    /// exactly among the turns of `cands` (one-part turns that may not go on stay
+    /// exactly among the candidate turns (one-part turns that may not go on stay
     /// unchecked, as the generator leaves them).
-    pub(crate) fn follows_to_turns(&self, s: &State<W>, cx: &mut Ctx<W>, cands: &mut Candidates) {
+    pub(crate) fn follows_to_turns<const W: usize>(&mut self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) {
+        let cands = &mut self.cands;
         let mut prefix = Vec::new();
         let groups: Vec<(u32, u16, u16, Bits<W>)> = (0..cands.follow_count())
             .map(|i| {
@@ -309,11 +201,11 @@ impl<const W: usize> Game<W> {
             .collect();
         cands.clear_follows();
         for (rule, from, extra, dest) in groups {
-            let action = self.prog.rules[rule as usize].action;
+            let action = g.prog.rules[rule as usize].action;
             for to in dest.iter() {
-                let part = self.part_of(rule, action, from, to, extra);
+                let part = g.part_of(rule, action, from, to, extra);
                 cx.mv = MoveVars { from, to, middle: part.middle, rule, ..MoveVars::default() };
-                self.complete(s, cx, rule, part, &mut prefix, cands.turns());
+                g.complete(s, cx, rule, part, &mut prefix, cands.turns());
             }
         }
     }

@@ -5,15 +5,13 @@ use crate::check::hir::Action;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::closure::set_lit_bits;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::{CRule, Game, Mask, Plan, Shown};
+use crate::engine::exec::game::{Game, Plan, Shown};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::State;
-use crate::engine::sample::sets::Source;
-use crate::engine::sample::{
-    BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF, Sampler,
-};
+use crate::engine::sample::masked::{masked_candidate, plan_sets};
+use crate::engine::sample::sets::BySets;
+use crate::engine::sample::{BYTES_ONE, BYTES_TOP, DIRECTION_MISSES, EXACT_MISSES, EXACT_PIECES, RELOCATE_SELF};
 
 /// The candidates of one rule drawn by plan when its slots are listed (start cell,
 /// destination, direction): a buffer reused from position to position.
@@ -43,7 +41,19 @@ impl PlanCandidates {
     }
 }
 
-impl<const W: usize> Game<W> {
+/// Random play by a phase's plan (see `ByPlan::draw`), with its buffer of
+/// candidates, reused from turn to turn. The plan may name rules drawn by sets or a
+/// `first` statement whose blocks sets show to have moves or not: those are drawn by
+/// the draw by sets it holds (a strategy inside this one: nothing else calls it).
+#[derive(Default)]
+pub struct ByPlan<const W: usize> {
+    /// The candidates of the rule drawn, when its slots are listed.
+    cands: PlanCandidates,
+    /// The draw by sets, and the candidates of a `first` block that may move.
+    pub(crate) sets: BySets<W>,
+}
+
+impl<const W: usize> ByPlan<W> {
     /// Random play by a phase's [`Plan`]: the conditions of the phase pick the rule;
     /// its slots are its pieces' static destinations in its destination set (each at
     /// most one turn, every turn of the rule one slot); a slot is drawn uniformly and
@@ -54,44 +64,48 @@ impl<const W: usize> Game<W> {
     /// slots drawn by rejection (until [`DIRECTION_MISSES`] misses), then the
     /// candidates listed and drawn without replacement. `None` when the plan cannot
     /// decide (it names no rule, the rule has no mask, no candidate is legal): then
-    /// the general path draws, from scratch ([`Game::random_general`]), unless the
-    /// sampler's `first_block` is set: a `first` block made of move rules alone may
-    /// move, and its candidates are the sampler's sources (see
-    /// `Game::random_first_block`). Each draw here
-    /// is uniform over the legal turns, and so is the general path's, so the mixture
-    /// is uniform.
-    pub(crate) fn random_by_plan(
-        &self,
+    /// the general path draws, from scratch
+    /// ([`General::draw`](crate::engine::sample::general::General::draw)), unless
+    /// `self.sets.first_block` is set: a `first` block made of move rules alone may
+    /// move, and its candidates are the sources of `self.sets` (see
+    /// [`FirstBlock::draw`](crate::engine::sample::first::FirstBlock::draw)). Rules
+    /// the plan draws by sets are drawn by [`BySets::draw`]. Each draw here is uniform
+    /// over the legal turns, and so is the general path's, so the mixture is uniform.
+    // Inlined into `Game::random_move` as it was when it was a method of the game:
+    // a strategy's methods go into the codegen unit of its type, not the game's.
+    #[inline]
+    pub(crate) fn draw(
+        &mut self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
-        sampler: &mut Sampler<W>,
         plan: &Plan<W>,
     ) -> Option<Part> {
         let mut p = plan;
         let rid = loop {
             match p {
                 Plan::Rule(r) => break *r,
-                Plan::Sets(rules) => return self.random_by_sets(s, cx, rng, &mut sampler.sources, rules),
-                Plan::First(blocks, last) => match self.first_may_move(s, cx, &mut sampler.sources, blocks) {
+                Plan::Sets(rules) => return self.sets.draw(g, s, cx, rng, rules),
+                Plan::First(blocks, last) => match Self::first_may_move(g, s, cx, &mut self.sets, blocks) {
                     Some(plain) => {
-                        sampler.first_block = plain;
+                        self.sets.first_block = plain;
                         return None;
                     }
                     None => p = last,
                 },
                 Plan::General => return None,
-                Plan::IfElse(c, a, b) => p = if (c.0)(self, s, cx) { a } else { b },
+                Plan::IfElse(c, a, b) => p = if (c.0)(g, s, cx) { a } else { b },
             }
         };
-        let cr = &self.code.rules[rid as usize];
+        let cr = &g.code.rules[rid as usize];
         let m = cr.mask.as_ref()?;
-        let action = self.prog.rules[rid as usize].action;
+        let action = g.prog.rules[rid as usize].action;
         cx.mv.rule = rid;
         if action == Action::Relocate {
-            return self.random_relocate(s, cx, rng, rid);
+            return Self::relocate(g, s, cx, rng, rid);
         }
-        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        let (dest, pieces) = plan_sets(g, s, cx, cr, m)?;
         // First by rejection: a (piece, direction) slot drawn uniformly is at most one
         // move of the rule and every move is one slot, so the first slot that is a legal
         // move is uniform over the legal moves. Most positions need a draw or two; after
@@ -107,7 +121,7 @@ impl<const W: usize> Game<W> {
         // each draw is uniform over the candidates left, so the first legal one is
         // uniform over the legal moves. After [`EXACT_MISSES`] misses the steps below
         // draw afresh (uniform too, and so is the mixture).
-        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * self.board.ndirs < 128 {
+        if m.along_const && action == Action::Step && np <= EXACT_PIECES && np * g.board.ndirs < 128 {
             // The pieces' cells in increasing order, and their counts of candidates as
             // the bytes of one number (each below 128, and so is their sum). The
             // static destinations are read by word and bit (`static_ok` has `64 * W`
@@ -151,7 +165,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 let to = t.nth(r - before)?;
-                if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
+                if let Some(part) = masked_candidate(g, s, cx, m, rid, from, to, NONE) {
                     return Some(part);
                 }
                 dead[misses] = (from, to);
@@ -163,13 +177,13 @@ impl<const W: usize> Game<W> {
                 return None;
             }
         }
-        let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
+        let dirs = cr.along.as_ref().map_or(0, |a| g.edirs(s, cx, a));
         let over = match (&cr.over, action) {
-            (Some(o), Action::Jump) => (o.0)(self, s, cx),
+            (Some(o), Action::Jump) => (o.0)(g, s, cx),
             _ => Bits::EMPTY,
         };
         let jump = action == Action::Jump;
-        let nd = self.board.ndirs;
+        let nd = g.board.ndirs;
         for _ in 0..DIRECTION_MISSES {
             let r = rng.below(np * nd);
             let (from, d) = (pieces.nth((r / nd) as u32)?, r % nd);
@@ -178,25 +192,25 @@ impl<const W: usize> Game<W> {
             if to == NONE || !dest.has(to) || dirs >> d & 1 == 0 {
                 continue;
             }
-            let middle = if jump { self.board.step[at] } else { NONE };
+            let middle = if jump { g.board.step[at] } else { NONE };
             if jump && !over.has(middle) {
                 continue;
             }
-            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
+            if let Some(part) = masked_candidate(g, s, cx, m, rid, from, to, middle) {
                 return Some(part);
             }
         }
         // Every (piece, direction) whose static destination is in the destination set
         // and whose jumped cell may be jumped: each move of the rule once (destinations
         // are unique per start cell), written without a branch per candidate.
-        let buf = &mut sampler.plan;
-        let cands = buf.at_least(self.board.n * nd);
+        let buf = &mut self.cands;
+        let cands = buf.at_least(g.board.n * nd);
         let mut k = 0;
         for from in pieces.iter() {
             let row = &m.targets[from as usize * nd..from as usize * nd + nd];
             for (d, &to) in row.iter().enumerate() {
                 cands[k] = (from, to, d as u8);
-                let over_ok = !jump || over.has(self.board.step[from as usize * nd + d]);
+                let over_ok = !jump || over.has(g.board.step[from as usize * nd + d]);
                 k += usize::from(dest.has(to) & (dirs >> d & 1 == 1) & over_ok);
             }
         }
@@ -206,8 +220,8 @@ impl<const W: usize> Game<W> {
         while k > 0 {
             let i = rng.below(k);
             let (from, to, d) = buf.get(i);
-            let middle = if jump { self.board.step[from as usize * nd + d as usize] } else { NONE };
-            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, middle) {
+            let middle = if jump { g.board.step[from as usize * nd + d as usize] } else { NONE };
+            if let Some(part) = masked_candidate(g, s, cx, m, rid, from, to, middle) {
                 return Some(part);
             }
             k -= 1;
@@ -220,17 +234,17 @@ impl<const W: usize> Game<W> {
     /// may move (some candidate, or a rule that cannot be counted by sets), and if so
     /// whether its turns are begun by its candidates, now in `sources` (it is
     /// `plain`, every rule counted). `None` when none may move. Out of line: the walk
-    /// of [`Game::random_by_plan`] keeps its registers.
+    /// of [`ByPlan::draw`] keeps its registers.
     #[inline(never)]
     fn first_may_move(
-        &self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
-        sources: &mut Vec<Source<W>>,
+        sets: &mut BySets<W>,
         blocks: &[Shown],
     ) -> Option<bool> {
         for b in blocks {
-            match self.may_move(s, cx, sources, &b.rules) {
+            match sets.may_move(g, s, cx, &b.rules) {
                 None => return Some(false),
                 Some(true) => return Some(b.plain),
                 Some(false) => {}
@@ -239,11 +253,11 @@ impl<const W: usize> Game<W> {
         None
     }
 
-    /// Random play of a `relocate` rule by plan (see [`Game::random_by_plan`]; its
+    /// Random play of a `relocate` rule by plan (see [`ByPlan::draw`]; its
     /// destination set does not read `from`). The candidates are the pairs (piece,
     /// destination): the pieces are the occupied cells of its subject, the destinations
     /// its destination set within its static conditions and the conditions computed
-    /// once per generation, as `gen_masked` lists them. Each legal move is one pair; a
+    /// once per generation, as `Game::gen_masked` lists them. Each legal move is one pair; a
     /// pair `from == to` is none (the general path leaves it out). The pairs are
     /// numbered piece by piece (pair `r` is piece `r / nd` and destination `r % nd`)
     /// and drawn exactly, without replacement: the numbers of the pairs `from == to`
@@ -253,19 +267,19 @@ impl<const W: usize> Game<W> {
     /// candidate is left, after [`EXACT_MISSES`] misses, or when more than
     /// [`RELOCATE_SELF`] pieces stand in the destination set.
     // Cold and not inlined: relocations are rare turns, and the step draw of
-    // `random_by_plan` keeps its registers.
+    // `ByPlan::draw` keeps its registers.
     #[cold]
     #[inline(never)]
-    pub(crate) fn random_relocate(
-        &self,
+    pub(crate) fn relocate(
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
         rid: u32,
     ) -> Option<Part> {
-        let cr = &self.code.rules[rid as usize];
+        let cr = &g.code.rules[rid as usize];
         let m = cr.mask.as_ref()?;
-        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        let (dest, pieces) = plan_sets(g, s, cx, cr, m)?;
         let dest = dest & m.static_ok[0];
         let nd = dest.count() as usize;
         let total = pieces.count() as usize * nd;
@@ -292,7 +306,7 @@ impl<const W: usize> Game<W> {
             }
             let from = pieces.nth((r / nd) as u32)?;
             let to = dest.nth((r % nd) as u32)?;
-            if let Some(part) = self.masked_candidate(s, cx, m, rid, from, to, NONE) {
+            if let Some(part) = masked_candidate(g, s, cx, m, rid, from, to, NONE) {
                 return Some(part);
             }
             let at = out[..n].partition_point(|&x| x < r);
@@ -302,61 +316,5 @@ impl<const W: usize> Game<W> {
             misses += 1;
         }
         None
-    }
-
-    /// The destinations of a masked rule drawn by plan (its `to` set and the
-    /// conditions that are sets of destinations not reading `from`) and its pieces on
-    /// the board. One-literal sets (the most common subjects and destinations) are read
-    /// inline.
-    #[inline(always)]
-    pub(crate) fn plan_sets(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        cr: &CRule<W>,
-        m: &Mask<W>,
-    ) -> Option<(Bits<W>, Bits<W>)> {
-        let mut dest = match cr.to_lit {
-            Some(l) => set_lit_bits(self, s, l),
-            None => (cr.to.as_ref()?.0)(self, s, cx),
-        };
-        for c in &m.per_gen {
-            dest &= (c.0)(self, s, cx);
-        }
-        let pieces = match cr.subject_lit {
-            Some(l) => set_lit_bits(self, s, l),
-            None => (cr.subject.as_ref()?.0)(self, s, cx),
-        } & s.occupied();
-        Some((dest, pieces))
-    }
-
-    /// A candidate of a masked rule whose static conditions hold: the part, when the
-    /// conditions that read `from` and the residual hold too. `cx` is a context of
-    /// random play, whose move variables beyond `from`, `to`, `middle` and `rule` are
-    /// still the defaults (no part was played in it).
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn masked_candidate(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        m: &Mask<W>,
-        rid: u32,
-        from: u16,
-        to: u16,
-        middle: u16,
-    ) -> Option<Part> {
-        // The other move variables stay those of the fresh context the draw made:
-        // conditions write none of them (only playing a part does).
-        cx.mv.from = from;
-        cx.mv.to = NONE;
-        cx.mv.middle = NONE;
-        cx.mv.rule = rid;
-        if !m.from_floor.has(to) && !m.per_from_member.iter().all(|c| (c.0)(self, s, cx, to)) {
-            return None;
-        }
-        cx.mv.to = to;
-        cx.mv.middle = middle;
-        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then(|| Part::new(rid, from, to, middle, 0))
     }
 }

@@ -18,6 +18,7 @@ use crate::engine::exec::game::{AlongBy, Game};
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::State;
 use crate::engine::sample::EXACT_MISSES;
+use crate::engine::sample::masked::{masked_candidate, plan_sets};
 
 /// The start cells of one rule's candidate moves along one direction: the rule, the
 /// direction and the cells; for a placement, [`PLACED`] and the cells placed on.
@@ -33,7 +34,21 @@ pub const PASSED: u8 = u8::MAX - 1;
 /// directions each); a rule with more is not counted by sets.
 const MAX_BRANCHES: usize = 8;
 
-impl<const W: usize> Game<W> {
+/// Random play by sets (see `BySets::draw`), with its candidates, reused from turn
+/// to turn.
+#[derive(Default)]
+pub struct BySets<const W: usize> {
+    /// The candidates: of the rules drawn, or of the blocks of a `first` statement.
+    pub(crate) sources: Vec<Source<W>>,
+    /// Whether the draw by plan found a `first` block that may move, made of move
+    /// rules alone: its candidates are `sources` (see [`FirstBlock::draw`]). Set by
+    /// the plan's walk, cleared when read.
+    ///
+    /// [`FirstBlock::draw`]: crate::engine::sample::first::FirstBlock::draw
+    pub(crate) first_block: bool,
+}
+
+impl<const W: usize> BySets<W> {
     /// Random play by sets: a move of `rules` drawn uniformly. Each candidate (a cell
     /// of a [`Source`]) is at most one move and every move is one candidate (no two
     /// directions lead from one cell to one cell on a board with masks, and the
@@ -42,17 +57,20 @@ impl<const W: usize> Game<W> {
     /// read `from`, the residual), give a first legal one uniform over the legal
     /// moves. `None` (the general path draws, uniformly too, so the mixture is
     /// uniform) when no candidate is left or after [`EXACT_MISSES`] misses.
-    pub(crate) fn random_by_sets(
-        &self,
+    // Inlined into the draw by plan wherever that is inlined (see `ByPlan::draw`).
+    #[inline]
+    pub(crate) fn draw(
+        &mut self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rng: &mut crate::engine::rng::Rng,
-        sources: &mut Vec<Source<W>>,
         rules: &[u32],
     ) -> Option<Part> {
+        let sources = &mut self.sources;
         sources.clear();
         for &rid in rules {
-            self.sources(s, cx, rid, sources)?;
+            Self::add_sources(g, s, cx, rid, sources)?;
         }
         let mut total: u32 = sources.iter().map(|x| x.2.count()).sum();
         let mut misses = 0;
@@ -69,7 +87,7 @@ impl<const W: usize> Game<W> {
             }
             let (rid, d, cells) = sources[j];
             let from = cells.nth(r)?;
-            let part = self.source_candidate(s, cx, rid, d, from);
+            let part = Self::source_candidate(g, s, cx, rid, d, from);
             if part.is_some() {
                 return part;
             }
@@ -85,43 +103,45 @@ impl<const W: usize> Game<W> {
     /// the sets leave hold. Inlined into the draw by sets (called from two places, it
     /// was left out of line: 30 instructions a turn).
     #[inline(always)]
-    pub(crate) fn source_candidate(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
+    pub(crate) fn source_candidate(
+        g: &Game<W>,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        d: u8,
+        cell: u16,
+    ) -> Option<Part> {
         if d >= PASSED {
-            return self.drawn_without_direction(s, cx, rid, d, cell);
+            return Self::drawn_without_direction(g, s, cx, rid, d, cell);
         }
-        let m = self.code.rules[rid as usize].mask.as_ref()?;
-        let at = cell as usize * self.board.ndirs + d as usize;
-        let jump = self.prog.rules[rid as usize].action == Action::Jump;
-        let middle = if jump { self.board.step[at] } else { NONE };
-        self.masked_candidate(s, cx, m, rid, cell, m.targets[at], middle)
+        let m = g.code.rules[rid as usize].mask.as_ref()?;
+        let at = cell as usize * g.board.ndirs + d as usize;
+        let jump = g.prog.rules[rid as usize].action == Action::Jump;
+        let middle = if jump { g.board.step[at] } else { NONE };
+        masked_candidate(g, s, cx, m, rid, cell, m.targets[at], middle)
     }
 
     /// A candidate of a [`Source`] of placements ([`PLACED`]: `cell` is where) or of
     /// a pass ([`PASSED`]), when its conditions hold.
     #[inline(always)]
-    fn drawn_without_direction(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
+    fn drawn_without_direction(g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>, rid: u32, d: u8, cell: u16) -> Option<Part> {
         if d == PASSED {
             cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
-            let holds = self.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(self, s, cx));
+            let holds = g.code.rules[rid as usize].conds.as_ref().is_none_or(|c| (c.0)(g, s, cx));
             return holds.then(|| Part::new(rid, NONE, NONE, NONE, 0));
         }
-        let owner = self.place_owner(s, cx, rid);
-        self.check_masked(s, cx, rid, NONE, cell, owner as u16)
+        let owner = g.place_owner(s, cx, rid);
+        g.check_masked(s, cx, rid, NONE, cell, owner as u16)
     }
 
     /// Whether one of `rules` may have a move: some candidate (see
-    /// [`Game::sources`]); the candidates of all of them are then in `sources`.
+    /// [`BySets::add_sources`]); the candidates of all of them are then in `sources`.
     /// `None` when one of them cannot be counted so.
-    pub(crate) fn may_move(
-        &self,
-        s: &State<W>,
-        cx: &mut Ctx<W>,
-        sources: &mut Vec<Source<W>>,
-        rules: &[u32],
-    ) -> Option<bool> {
+    pub(crate) fn may_move(&mut self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>, rules: &[u32]) -> Option<bool> {
+        let sources = &mut self.sources;
         sources.clear();
         for &rid in rules {
-            self.sources(s, cx, rid, sources)?;
+            Self::add_sources(g, s, cx, rid, sources)?;
         }
         Some(!sources.is_empty())
     }
@@ -136,28 +156,34 @@ impl<const W: usize> Game<W> {
     /// pass, one candidate.
     /// Every legal move of the rule is one candidate. `None` when the rule cannot be
     /// counted so (see `counted_by_sets`).
-    pub(crate) fn sources(&self, s: &State<W>, cx: &mut Ctx<W>, rid: u32, out: &mut Vec<Source<W>>) -> Option<()> {
-        let cr = &self.code.rules[rid as usize];
-        if matches!(self.prog.rules[rid as usize].action, Action::Place | Action::Pass) {
-            return self.sources_without_direction(s, cx, rid, out);
+    pub(crate) fn add_sources(
+        g: &Game<W>,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        out: &mut Vec<Source<W>>,
+    ) -> Option<()> {
+        let cr = &g.code.rules[rid as usize];
+        if matches!(g.prog.rules[rid as usize].action, Action::Place | Action::Pass) {
+            return Self::sources_without_direction(g, s, cx, rid, out);
         }
         let m = cr.mask.as_ref()?;
         cx.mv.rule = rid;
-        let (dest, pieces) = self.plan_sets(s, cx, cr, m)?;
+        let (dest, pieces) = plan_sets(g, s, cx, cr, m)?;
         if pieces.is_empty() || dest.is_empty() {
             return Some(());
         }
-        let over = match self.prog.rules[rid as usize].action {
-            Action::Jump => Some((cr.over.as_ref()?.0)(self, s, cx)),
+        let over = match g.prog.rules[rid as usize].action {
+            Action::Jump => Some((cr.over.as_ref()?.0)(g, s, cx)),
             _ => None,
         };
         // The pieces by the directions they move along.
         let mut branches = [(Bits::<W>::EMPTY, 0u32); MAX_BRANCHES];
         let mut n = 0;
         match (&m.along_by, &cr.along) {
-            (Some(by), _) => self.branches(s, cx, by, pieces, &mut branches, &mut n)?,
+            (Some(by), _) => Self::branches(g, s, cx, by, pieces, &mut branches, &mut n)?,
             (None, Some(along)) => {
-                branches[0] = (pieces, self.edirs(s, cx, along));
+                branches[0] = (pieces, g.edirs(s, cx, along));
                 n = 1;
             }
             (None, None) => {
@@ -166,7 +192,7 @@ impl<const W: usize> Game<W> {
             }
         }
         let all = branches[..n].iter().fold(0, |acc, b| acc | b.1);
-        let board_dirs = if self.board.ndirs >= 32 { u32::MAX } else { (1u32 << self.board.ndirs) - 1 };
+        let board_dirs = if g.board.ndirs >= 32 { u32::MAX } else { (1u32 << g.board.ndirs) - 1 };
         let mut dirs = all & board_dirs;
         while dirs != 0 {
             let d = dirs.trailing_zeros() as u8;
@@ -182,10 +208,10 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             let into = match over {
-                Some(o) => o & self.board.steps_into(dest, d),
+                Some(o) => o & g.board.steps_into(dest, d),
                 None => dest,
             };
-            from &= self.board.steps_into(into, d);
+            from &= g.board.steps_into(into, d);
             if !from.is_empty() {
                 out.push((rid, d, from));
             }
@@ -193,32 +219,32 @@ impl<const W: usize> Game<W> {
         Some(())
     }
 
-    /// [`Game::sources`] of a placement or a pass.
+    /// [`BySets::add_sources`] of a placement or a pass.
     #[inline(never)]
     fn sources_without_direction(
-        &self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
         out: &mut Vec<Source<W>>,
     ) -> Option<()> {
-        if self.prog.rules[rid as usize].action == Action::Pass {
+        if g.prog.rules[rid as usize].action == Action::Pass {
             out.push((rid, PASSED, Bits::single(0)));
             return Some(());
         }
         // As the general path counts them (`Game::gen_masked`).
-        let cr = &self.code.rules[rid as usize];
+        let cr = &g.code.rules[rid as usize];
         let m = cr.mask.as_ref()?;
         cx.mv = MoveVars { rule: rid, ..MoveVars::default() };
         let mut dest = match cr.to_lit {
-            Some(l) => set_lit_bits(self, s, l),
-            None => (cr.to.as_ref()?.0)(self, s, cx),
+            Some(l) => set_lit_bits(g, s, l),
+            None => (cr.to.as_ref()?.0)(g, s, cx),
         } & m.static_ok.first().copied().unwrap_or(Bits::EMPTY);
         for c in m.per_gen.iter().chain(&m.per_from) {
             if dest.is_empty() {
                 break;
             }
-            dest &= (c.0)(self, s, cx);
+            dest &= (c.0)(g, s, cx);
         }
         if !dest.is_empty() {
             out.push((rid, PLACED, dest));
@@ -229,7 +255,7 @@ impl<const W: usize> Game<W> {
     /// The pieces `pieces` split by the directions `by` gives them, added to
     /// `out[*n..]` (`None` past [`MAX_BRANCHES`]).
     fn branches(
-        &self,
+        g: &Game<W>,
         s: &State<W>,
         cx: &mut Ctx<W>,
         by: &AlongBy<W>,
@@ -242,13 +268,13 @@ impl<const W: usize> Game<W> {
         }
         match by {
             AlongBy::Dirs(f) => {
-                *out.get_mut(*n)? = (pieces, self.edirs(s, cx, f));
+                *out.get_mut(*n)? = (pieces, g.edirs(s, cx, f));
                 *n += 1;
             }
             AlongBy::If(set, a, b) => {
-                let inside = (set.0)(self, s, cx);
-                self.branches(s, cx, a, pieces & inside, out, n)?;
-                self.branches(s, cx, b, pieces - inside, out, n)?;
+                let inside = (set.0)(g, s, cx);
+                Self::branches(g, s, cx, a, pieces & inside, out, n)?;
+                Self::branches(g, s, cx, b, pieces - inside, out, n)?;
             }
         }
         Some(())

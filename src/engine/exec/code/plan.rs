@@ -5,7 +5,7 @@
 use crate::check::hir::Action;
 use crate::engine::exec::game::{CRule, CS, Game, Plan, Shown};
 
-/// Whether random play draws move rule `rid` by a plan (see `Game::random_by_plan`):
+/// Whether random play draws move rule `rid` by a plan (see `sample::ByPlan::draw`):
 /// a `step`, `jump` or `relocate` rule whose conditions can wait until a move is drawn,
 /// whose moves need no `then` block to be listed, and whose destinations, directions
 /// and jumped cells do not depend on the piece.
@@ -23,7 +23,7 @@ pub fn boxed<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool 
 }
 
 /// Whether the moves of rule `rid` can be counted as whole-board sets (see
-/// `Game::sources`): a `step` or `jump` rule with a mask, whose destinations and
+/// `sample::BySets::add_sources`): a `step` or `jump` rule with a mask, whose destinations and
 /// jumped cells do not depend on the piece, and whose directions depend on it only
 /// through sets ([`AlongBy`](crate::engine::exec::game::AlongBy)); or a `place` rule
 /// with a mask, of a kind known when the game is built; or a `pass` (one candidate,
@@ -44,7 +44,7 @@ pub fn counted_by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32
         }
 }
 
-/// Whether random play draws move rule `rid` by sets (see `Game::random_by_sets`): it
+/// Whether random play draws move rule `rid` by sets (see `sample::BySets::draw`): it
 /// is counted by sets ([`counted_by_sets`]), its conditions can wait until a move is
 /// drawn and its moves need no `then` block to be listed.
 pub fn by_sets<const W: usize>(g: &Game<W>, rules: &[CRule<W>], rid: u32) -> bool {
