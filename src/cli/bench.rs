@@ -82,6 +82,7 @@ impl Tally {
 
 /// Plays random games from `start` on this thread: `playouts` of them, or for
 /// `seconds` of its CPU time. The error names the game it happened in.
+#[inline(never)] // a frame of its own, for `scripts/profile.py` to count from
 fn play_batch<const W: usize>(
     g: &Game<W>,
     start: &State<W>,
