@@ -153,14 +153,14 @@ impl General {
                 let (gi, to) = self.cands.group_nth((r - self.cands.len()) as u32, W);
                 let (rule, from, extra) = self.cands.group_info(gi);
                 if let Some(part) = g.check_masked(s, cx, rule, from, to, extra) {
-                    return Ok(Some(Drawn::Listed(list.push_one(part))));
+                    return Ok(Some(Drawn::One(part)));
                 }
                 self.cands.group_remove(gi, to, W);
                 exact -= 1;
             } else {
                 let (bi, from, k) = self.cands.box_slot((r - exact) as u32);
                 if let Some(part) = self.check_box(g, s, cx, bi, from, k) {
-                    return Ok(Some(Drawn::Listed(list.push_one(part))));
+                    return Ok(Some(Drawn::One(part)));
                 }
                 // A slot that is not a legal move stays (it is drawn again with the
                 // same chance as before); the fallback: after a few misses the boxes

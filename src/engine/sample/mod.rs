@@ -71,7 +71,6 @@ pub(crate) const RELOCATE_SELF: usize = 8;
 /// Random play's strategies and their scratch space, reused from turn to turn (drawing
 /// allocates nothing once it has grown). (The evaluation scratch, positions to play
 /// parts on, is kept by the thread: see `Ctx::extra`.)
-#[derive(Default)]
 pub struct Sampler<const W: usize> {
     /// Listing, and the turn drawn alone.
     listing: Listing,
@@ -79,6 +78,21 @@ pub struct Sampler<const W: usize> {
     plan: ByPlan<W>,
     /// The general way.
     general: General,
+    /// The turn of one part a strategy drew (returned as a slice of one, without
+    /// going through a list: 40 instructions a turn).
+    one: [Part; 1],
+}
+
+impl<const W: usize> Default for Sampler<W> {
+    fn default() -> Self {
+        let none = crate::engine::compile::program::NONE;
+        Sampler {
+            listing: Listing::default(),
+            plan: ByPlan::default(),
+            general: General::default(),
+            one: [Part::new(0, none, none, none, 0)],
+        }
+    }
 }
 
 impl<const W: usize> Sampler<W> {
@@ -108,7 +122,7 @@ impl<const W: usize> Sampler<W> {
             let drawn = self.plan.draw(g, s, &mut cx, rng, plan);
             finish!(cx);
             if let Some(part) = drawn {
-                return Ok(Some(Drawn::Listed(self.listing.list.push_one(part))));
+                return Ok(Some(Drawn::One(part)));
             }
             if self.plan.sets.first_block {
                 self.plan.sets.first_block = false;
@@ -125,6 +139,8 @@ impl<const W: usize> Sampler<W> {
 /// Where the turn drawn is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Drawn {
+    /// This turn of one part.
+    One(Part),
     /// In the sampler's list, at this index.
     Listed(usize),
     /// Among the turns of the sampler's candidates, at this index.
@@ -169,8 +185,12 @@ impl<const W: usize> Game<W> {
         sampler: &'a mut Sampler<W>,
     ) -> Result<Option<&'a [Part]>, EngineError> {
         let drawn = sampler.draw(self, s, rng)?;
+        if let Some(Drawn::One(part)) = drawn {
+            sampler.one = [part];
+        }
         let sampler: &'a Sampler<W> = sampler;
         Ok(drawn.map(|d| match d {
+            Drawn::One(_) => &sampler.one[..],
             Drawn::Listed(i) => sampler.listing.list.get(i),
             Drawn::Candidate(i) => crate::engine::exec::sink::Sink::get(&sampler.general.cands, i),
         }))
