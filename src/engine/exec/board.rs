@@ -61,6 +61,13 @@ enum Order {
 }
 
 impl<const W: usize> Board<W> {
+    /// Every direction of the board, as a set of directions (bit `d` for direction
+    /// `d`).
+    #[inline]
+    pub fn dir_mask(&self) -> u32 {
+        if self.ndirs >= 32 { u32::MAX } else { (1u32 << self.ndirs) - 1 }
+    }
+
     /// The tables of a compiled program's board; with `shifts` false, no set
     /// operation goes by word shifts (see `Game::fast`).
     pub fn new(prog: &Program, shifts: bool) -> Self {

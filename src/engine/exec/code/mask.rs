@@ -80,7 +80,7 @@ impl<const W: usize> Lower<'_, W> {
         let along_mask = match r.along.as_ref() {
             Some(E::Dirs(m)) => *m,
             Some(E::Dir(d)) => 1 << d,
-            _ => (1u32 << g.board.ndirs) - 1,
+            _ => g.board.dir_mask(),
         };
         // Two directions that reach one cell would list one move twice; keep the
         // general path for such boards.
