@@ -600,6 +600,46 @@ pub(super) fn lits_set_f<const W: usize>(l: Vec<Lit>) -> FS<W> {
         }
         [Lit { src, neg: true }] => fs(move |g, s, _| g.board.all - src_bits(g, s, src)),
         [Lit { src, neg: false }] => fs(move |g, s, _| src_bits(g, s, src)),
+        [a, b] => {
+            let c = Lits2 { first: a, second: Some(b) };
+            fs(move |g, s, _| c.bits(g, s))
+        }
         _ => fs(move |g, s, _| conj_bits(g, s, &l)),
+    }
+}
+
+/// A conjunction of one or two literals (`enemy` is `occupied and not own`), read
+/// without a loop over a list: the union of two of them (`empty or enemy`) is one
+/// closure (see [`set_f`](super::set_f)).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lits2 {
+    /// The first literal.
+    first: Lit,
+    /// The second, if any.
+    second: Option<Lit>,
+}
+
+impl Lits2 {
+    /// The conjunction of `set`'s literals, when it is one of at most two.
+    pub(super) fn of(set: &SetN) -> Option<Self> {
+        match *lits_of(set)?.as_slice() {
+            [first] => Some(Lits2 { first, second: None }),
+            [first, second] => Some(Lits2 { first, second: Some(second) }),
+            _ => None,
+        }
+    }
+
+    /// The cells passing both literals (within the board).
+    #[inline(always)]
+    pub(super) fn bits<const W: usize>(self, g: &Game<W>, s: &State<W>) -> Bits<W> {
+        let x = src_bits(g, s, self.first.src);
+        let x = if self.first.neg { g.board.all - x } else { x };
+        match self.second {
+            None => x,
+            Some(l) => {
+                let y = src_bits(g, s, l.src);
+                if l.neg { x - y } else { x & y }
+            }
+        }
     }
 }

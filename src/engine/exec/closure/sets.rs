@@ -10,7 +10,7 @@ use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
 use super::conditions::bool_f;
-use super::literals::{ConstL, FlagL, KindL, LitT, OccL, OwnL, SideL, SrcL, lits_of, lits_set_f, member_spec};
+use super::literals::{ConstL, FlagL, KindL, LitT, Lits2, OccL, OwnL, SideL, SrcL, lits_of, lits_set_f, member_spec};
 use super::numbers::num_c;
 use super::scalars::{SideC, dir_f, dirs_f, id_f};
 use super::values::{items_f, list_f, val_f, wrap_f};
@@ -93,6 +93,9 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         SetN::And(a, b) => {
             let (x, y) = (set_f::<W>(a), set_f::<W>(b));
             fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
+        }
+        SetN::Or(a, b) if let (Some(x), Some(y)) = (Lits2::of(a), Lits2::of(b)) => {
+            fs(move |g, s, _| x.bits(g, s) | y.bits(g, s))
         }
         SetN::Or(a, b) => {
             let (x, y) = (set_f::<W>(a), set_f::<W>(b));
