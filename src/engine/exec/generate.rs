@@ -762,9 +762,15 @@ impl<const W: usize> Game<W> {
         // Targets are unique per start cell (checked when the game is built), so the
         // direction that reaches `to` gives the jumped cell.
         let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
-        cx.mv = MoveVars { from, to, middle: part.middle, rule: rid, ..MoveVars::default() };
         let m = self.code.rules[rid as usize].mask.as_ref()?;
-        m.residual.as_ref().is_none_or(|c| (c.0)(self, s, cx)).then_some(part)
+        // The move's variables are set only for conditions to read.
+        match &m.residual {
+            None => Some(part),
+            Some(c) => {
+                cx.mv = MoveVars { from, to, middle: part.middle, rule: rid, ..MoveVars::default() };
+                (c.0)(self, s, cx).then_some(part)
+            }
+        }
     }
 
     /// A part has passed its conditions: finish the turn it belongs to.
