@@ -135,6 +135,17 @@ impl<const W: usize> Game<W> {
     ///
     /// Returns the piece taken off `c` (without stacks, one was there).
     pub fn put(&self, s: &mut State<W>, c: u16, p: Piece) -> Option<Piece> {
+        // The common case, a piece put on an empty cell of a board without stacks:
+        // its slot is the cell's own (level 0), nothing is covered or taken.
+        if self.cap == 1
+            && let (Some(h @ 0), Some(slot)) = (s.height.get(c as usize).copied(), s.pieces.get_mut(c as usize))
+        {
+            *slot = p;
+            s.height[c as usize] = h + 1;
+            s.hash ^= self.keys.piece(c, p);
+            self.set_top_bits(s, c, Some(p), true);
+            return None;
+        }
         let mut taken = None;
         let top = self.top(s, c);
         if self.cap == 1 {
