@@ -138,11 +138,11 @@ impl<const W: usize> Game<W> {
         // The common case, a piece put on an empty cell of a board without stacks:
         // its slot is the cell's own (level 0), nothing is covered or taken.
         if self.cap == 1
-            && let (Some(h @ 0), Some(slot)) = (s.height.get(c as usize).copied(), s.pieces.get_mut(c as usize))
+            && let (Some(0), Some(slot)) = (s.height.get(c as usize).copied(), s.pieces.get_mut(c as usize))
         {
             *slot = p;
-            s.height[c as usize] = h + 1;
-            s.hash ^= self.keys.piece(c, p);
+            s.height[c as usize] = 1;
+            self.rehash_level(s, c, 0, None, Some(p));
             self.set_top_bits(s, c, Some(p), true);
             return None;
         }
