@@ -90,6 +90,15 @@ pub fn set_f<const W: usize>(set: &SetN) -> FS<W> {
         | SetN::Jumped
         | SetN::Kind(_)
         | SetN::Flag(_) => lits_set_f(lits_of(set).unwrap_or_default()),
+        // The second operand is left out when the first is empty, unless it is a
+        // few literals (reading them costs less than the test).
+        SetN::And(a, b) if lits_of(b).is_none() => {
+            let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+            fs(move |g, s, cx| {
+                let x = (x.0)(g, s, cx);
+                if x.is_empty() { x } else { x & (y.0)(g, s, cx) }
+            })
+        }
         SetN::And(a, b) => {
             let (x, y) = (set_f::<W>(a), set_f::<W>(b));
             fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
