@@ -26,6 +26,9 @@ pub(crate) struct Ctx {
     pub def: bool,
     /// The expression must not depend on the position.
     pub statics: bool,
+    /// In a move rule nested in a `then` block (a further part): the `from`, `to` and
+    /// `middle` of the part before are not this rule's.
+    pub further_part: bool,
 }
 
 const CONTEXT_NAMES: &[(&str, ContextVar, Ty)] = &[
@@ -163,7 +166,10 @@ fn mismatch(span: Span, expected: Ty, found: Ty, what: &str) -> Diagnostic {
         (Ty::Cell | Ty::Cells, Ty::Number) => {
             Some("a cell is written as its label, like `a1`, or as `cell(x, y)` from its coordinates".to_string())
         }
-        (Ty::Player, Ty::Cells | Ty::Cell) => Some("to name the owner of a piece, write `owner(c)`".to_string()),
+        (Ty::Player, Ty::Cells | Ty::Cell) => Some(
+            "a player is `mover`, `opponent`, a player's name, or `owner(c)`, the owner of the piece on a cell (`own` and `enemy` are sets of cells)"
+                .to_string(),
+        ),
         _ => None,
     };
     Diagnostic::error(Code::TypeMismatch, format!("{what} must be {expected}, but this is {found}"))
@@ -677,7 +683,7 @@ impl Checker<'_> {
                     ty = Ty::Error;
                 }
             } else if !ok {
-                self.error(out_of_context(var, n, span));
+                self.error(out_of_context(var, n, span, ctx.further_part));
                 return Self::error_expr(span);
             }
         }
@@ -1771,10 +1777,16 @@ fn context_help(var: ContextVar) -> String {
     }
 }
 
-fn out_of_context(var: ContextVar, n: &str, span: Span) -> Diagnostic {
+fn out_of_context(var: ContextVar, n: &str, span: Span, further_part: bool) -> Diagnostic {
+    let help = match var {
+        ContextVar::From | ContextVar::To | ContextVar::Middle if further_part => format!(
+            "a move rule in a `then` block is a part of its own, with its own `from` and `to`: to use the `{n}` of the part before, name it first (`let c = {n}`) and write `c` in the rule"
+        ),
+        _ => context_help(var),
+    };
     Diagnostic::error(Code::OutOfContext, format!("`{n}` does not exist here"))
         .with_label(span, format!("no `{n}` here"))
-        .with_help(context_help(var))
+        .with_help(help)
 }
 
 fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {

@@ -287,7 +287,12 @@ impl Checker<'_> {
                     _ => Place::Generate,
                 };
                 let mut inner = Summary::default();
-                let block = self.block_in(b, inner_place, &Ctx { def: ctx.def, ..Ctx::default() }, &mut inner);
+                let block = self.block_in(
+                    b,
+                    inner_place,
+                    &Ctx { def: ctx.def, further_part: true, ..Ctx::default() },
+                    &mut inner,
+                );
                 if required { H::Required(block) } else { H::Optional(block) }
             }
             S::Longest(b) => {
@@ -346,7 +351,8 @@ impl Checker<'_> {
                 summary.moves.get_or_insert(span);
                 let then = then.as_ref().map(|b| {
                     let mut inner = Summary::default();
-                    let c = Ctx { def: ctx.def, captures: true, ..Ctx::default() };
+                    let nested = ctx.from || ctx.to || ctx.further_part;
+                    let c = Ctx { def: ctx.def, captures: true, further_part: nested, ..Ctx::default() };
                     self.block_in(b, Place::Then(Some(Action::Pass)), &c, &mut inner)
                 });
                 H::Move(Box::new(MoveRule {
@@ -533,7 +539,8 @@ impl Checker<'_> {
             }
         } else {
             rule.then = then.as_ref().map(|b| {
-                let c = Ctx { def: ctx.def, to: true, captures: true, ..Ctx::default() };
+                let nested = ctx.from || ctx.to || ctx.further_part;
+                let c = Ctx { def: ctx.def, to: true, captures: true, further_part: nested, ..Ctx::default() };
                 let mut inner = Summary::default();
                 self.block_in(b, Place::Then(Some(Action::Place)), &c, &mut inner)
             });
@@ -555,6 +562,7 @@ impl Checker<'_> {
         summary: &mut Summary,
     ) -> Option<Stmt> {
         let word = verb.word();
+        let nested = ctx.from || ctx.to || ctx.further_part;
         if matches!(place, Place::Setup | Place::Outcome) {
             self.misplaced(
                 verb_span,
@@ -633,10 +641,10 @@ impl Checker<'_> {
             rule.subject = Some(e);
         } else if verb == MoveVerb::Take {
             // The cells taken from are the rule's destinations (`to`), as a placement's.
-            let base = Ctx { def: ctx.def, statics: false, ..Ctx::default() };
+            let base = Ctx { def: ctx.def, statics: false, further_part: nested, ..Ctx::default() };
             rule.to = Some(self.expect(arg, Ty::Cells, &base, "the cells `take` takes from"));
         } else {
-            let base = Ctx { def: ctx.def, statics: false, ..Ctx::default() };
+            let base = Ctx { def: ctx.def, statics: false, further_part: nested, ..Ctx::default() };
             rule.subject = Some(self.expect(arg, Ty::Cells, &base, &format!("what `{word}` moves")));
         }
         self.clauses(&mut rule, word, verb_span, clauses, allowed, required, ctx);
@@ -649,6 +657,7 @@ impl Checker<'_> {
                 chosen,
                 captures: true,
                 statics: false,
+                further_part: nested,
             };
             let mut inner = Summary::default();
             if verb == MoveVerb::Choose {
@@ -711,7 +720,8 @@ impl Checker<'_> {
                 continue;
             }
             seen.push((c.keyword, c.keyword_span));
-            let base = Ctx { def: outer.def, ..Ctx::default() };
+            let base =
+                Ctx { def: outer.def, further_part: outer.from || outer.to || outer.further_part, ..Ctx::default() };
             let (ctx, ty, what) = match c.keyword {
                 K::Along => (Ctx { from: true, ..base }, Ty::Directions, "the directions of a move"),
                 K::Over => (Ctx { from: true, ..base }, Ty::Cells, "the cells a jump may pass over"),
