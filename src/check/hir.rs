@@ -431,6 +431,8 @@ pub enum Effect {
     Tuck,
     /// `move(cell, cell)`: the piece (or stack) on the first moves to the second.
     Move,
+    /// `put(cells, kind, player)`: a new piece on each empty cell.
+    Put,
     /// `assign(colour, player)`.
     Assign,
     /// `win(player)`.

@@ -107,6 +107,7 @@ pub(crate) const EFFECTS: &[(&str, hir::Effect, &[Ty])] = &[
     ("promote", hir::Effect::Promote, &[Ty::Cells, Ty::Kind]),
     ("tuck", hir::Effect::Tuck, &[Ty::Cell, Ty::Cell]),
     ("move", hir::Effect::Move, &[Ty::Cell, Ty::Cell]),
+    ("put", hir::Effect::Put, &[Ty::Cells, Ty::Kind, Ty::Player]),
     ("assign", hir::Effect::Assign, &[Ty::Player, Ty::Player]),
     ("win", hir::Effect::Win, &[Ty::Player]),
     ("lose", hir::Effect::Lose, &[Ty::Player]),

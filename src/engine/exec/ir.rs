@@ -470,6 +470,8 @@ pub enum EffN {
     Tuck(CellN, CellN),
     /// `move(a, b)`.
     Move(CellN, CellN),
+    /// `put(cells, kind, side)`.
+    Put(Target, IdN, SideN),
     /// `assign(colour, player)`.
     Assign(SideN, SideN),
     /// `win` (`true`) or `lose`.

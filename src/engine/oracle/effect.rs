@@ -22,7 +22,7 @@ pub fn effect<const W: usize>(
     capture: bool,
 ) -> Flow {
     let g = o.game;
-    let mut vals: [Val<W>; 2] = [Val::Bool(false), Val::Bool(false)];
+    let mut vals: [Val<W>; 3] = [Val::Bool(false), Val::Bool(false), Val::Bool(false)];
     for (slot, a) in vals.iter_mut().zip(args) {
         *slot = o.eval(s, cx, a);
     }
@@ -84,6 +84,15 @@ pub fn effect<const W: usize>(
                 if taken {
                     cx.mv.captures += 1;
                     s.count_captures(1);
+                }
+            }
+        }
+        Effect::Put => {
+            let Val::Kind(k) = vals[1] else { return Flow::GO };
+            let side = g.sides.colour_of(s, vals[2].side());
+            for c in g.set_of(vals[0].clone()).iter() {
+                if s.height(c) == 0 {
+                    g.put(s, c, piece(side, k, 0));
                 }
             }
         }

@@ -119,6 +119,20 @@ pub fn effect_f<const W: usize>(e: &EffN, capture: bool) -> FX<W> {
                 Flow::GO
             })
         }
+        EffN::Put(t, k, side) => {
+            let (t, k, side) = (target_f::<W>(t), id_opt_f::<W>(k), SideC::of(side));
+            fx(move |g, s, cx| {
+                let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
+                let side = side.eval(g, s, cx);
+                let side = g.sides.colour_of(s, side);
+                for c in (t.0)(g, s, cx).iter() {
+                    if s.height(c) == 0 {
+                        g.put(s, c, piece(side, k, 0));
+                    }
+                }
+                Flow::GO
+            })
+        }
         EffN::Assign(colour, player) => {
             let (colour, player) = (SideC::of(colour), SideC::of(player));
             fx(move |g, s, cx| {

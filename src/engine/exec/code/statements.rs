@@ -27,6 +27,7 @@ impl<const W: usize> Lower<'_, W> {
             (Effect::Promote, [t, k]) => EffN::Promote(self.target(t), self.id(k)),
             (Effect::Tuck, [a, b]) => EffN::Tuck(self.cell(a), self.cell(b)),
             (Effect::Move, [a, b]) => EffN::Move(self.cell(a), self.cell(b)),
+            (Effect::Put, [t, k, side]) => EffN::Put(self.target(t), self.id(k), self.side(side)),
             (Effect::Assign, [colour, player]) => EffN::Assign(self.side(colour), self.side(player)),
             (Effect::Win | Effect::Lose, [side]) => EffN::Win(self.side(side), e == Effect::Win),
             (Effect::Draw, _) => EffN::Draw,
