@@ -184,7 +184,7 @@ impl ContextVar {
 }
 
 /// The fields of `previous`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
     /// What kind of move it was.
     Action,

@@ -306,7 +306,7 @@ pub fn children(e: &E, f: &mut dyn FnMut(&E)) {
 
 /// What an expression evaluates to: the checker's type, kept (as far as play needs
 /// it) through compiling and simplifying.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     Bool,
     Num,

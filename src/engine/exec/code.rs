@@ -54,7 +54,7 @@ use crate::check::hir::ContextVar;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, Op};
 use crate::engine::exec::game::{Code, Follow, Form, Game};
-use crate::engine::exec::ir::SetN;
+use crate::engine::exec::ir::{SetId, SetN, Sets};
 
 /// The program of `g` lowered to closures (see the module), with the constant sets the
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
@@ -66,6 +66,7 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
         board_id,
         from_tables: Vec::new(),
         temps: 0,
+        sets: Sets::default(),
         cached: Vec::new(),
         unlowered: Vec::new(),
     };
@@ -109,8 +110,10 @@ pub struct Lower<'a, const W: usize> {
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Temporaries numbered so far ([`SetN::Let`]).
     pub temps: u32,
+    /// The sets of cells lowered so far, each stored once.
+    pub sets: Sets,
     /// The sets kept per turn so far ([`SetN::Cached`]), by number.
-    pub cached: Vec<SetN>,
+    pub cached: Vec<SetId>,
     /// Expressions found with no node (see [`Lower::unlowered`]).
     pub unlowered: Vec<String>,
 }
@@ -177,40 +180,45 @@ impl<const W: usize> Lower<'_, W> {
         if i < self.g.sets.len() { self.g.sets[i] } else { self.new_sets[i - self.g.sets.len()] }
     }
 
-    fn board(&self) -> SetN {
-        SetN::Const(self.board_id)
+    /// The id of a set of cells: the one it has if lowered already.
+    pub(crate) fn intern(&mut self, set: SetN) -> SetId {
+        self.sets.add(set)
+    }
+
+    fn board(&mut self) -> SetId {
+        self.intern(SetN::Const(self.board_id))
     }
 
     /// Bounds of a set over every position and move: the cells always in it and the
     /// cells that may be in it (constant sets exactly, the others from their parts,
     /// anything read at play time from nothing to the whole board).
-    pub(crate) fn bounds(&self, set: &SetN) -> (Bits<W>, Bits<W>) {
+    pub(crate) fn bounds(&self, set: SetId) -> (Bits<W>, Bits<W>) {
         let all = self.g.board.all;
-        match set {
+        match &self.sets[set] {
             SetN::Const(id) => {
                 let b = self.const_bits(*id) & all;
                 (b, b)
             }
             SetN::And(a, b) => {
-                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                let ((la, ua), (lb, ub)) = (self.bounds(*a), self.bounds(*b));
                 (la & lb, ua & ub)
             }
             SetN::Or(a, b) => {
-                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                let ((la, ua), (lb, ub)) = (self.bounds(*a), self.bounds(*b));
                 (la | lb, ua | ub)
             }
             SetN::Sub(a, b) => {
-                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                let ((la, ua), (lb, ub)) = (self.bounds(*a), self.bounds(*b));
                 (la - ub, ua - lb)
             }
             SetN::Complement(a) => {
-                let (l, u) = self.bounds(a);
+                let (l, u) = self.bounds(*a);
                 (all - u, all - l)
             }
-            SetN::IfAll(_, a) => (self.bounds(a).0, all),
-            SetN::IfThen(_, a) => (Bits::EMPTY, self.bounds(a).1),
+            SetN::IfAll(_, a) => (self.bounds(*a).0, all),
+            SetN::IfThen(_, a) => (Bits::EMPTY, self.bounds(*a).1),
             SetN::If(_, a, b) => {
-                let ((la, ua), (lb, ub)) = (self.bounds(a), self.bounds(b));
+                let ((la, ua), (lb, ub)) = (self.bounds(*a), self.bounds(*b));
                 (la & lb, ua | ub)
             }
             _ => (Bits::EMPTY, all),

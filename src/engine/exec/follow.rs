@@ -16,7 +16,7 @@ use crate::engine::exec::code::{Lower, deps, deps_in, turn_fixed};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::counted::Counted;
 use crate::engine::exec::game::{CRule, FB, Fixed, Follow, Game};
-use crate::engine::exec::ir::SetN;
+use crate::engine::exec::ir::SetId;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::State;
 
@@ -92,15 +92,19 @@ impl<const W: usize> Lower<'_, W> {
                 });
             }
         }
-        Fixed { subject: subject.map(|s| closure::set_f(&s)), dest: dest.map(|d| closure::set_f(&self.cse(d))) }
+        let dest = dest.map(|d| self.cse(d));
+        Fixed {
+            subject: subject.map(|s| closure::set_f(&self.sets, s)),
+            dest: dest.map(|d| closure::set_f(&self.sets, d)),
+        }
     }
 
     /// The factors of a chain of intersections that cannot change during a turn, as
     /// one set (none when there is none).
-    fn fixed_factors(&mut self, e: &E) -> Option<SetN> {
+    fn fixed_factors(&mut self, e: &E) -> Option<SetId> {
         let mut factors = Vec::new();
         crate::engine::exec::code::flatten_set_and(e, &mut factors);
-        let mut out: Option<SetN> = None;
+        let mut out: Option<SetId> = None;
         for f in factors.into_iter().filter(|f| fixed_in_turn(f)) {
             let x = self.set(f);
             out = Some(match out {
@@ -134,7 +138,13 @@ impl<const W: usize> Lower<'_, W> {
             {
                 return None;
             }
-            let guards = guards.iter().map(|(c, want)| (closure::bool_f(&self.cond(c), false), *want)).collect();
+            let guards = guards
+                .iter()
+                .map(|(c, want)| {
+                    let c = self.cond(c);
+                    (closure::bool_f(&self.sets, &c, false), *want)
+                })
+                .collect();
             next.push((r2, guards));
         }
         Some(Follow { next })

@@ -2,14 +2,24 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time.
+//! walked at play time. Sets of cells are not held in a tree of their own: each is
+//! stored once in the lowering's [`Sets`] and held by its [`SetId`], so that equal
+//! sets are one set.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::Shape;
+use crate::engine::exec::arena::{Arena, Id};
 use crate::engine::exec::value::Val;
+
+/// A set of cells in the lowering's [`Sets`].
+pub type SetId = Id<SetN>;
+
+/// The sets of cells a program is lowered to, each stored once (children by [`SetId`]).
+pub type Sets = Arena<SetN>;
+
 /// Where a cell path starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Base {
     /// `from`.
     From,
@@ -26,7 +36,7 @@ pub enum Base {
 }
 
 /// A cell.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CellN {
     /// A start and up to four constant directions (`len` of them).
     Path(Base, [u8; 4], u8),
@@ -35,7 +45,7 @@ pub enum CellN {
     /// A per-cell table of cells.
     Table(u32, Box<CellN>),
     /// `the(set)`: its one cell, or none.
-    The(Box<SetN>),
+    The(SetId),
     /// `cell(x, y)`.
     At(Box<NumN>, Box<NumN>),
     /// `image(c, symmetry)`.
@@ -43,7 +53,7 @@ pub enum CellN {
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
-    Next(Box<CellN>, DirN, Box<SetN>),
+    Next(Box<CellN>, DirN, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
     Offset(Box<CellN>, DirN, Box<NumN>),
     /// A form every node type shares.
@@ -51,7 +61,7 @@ pub enum CellN {
 }
 
 /// A direction.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DirN {
     /// A constant.
     Const(u8),
@@ -66,7 +76,7 @@ pub enum DirN {
 }
 
 /// A set of directions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DirsN {
     /// A constant mask.
     Const(u32),
@@ -84,7 +94,7 @@ pub enum DirsN {
 }
 
 /// A side (player or colour).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SideN {
     /// A constant.
     Const(u8),
@@ -107,7 +117,7 @@ pub enum SideN {
 }
 
 /// A set of cells.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SetN {
     /// A constant set, by id in [`Game::sets`](crate::engine::exec::game::Game::sets).
     Const(u32),
@@ -133,19 +143,19 @@ pub enum SetN {
     /// `owned_by(side)`.
     Side(SideN),
     /// Intersection.
-    And(Box<SetN>, Box<SetN>),
+    And(SetId, SetId),
     /// Union.
-    Or(Box<SetN>, Box<SetN>),
+    Or(SetId, SetId),
     /// `a and not b`.
-    Sub(Box<SetN>, Box<SetN>),
+    Sub(SetId, SetId),
     /// The board minus the set.
-    Complement(Box<SetN>),
+    Complement(SetId),
     /// `if c then board else x`.
-    IfAll(Box<BoolN>, Box<SetN>),
+    IfAll(Box<BoolN>, SetId),
     /// `if c then x else {}`.
-    IfThen(Box<BoolN>, Box<SetN>),
+    IfThen(Box<BoolN>, SetId),
     /// `if c then a else b`.
-    If(Box<BoolN>, Box<SetN>, Box<SetN>),
+    If(Box<BoolN>, SetId, SetId),
     /// A per-cell table of sets.
     Table(u32, CellN),
     /// One cell (none: the empty set).
@@ -155,53 +165,53 @@ pub enum SetN {
     FromTable(u32),
     /// The cells with at least one neighbour in the set: `any(neighbours(to) and S)`
     /// as a set of `to`.
-    Dilate(Box<SetN>),
+    Dilate(SetId),
     /// The cells whose step along the direction is in the set: `to + d in S` as a set
     /// of `to`.
-    StepsInto(Box<SetN>, u8),
+    StepsInto(SetId, u8),
     /// The cells whose number of neighbours in the set compares so with the number:
     /// `count(neighbours(to) and S) == k` as a set of `to`.
-    NbCount(Box<SetN>, Cmp, Box<NumN>),
+    NbCount(SetId, Cmp, Box<NumN>),
     /// `neighbours(S)`: the cells next to the set, not in it.
-    Neighbours(Box<SetN>),
+    Neighbours(SetId),
     /// `group(c)`.
     Group(CellN),
     /// `at_turn_start(S)`.
-    AtStart(Box<SetN>),
+    AtStart(SetId),
     /// `without(c, S)`.
-    Without(CellN, Box<SetN>),
+    Without(CellN, SetId),
     /// Computes the first set once as temporary `k`, then the second (which reads it
     /// as [`SetN::Temp`]): a part repeated in a condition is computed once.
-    Let(u32, Box<SetN>, Box<SetN>),
+    Let(u32, SetId, SetId),
     /// Temporary `k` (see [`SetN::Let`]).
     Temp(u32),
     /// A set that depends only on the position at the start of the turn and on `from`
     /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
     /// turn, and kept in the context (`crate::engine::exec::context::Ctx::cache`) under its number.
-    Cached(u32, Box<SetN>),
+    Cached(u32, SetId),
     /// `a otherwise b`: `a`, or `b` when `a` is empty.
-    Otherwise(Box<SetN>, Box<SetN>),
+    Otherwise(SetId, SetId),
     /// The cells on the line from one cell to another.
     Range(CellN, CellN),
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
-    NeighboursAlong(Box<SetN>, DirsN),
+    NeighboursAlong(SetId, DirsN),
     /// `{ c in source: cond }`.
     Filter(u32, Box<Items>, Box<BoolN>),
     /// `union(x in source: S)`.
-    UnionOf(u32, Box<Items>, Box<SetN>),
+    UnionOf(u32, Box<Items>, SetId),
     /// `union(list)` (`true`) or `common(list)`.
     Fold(Box<ListN>, bool),
     /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
     /// elements that pass, folded as they are taken (none: the empty set).
     FoldIf(u32, Box<Items>, Box<BoolN>, bool),
     /// `image(S, symmetry)`.
-    Image(Box<SetN>, Box<ValN>),
+    Image(SetId, Box<ValN>),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
     Ray(CellN, DirN, bool),
     /// `run(c, d, S)`.
-    Run(CellN, DirN, Box<SetN>),
+    Run(CellN, DirN, SetId),
     /// A form every node type shares.
-    W(Box<Wrap<SetN>>),
+    W(Box<Wrap<SetId>>),
 }
 
 /// `(P11(c) in S and P12(c) in S ...) or (P21(c) in S ...) or ...`, every `P` a
@@ -209,7 +219,7 @@ pub enum SetN {
 /// cell, are tabulated; the set is intersected with them once; each term is then a
 /// few bit lookups. A term needs as many cells in the set as it has tests, so fewer
 /// cells in the intersection than the smallest term decides it at once.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CellsDnf {
     /// The start.
     pub base: Base,
@@ -224,7 +234,7 @@ pub struct CellsDnf {
     /// How many tests each term has, in order.
     pub terms: Vec<u8>,
     /// The set.
-    pub set: SetN,
+    pub set: SetId,
 }
 
 impl CellsDnf {
@@ -248,7 +258,7 @@ impl CellsDnf {
 }
 
 /// Comparisons of numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
     /// `==`.
     Eq,
@@ -280,7 +290,7 @@ impl Cmp {
 }
 
 /// A condition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BoolN {
     /// A constant.
     Const(bool),
@@ -291,13 +301,13 @@ pub enum BoolN {
     /// Either (short-circuit).
     Or(Box<BoolN>, Box<BoolN>),
     /// A cell in a set (false for no cell).
-    In(CellN, SetN),
+    In(CellN, SetId),
     /// A set is not empty.
-    Any(SetN),
+    Any(SetId),
     /// Two sets share a cell.
-    Meet(SetN, SetN),
+    Meet(SetId, SetId),
     /// Every cell of the first set is in the second.
-    Within(SetN, SetN),
+    Within(SetId, SetId),
     /// An `or` of `and`s of tests of cells of one path start against one set, by
     /// tables (see [`CellsDnf`]).
     Cells(Box<CellsDnf>),
@@ -316,11 +326,11 @@ pub enum BoolN {
     /// `without(c, x)`.
     Without(CellN, Box<BoolN>),
     /// `attacked(cells, side)`.
-    Attacked(SetN, SideN),
+    Attacked(SetId, SideN),
     /// Whether a connected part of the first set meets both the second and the third
     /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
     /// from the cells of `s` in `a`, instead of every group listed).
-    Spans(Box<[SetN; 3]>),
+    Spans([SetId; 3]),
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(Box<ValN>, Box<ValN>, bool),
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
@@ -368,14 +378,14 @@ impl BoolN {
 }
 
 /// A number.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NumN {
     /// A constant.
     Const(i64),
     /// A per-cell table of numbers.
     Table(u32, CellN),
     /// How many cells.
-    Count(SetN),
+    Count(SetId),
     /// Saturating sum.
     Add(Box<NumN>, Box<NumN>),
     /// Saturating difference.
@@ -397,7 +407,7 @@ pub enum NumN {
     /// `height(c)`.
     Height(CellN),
     /// `count(groups(S))`: how many groups the set falls into.
-    Groups(SetN),
+    Groups(SetId),
     /// `repetitions`.
     Repetitions,
     /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
@@ -426,7 +436,7 @@ pub enum NumN {
 
 /// One index of a counter: its position along the dimension, when the rules name it
 /// (see `Lower::counter_indexes`), or the value to find it by.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexN {
     At(usize),
     Read(Box<ValN>),
@@ -438,12 +448,12 @@ pub enum Target {
     /// One cell.
     Cell(CellN),
     /// A set of cells.
-    Set(SetN),
+    Set(SetId),
 }
 
 /// A flag or a kind named by an effect: known when the game is built, or (rarely: a
 /// local bound at play time) worked out then.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IdN {
     /// A constant.
     Const(u16),
@@ -497,7 +507,7 @@ pub enum EffN {
 pub const MAX_DEGREE: usize = 15;
 
 /// The forms every node type `T` shares.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Wrap<T> {
     /// `if c then a else b`.
     If(BoolN, T, T),
@@ -515,12 +525,12 @@ pub enum Wrap<T> {
 
 /// A value of any type, as the language stores (`let`, loops, `choose`) and compares
 /// (`==`, `in` a list) them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ValN {
     Bool(BoolN),
     Num(NumN),
     Cell(CellN),
-    Set(SetN),
+    Set(SetId),
     Dir(DirN),
     Dirs(DirsN),
     Side(SideN),
@@ -542,7 +552,7 @@ pub enum ValN {
 }
 
 /// A list.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ListN {
     /// `[a, b, ...]`.
     Items(Vec<ValN>),
@@ -553,16 +563,16 @@ pub enum ListN {
     /// `[x in source: cond]`.
     Filter(u32, Box<Items>, Box<BoolN>),
     /// `groups(S)`.
-    Groups(SetN),
+    Groups(SetId),
     /// A form every node type shares.
     W(Box<Wrap<ListN>>),
 }
 
 /// What a loop or a comprehension runs over.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Items {
     /// The cells of a set.
-    Cells(SetN),
+    Cells(SetId),
     /// The directions of a set.
     Dirs(DirsN),
     /// The sides from the first to before the second.
@@ -570,7 +580,7 @@ pub enum Items {
     /// The elements of a list.
     List(ListN),
     /// The groups of a set (`groups(S)`), found one at a time.
-    Groups(SetN),
+    Groups(SetId),
 }
 
 /// A value known when the game is built, whatever the position: the plain variants

@@ -1,6 +1,7 @@
 //! Executing a compiled game: the position and its changes, the program lowered to
 //! typed code and closures, generating the legal turns and playing them.
 
+pub mod arena;
 pub mod attack;
 pub mod board;
 pub mod build;

@@ -18,23 +18,36 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Lowers a form every node type shares, with `f` lowering its parts and `w`
     /// wrapping the result (`None`: `e` is not one). A constant `if` is folded.
-    pub(crate) fn wrap<T>(&mut self, e: &E, f: fn(&mut Self, &E) -> T, w: fn(Box<Wrap<T>>) -> T) -> Option<T> {
+    pub(crate) fn wrap<T>(
+        &mut self,
+        e: &E,
+        f: fn(&mut Self, &E) -> T,
+        w: fn(&mut Self, Box<Wrap<T>>) -> T,
+    ) -> Option<T> {
         Some(match e {
             E::If(c, a, b) => match self.bool(c) {
                 BoolN::Const(true) => f(self, a),
                 BoolN::Const(false) => f(self, b),
-                c => w(Box::new(Wrap::If(c, f(self, a), f(self, b)))),
+                c => {
+                    let (a, b) = (f(self, a), f(self, b));
+                    w(self, Box::new(Wrap::If(c, a, b)))
+                }
             },
             E::Bind(binds, body) => {
                 let binds = self.binds(binds);
-                w(Box::new(Wrap::Bind(binds, f(self, body))))
+                let body = f(self, body);
+                w(self, Box::new(Wrap::Bind(binds, body)))
             }
-            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => w(Box::new(Wrap::AtStart(f(self, &args[0])))),
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
+                let x = f(self, &args[0]);
+                w(self, Box::new(Wrap::AtStart(x)))
+            }
             E::Call(Builtin::Without, args) if args.len() == 2 => {
-                w(Box::new(Wrap::Without(self.cell(&args[0]), f(self, &args[1]))))
+                let (c, x) = (self.cell(&args[0]), f(self, &args[1]));
+                w(self, Box::new(Wrap::Without(c, x)))
             }
-            E::Local(i) => w(Box::new(Wrap::Local(*i))),
-            E::Chosen(_) => w(Box::new(Wrap::Chosen)),
+            E::Local(i) => w(self, Box::new(Wrap::Local(*i))),
+            E::Chosen(_) => w(self, Box::new(Wrap::Chosen)),
             _ => return None,
         })
     }
@@ -71,7 +84,7 @@ impl<const W: usize> Lower<'_, W> {
                 E::Previous(f) => ValN::Previous(*f),
                 E::Ctx(ContextVar::Taken) => ValN::Taken,
                 E::Call(Builtin::KindOf, args) if args.len() == 1 => ValN::KindOf(self.cell(&args[0])),
-                _ => self.wrap(e, Self::value, ValN::W).unwrap_or_else(|| {
+                _ => self.wrap(e, Self::value, |_, w| ValN::W(w)).unwrap_or_else(|| {
                     self.unlowered(e);
                     ValN::Bool(BoolN::Const(false))
                 }),
@@ -90,7 +103,7 @@ impl<const W: usize> Lower<'_, W> {
                 ListN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
             E::Call(Builtin::Groups, args) if args.len() == 1 => ListN::Groups(self.set(&args[0])),
-            _ => self.wrap(e, Self::list, ListN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::list, |_, w| ListN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 ListN::Items(Vec::new())
             }),
@@ -123,7 +136,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Rotate, args) if args.len() == 2 => {
                 DirN::Rotate(Box::new(self.dir(&args[0])), Box::new(self.num(&args[1])))
             }
-            _ => self.wrap(e, Self::dir, DirN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::dir, |_, w| DirN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 DirN::Const(u8::MAX)
             }),
@@ -151,7 +164,7 @@ impl<const W: usize> Lower<'_, W> {
                 DirsN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
             _ if self.shape(e) == Shape::Dir => DirsN::One(self.dir(e)),
-            _ => self.wrap(e, Self::dirs, DirsN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::dirs, |_, w| DirsN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 DirsN::Const(0)
             }),
@@ -169,7 +182,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Owner, args) if args.len() == 1 => SideN::Owner(self.cell(&args[0])),
             E::Previous(Field::Player) => SideN::Previous,
             E::Ctx(ContextVar::TakenOwner) => SideN::TakenOwner,
-            _ => self.wrap(e, Self::side, SideN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::side, |_, w| SideN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 SideN::Const(0)
             }),
@@ -182,7 +195,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Flag(k) | E::Kind(k) => IdN::Const(*k),
             E::Ctx(ContextVar::Taken) => IdN::Taken,
             E::Call(Builtin::KindOf, args) if args.len() == 1 => IdN::KindOf(self.cell(&args[0])),
-            _ => self.wrap(e, Self::id, IdN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::id, |_, w| IdN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 IdN::Const(u16::MAX)
             }),

@@ -6,7 +6,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{Base, BoolN, CellsDnf, Cmp, Lit, SetN, Src};
+use crate::engine::exec::ir::{Base, BoolN, CellsDnf, Cmp, Lit, SetId, SetN, Sets, Src};
 
 use super::cells::{PathC, cell_f};
 use super::fb;
@@ -21,31 +21,31 @@ use super::sets::set_f;
 use super::values::{eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// A condition as a closure (`neg`: its negation).
-pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
+pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
     match n {
         BoolN::Const(b) => {
             let v = *b != neg;
             fb(move |_, _, _| v)
         }
-        BoolN::Not(x) => bool_f(x, !neg),
+        BoolN::Not(x) => bool_f(sets, x, !neg),
         BoolN::And(..) | BoolN::Or(..) => {
-            if let Some(f) = dnf_f(n, neg).or_else(|| lines::lines_f(n, neg)) {
+            if let Some(f) = dnf_f(sets, n, neg).or_else(|| lines::lines_f(sets, n, neg)) {
                 return f;
             }
             let is_and = matches!(n, BoolN::And(..)) != neg;
             let mut items = Vec::new();
-            collect(n, neg, is_and, &mut items);
+            collect(sets, n, neg, is_and, &mut items);
             combine(items, is_and)
         }
-        BoolN::In(c, set) => in_f(c, set, neg),
-        BoolN::Any(set) => match lits_of(set) {
+        BoolN::In(c, set) => in_f(sets, c, *set, neg),
+        BoolN::Any(set) => match lits_of(sets, *set) {
             Some(l) if !l.is_empty() => any_spec(l, neg),
             _ => {
-                let f = set_f::<W>(set);
+                let f = set_f::<W>(sets, *set);
                 fb(move |g, s, cx| (f.0)(g, s, cx).is_empty() == neg)
             }
         },
-        BoolN::Meet(a, b) => match (lits_of(a), lits_of(b)) {
+        BoolN::Meet(a, b) => match (lits_of(sets, *a), lits_of(sets, *b)) {
             (Some(mut x), Some(y)) => {
                 x.extend(y);
                 x.sort_by_key(|l| l.neg);
@@ -53,18 +53,18 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                 any_spec(x, neg)
             }
             _ => {
-                let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+                let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
                 fb(move |g, s, cx| {
                     let a = (x.0)(g, s, cx);
                     a.intersects(&(y.0)(g, s, cx)) != neg
                 })
             }
         },
-        BoolN::Cells(d) => cells_f(d, neg),
-        BoolN::Within(a, b) => match (a, lits_of(b)) {
+        BoolN::Cells(d) => cells_f(sets, d, neg),
+        BoolN::Within(a, b) => match (&sets[*a], lits_of(sets, *b)) {
             (SetN::Const(id), Some(l)) if !l.is_empty() => within_spec(*id, l, neg),
             _ => {
-                let (x, y) = (set_f::<W>(a), set_f::<W>(b));
+                let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
                 fb(move |g, s, cx| {
                     let a = (x.0)(g, s, cx);
                     a.is_subset(&(y.0)(g, s, cx)) != neg
@@ -72,11 +72,11 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             }
         },
         BoolN::Cmp(op, a, b) => {
-            if let Some(f) = lines::lines_f(n, neg) {
+            if let Some(f) = lines::lines_f(sets, n, neg) {
                 return f;
             }
             let op = if neg { inverse(*op) } else { *op };
-            let (x, y) = (num_c::<W>(a), num_c::<W>(b));
+            let (x, y) = (num_c::<W>(sets, a), num_c::<W>(sets, b));
             // Against a constant: one range test (an empty range, `v < i64::MIN`, is
             // compared in full below and is never true).
             if let NumC::Const(k) = &y
@@ -98,7 +98,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             match (PathC::of(a), PathC::of(b)) {
                 (Some(x), Some(y)) => fb(move |g, s, cx| (x.eval(g, s, cx) == y.eval(g, s, cx)) == want),
                 _ => {
-                    let (x, y) = (cell_f::<W>(a), cell_f::<W>(b));
+                    let (x, y) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
                     fb(move |g, s, cx| {
                         let a = (x.0)(g, s, cx);
                         (a == (y.0)(g, s, cx)) == want
@@ -114,7 +114,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
                     g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
                 }),
                 None => {
-                    let f = cell_f::<W>(c);
+                    let f = cell_f::<W>(sets, c);
                     fb(move |g, s, cx| {
                         let c = (f.0)(g, s, cx);
                         g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
@@ -123,32 +123,32 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             }
         }
         BoolN::If(c, a, b) => {
-            let (c, a, b) = (bool_f::<W>(c, false), bool_f::<W>(a, neg), bool_f::<W>(b, neg));
+            let (c, a, b) = (bool_f::<W>(sets, c, false), bool_f::<W>(sets, a, neg), bool_f::<W>(sets, b, neg));
             fb(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         BoolN::AtStart(x) => {
-            let f = bool_f::<W>(x, neg);
+            let f = bool_f::<W>(sets, x, neg);
             fb(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (f.0)(g, start, cx)
             })
         }
         BoolN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(c), bool_f::<W>(x, neg));
+            let (c, f) = (cell_f::<W>(sets, c), bool_f::<W>(sets, x, neg));
             fb(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
         BoolN::SideEq(a, b, eq) => {
-            let (a, b, want) = (SideC::of(a), SideC::of(b), *eq != neg);
+            let (a, b, want) = (SideC::of(sets, a), SideC::of(sets, b), *eq != neg);
             fb(move |g, s, cx| {
                 let (p, q) = (a.eval(g, s, cx), b.eval(g, s, cx));
                 g.sides.same_side(s, p, q) == want
             })
         }
         BoolN::Comp(any, slot, source, body) => {
-            let (any, slot, src, body) = (*any, *slot, items_f::<W>(source), bool_f::<W>(body, false));
+            let (any, slot, src, body) = (*any, *slot, items_f::<W>(sets, source), bool_f::<W>(sets, body, false));
             fb(move |g, s, cx| {
                 let mut result = !any;
                 for item in (src.0)(g, s, cx) {
@@ -165,41 +165,40 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             if let Some(f) = eq_const_f(a, b, *eq != neg).or_else(|| eq_const_f(b, a, *eq != neg)) {
                 return f;
             }
-            let (a, b, want) = (val_f::<W>(a), val_f::<W>(b), *eq != neg);
+            let (a, b, want) = (val_f::<W>(sets, a), val_f::<W>(sets, b), *eq != neg);
             fb(move |g, s, cx| {
                 let (x, y) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 g.same(s, &x, &y) == want
             })
         }
         BoolN::DirIn(d, dirs) => {
-            let (d, m) = (dir_f::<W>(d), dirs_f::<W>(dirs));
+            let (d, m) = (dir_f::<W>(sets, d), dirs_f::<W>(sets, dirs));
             fb(move |g, s, cx| {
                 let d = (d.0)(g, s, cx);
                 ((d as usize) < g.board.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
             })
         }
         BoolN::ListIn(x, list) => {
-            let (x, l) = (val_f::<W>(x), list_f::<W>(list));
+            let (x, l) = (val_f::<W>(sets, x), list_f::<W>(sets, list));
             fb(move |g, s, cx| {
                 let x = (x.0)(g, s, cx);
                 (l.0)(g, s, cx).contains(&x) != neg
             })
         }
         BoolN::AnyOf(list) => {
-            let l = list_f::<W>(list);
+            let l = list_f::<W>(sets, list);
             fb(move |g, s, cx| (l.0)(g, s, cx).is_empty() == neg)
         }
         BoolN::Attacked(cells, side) => {
-            let (cells, side) = (set_f::<W>(cells), SideC::of(side));
+            let (cells, side) = (set_f::<W>(sets, *cells), SideC::of(sets, side));
             fb(move |g, s, cx| {
                 let cells = (cells.0)(g, s, cx);
                 let side = side.eval(g, s, cx);
                 g.attacked(s, cx, cells, side) != neg
             })
         }
-        BoolN::Spans(sets) => {
-            let [within, a, b] = &**sets;
-            let (w, a, b) = (set_f::<W>(within), set_f::<W>(a), set_f::<W>(b));
+        BoolN::Spans([within, a, b]) => {
+            let (w, a, b) = (set_f::<W>(sets, *within), set_f::<W>(sets, *a), set_f::<W>(sets, *b));
             fb(move |g, s, cx| {
                 let within = (w.0)(g, s, cx);
                 let seeds = within & (a.0)(g, s, cx);
@@ -211,7 +210,7 @@ pub fn bool_f<const W: usize>(n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::W(w) => {
-            let f = wrap_f::<W, BoolN>(w);
+            let f = wrap_f::<W, BoolN>(sets, w);
             if neg { fb(move |g, s, cx| !(f.0)(g, s, cx)) } else { f }
         }
     }
@@ -258,10 +257,10 @@ pub(super) fn inverse(op: Cmp) -> Cmp {
 }
 
 /// Flattens nested `and` (or `or`) under a polarity into the operands of one.
-pub(super) fn collect<const W: usize>(n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
+pub(super) fn collect<const W: usize>(sets: &Sets, n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
     let mut ls = Vec::new();
     leaves(n, neg, is_and, &mut ls);
-    out.extend(ls.into_iter().map(|(n, neg)| bool_f(n, neg)));
+    out.extend(ls.into_iter().map(|(n, neg)| bool_f(sets, n, neg)));
 }
 
 /// The operands of nested `and` (or `or`) under a polarity, each with its own
@@ -318,7 +317,7 @@ pub(super) fn combine<const W: usize>(items: Vec<FB<W>>, is_and: bool) -> FB<W> 
 /// A condition that is an `or` of `and`s of tests `c in S`, one set `S` for all (as
 /// unrolled loops over directions write them): one closure, the cells' paths and the
 /// set's literals inline. `None` for any other shape.
-pub(super) fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
+pub(super) fn dnf_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option<FB<W>> {
     let (n, neg) = {
         let (mut n, mut neg) = (n, neg);
         while let BoolN::Not(x) = n {
@@ -331,21 +330,21 @@ pub(super) fn dnf_f<const W: usize>(n: &BoolN, neg: bool) -> Option<FB<W>> {
         return None;
     }
     let ts = n.or_of_ands();
-    let mut set: Option<&SetN> = None;
+    let mut set: Option<SetId> = None;
     let mut paths: Vec<Vec<PathC>> = Vec::new();
     for t in &ts {
         let mut ps = Vec::new();
         for f in t {
             let BoolN::In(c, s) = f else { return None };
-            if set.is_some_and(|x| x != s) {
+            if set.is_some_and(|x| x != *s) {
                 return None;
             }
-            set = Some(s);
+            set = Some(*s);
             ps.push(PathC::of(c)?);
         }
         paths.push(ps);
     }
-    let l = lits_of(set?)?;
+    let l = lits_of(sets, set?)?;
     if l.is_empty() {
         return None;
     }
@@ -403,7 +402,7 @@ pub(super) fn base_code(b: Base) -> u8 {
 
 /// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
 /// inline), an early answer when too few cells pass, then the terms.
-pub(super) fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
+pub(super) fn cells_f<const W: usize>(sets: &Sets, d: &CellsDnf, neg: bool) -> FB<W> {
     struct Dnf {
         base: Base,
         words: Vec<u64>,
@@ -476,7 +475,7 @@ pub(super) fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
             dnf.decide(known, c) != neg
         })
     }
-    match lits_of(&d.set) {
+    match lits_of(sets, d.set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
             let base = dnf.base;
@@ -488,7 +487,7 @@ pub(super) fn cells_f<const W: usize>(d: &CellsDnf, neg: bool) -> FB<W> {
             }
         }
         _ => {
-            let f = set_f::<W>(&d.set);
+            let f = set_f::<W>(sets, d.set);
             fb(move |g, s, cx| {
                 let c = dnf.start(cx);
                 if c == NONE {

@@ -12,7 +12,9 @@ use crate::engine::bits::Bits;
 use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
-use crate::engine::exec::ir::{BoolN, CellN, Const, DirN, DirsN, IdN, Items, ListN, NumN, SetN, SideN, ValN, Wrap};
+use crate::engine::exec::ir::{
+    BoolN, CellN, Const, DirN, DirsN, IdN, Items, ListN, NumN, SetId, Sets, SideN, ValN, Wrap,
+};
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
@@ -21,7 +23,7 @@ pub trait Node<const W: usize>: 'static {
     /// What it evaluates to.
     type Out: 'static;
     /// The node's closure.
-    fn build(&self) -> FF<W, Self::Out>;
+    fn build(&self, sets: &Sets) -> FF<W, Self::Out>;
     /// A stored value (a local, `chosen`) as this type, read where it is kept.
     fn read(g: &Game<W>, v: &Val<W>) -> Self::Out;
 }
@@ -30,8 +32,8 @@ macro_rules! node {
     ($t:ty, $out:ty, $build:expr, |$g:ident, $v:ident| $read:expr) => {
         impl<const W: usize> Node<W> for $t {
             type Out = $out;
-            fn build(&self) -> FF<W, $out> {
-                ($build)(self)
+            fn build(&self, sets: &Sets) -> FF<W, $out> {
+                ($build)(sets, self)
             }
             fn read($g: &Game<W>, $v: &Val<W>) -> $out {
                 $read
@@ -40,10 +42,10 @@ macro_rules! node {
     };
 }
 
-node!(BoolN, bool, |n| closure::bool_f(n, false), |_g, v| v.bool());
+node!(BoolN, bool, |sets, n| closure::bool_f(sets, n, false), |_g, v| v.bool());
 node!(NumN, i64, closure::num_f, |_g, v| v.num());
 node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
-node!(SetN, Bits<W>, closure::set_f, |_g, v| v.cells());
+node!(SetId, Bits<W>, |sets, n: &SetId| closure::set_f(sets, *n), |_g, v| v.cells());
 node!(DirN, u8, closure::dir_f, |_g, v| match v {
     Val::Dir(d) => *d,
     _ => u8::MAX,
@@ -61,15 +63,15 @@ node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
 });
 
 /// A form every node type shares, as a closure.
-pub fn wrap_f<const W: usize, T: Node<W>>(w: &Wrap<T>) -> FF<W, T::Out> {
+pub fn wrap_f<const W: usize, T: Node<W>>(sets: &Sets, w: &Wrap<T>) -> FF<W, T::Out> {
     match w {
         Wrap::If(c, a, b) => {
-            let (c, a, b) = (closure::bool_f::<W>(c, false), a.build(), b.build());
+            let (c, a, b) = (closure::bool_f::<W>(sets, c, false), a.build(sets), b.build(sets));
             ff(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         Wrap::Bind(binds, body) => {
-            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(x))).collect();
-            let body = body.build();
+            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(sets, x))).collect();
+            let body = body.build(sets);
             ff(move |g, s, cx| {
                 for (slot, x) in &binds {
                     let v = (x.0)(g, s, cx);
@@ -79,14 +81,14 @@ pub fn wrap_f<const W: usize, T: Node<W>>(w: &Wrap<T>) -> FF<W, T::Out> {
             })
         }
         Wrap::AtStart(x) => {
-            let x = x.build();
+            let x = x.build(sets);
             ff(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (x.0)(g, start, cx)
             })
         }
         Wrap::Without(c, x) => {
-            let (c, x) = (closure::cell_f::<W>(c), x.build());
+            let (c, x) = (closure::cell_f::<W>(sets, c), x.build(sets));
             ff(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (x.0)(g, t, cx))
@@ -101,24 +103,24 @@ pub fn wrap_f<const W: usize, T: Node<W>>(w: &Wrap<T>) -> FF<W, T::Out> {
 }
 
 /// A value as a closure.
-pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
+pub fn val_f<const W: usize>(sets: &Sets, n: &ValN) -> FV<W> {
     macro_rules! of {
         ($f:expr, $x:expr, $v:path) => {{
-            let f = $f($x);
+            let f = $f(sets, $x);
             ff(move |g, s, cx| $v((f.0)(g, s, cx)))
         }};
     }
     match n {
-        ValN::Bool(x) => of!(|x| closure::bool_f::<W>(x, false), x, Val::Bool),
+        ValN::Bool(x) => of!(|sets, x| closure::bool_f::<W>(sets, x, false), x, Val::Bool),
         ValN::Num(x) => of!(closure::num_f::<W>, x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
-        ValN::Set(x) => of!(closure::set_f::<W>, x, Val::Cells),
+        ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
         ValN::Side(x) => of!(closure::side_f::<W>, x, Val::Side),
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, c, Val::Kind),
         ValN::Dir(x) => {
-            let f = closure::dir_f::<W>(x);
+            let f = closure::dir_f::<W>(sets, x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => Val::Dir(d),
                 _ => Val::Bool(false),
@@ -134,7 +136,7 @@ pub fn val_f<const W: usize>(n: &ValN) -> FV<W> {
         ValN::Previous(Field::Phase) => ff(|_, s, _| Val::Phase(s.previous().phase)),
         ValN::Previous(_) => ff(|_, s, _| s.previous().action.map_or(Val::Bool(false), Val::Action)),
         ValN::Taken => ff(|_, _, cx| Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of))),
-        ValN::W(w) => wrap_f(w),
+        ValN::W(w) => wrap_f(sets, w),
     }
 }
 
@@ -156,10 +158,10 @@ pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W
 }
 
 /// A list as a closure.
-pub fn list_f<const W: usize>(n: &ListN) -> FL<W> {
+pub fn list_f<const W: usize>(sets: &Sets, n: &ListN) -> FL<W> {
     match n {
         ListN::Items(xs) => {
-            let xs: Vec<FV<W>> = xs.iter().map(val_f).collect();
+            let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(sets, x)).collect();
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for x in &xs {
@@ -177,7 +179,7 @@ pub fn list_f<const W: usize>(n: &ListN) -> FL<W> {
             ff(move |_, _, cx| cx.make_list(|_, out| out.extend((0..k).map(Val::Sym))))
         }
         ListN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(src), closure::bool_f::<W>(cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(sets, src), closure::bool_f::<W>(sets, cond, false));
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for item in (src.0)(g, s, cx) {
@@ -190,26 +192,26 @@ pub fn list_f<const W: usize>(n: &ListN) -> FL<W> {
             })
         }
         ListN::Groups(x) => {
-            let x = closure::set_f::<W>(x);
+            let x = closure::set_f::<W>(sets, *x);
             ff(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 let groups = g.groups_of(cx, set);
                 cx.make_list(|_, out| out.extend(groups.iter().copied().map(Val::Cells)))
             })
         }
-        ListN::W(w) => wrap_f(w),
+        ListN::W(w) => wrap_f(sets, w),
     }
 }
 
 /// The elements of a collection, as a closure taking them when it is called.
-pub fn items_f<const W: usize>(n: &Items) -> FI<W> {
+pub fn items_f<const W: usize>(sets: &Sets, n: &Items) -> FI<W> {
     match n {
         Items::Cells(x) => {
-            let x = closure::set_f::<W>(x);
+            let x = closure::set_f::<W>(sets, *x);
             ff(move |g, s, cx| ItemIter::Cells((x.0)(g, s, cx).iter()))
         }
         Items::Dirs(x) => {
-            let x = closure::dirs_f::<W>(x);
+            let x = closure::dirs_f::<W>(sets, x);
             ff(move |g, s, cx| ItemIter::Dirs((x.0)(g, s, cx)))
         }
         Items::Sides(a, b) => {
@@ -221,11 +223,11 @@ pub fn items_f<const W: usize>(n: &Items) -> FI<W> {
             ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }
         Items::List(x) => {
-            let x = list_f::<W>(x);
+            let x = list_f::<W>(sets, x);
             ff(move |g, s, cx| ItemIter::List((x.0)(g, s, cx), 0))
         }
         Items::Groups(x) => {
-            let x = closure::set_f::<W>(x);
+            let x = closure::set_f::<W>(sets, *x);
             ff(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 ItemIter::Groups(g.groups_of(cx, set), 0)

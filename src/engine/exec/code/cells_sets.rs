@@ -7,7 +7,7 @@ use super::filtered::Unrolled;
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape};
-use crate::engine::exec::ir::{Base, BoolN, CellN, SetN};
+use crate::engine::exec::ir::{Base, BoolN, CellN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a cell.
@@ -33,7 +33,7 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
-            E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(self.set(&args[0])),
             E::Call(Builtin::CellAt, args) if args.len() == 2 => {
                 CellN::At(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])))
             }
@@ -42,12 +42,12 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
             E::Call(Builtin::Next, args) if args.len() == 3 => {
-                CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.set(&args[2])))
+                CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Call(Builtin::Offset, args) if args.len() == 3 => {
                 CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.num(&args[2])))
             }
-            _ => self.wrap(e, Self::cell, CellN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::cell, |_, w| CellN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 path(Base::Const(NONE))
             }),
@@ -55,7 +55,13 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a set of cells.
-    pub fn set(&mut self, e: &E) -> SetN {
+    pub fn set(&mut self, e: &E) -> SetId {
+        let n = self.set_node(e);
+        self.intern(n)
+    }
+
+    /// Lowers a set of cells to its node.
+    fn set_node(&mut self, e: &E) -> SetN {
         if let Some(sets) = self.by_mover(e, &|x| matches!(x, E::Set(_))) {
             let sets: Vec<Bits<W>> = sets
                 .iter()
@@ -72,7 +78,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Occupied) => SetN::Occupied,
             E::Ctx(ContextVar::Own) => SetN::Own,
             E::Ctx(ContextVar::Enemy) => SetN::Enemy,
-            E::Ctx(ContextVar::Board) => self.board(),
+            E::Ctx(ContextVar::Board) => SetN::Const(self.board_id),
             E::Ctx(ContextVar::Jumped) => SetN::Jumped,
             E::KindCells(k) => SetN::Kind(*k),
             E::KindSetOf(k) => SetN::KindOf(self.id(k)),
@@ -80,48 +86,48 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::OwnedBy, args) if args.len() == 1 => SetN::Side(self.side(&args[0])),
             E::Bin(Op::SetAnd, a, b) => {
                 let (x, y) = (self.set(a), self.set(b));
-                self.and(x, y)
+                self.and_node(x, y)
             }
             E::Bin(Op::SetOr, a, b) => {
                 let (x, y) = (self.set(a), self.set(b));
-                match (&x, &y) {
+                match (&self.sets[x], &self.sets[y]) {
                     (SetN::Const(i), SetN::Const(j)) => {
                         let v = self.const_bits(*i) | self.const_bits(*j);
                         SetN::Const(self.const_set(v))
                     }
-                    _ => SetN::Or(Box::new(x), Box::new(y)),
+                    _ => SetN::Or(x, y),
                 }
             }
             E::Bin(Op::SetSub, a, b) => {
                 let (x, y) = (self.set(a), self.set(b));
-                self.sub(x, y)
+                self.sub_node(x, y)
             }
             E::Complement(x) => {
                 let x = self.set(x);
-                self.complement(x)
+                self.complement_node(x)
             }
             E::SetTable(t, x) => SetN::Table(*t, self.cell(x)),
             E::CellToSet(x) => SetN::Cell(self.cell(x)),
             E::Call(Builtin::Group, args) if args.len() == 1 => SetN::Group(self.cell(&args[0])),
-            E::Call(Builtin::Neighbours, args) if args.len() == 1 => SetN::Neighbours(Box::new(self.set(&args[0]))),
+            E::Call(Builtin::Neighbours, args) if args.len() == 1 => SetN::Neighbours(self.set(&args[0])),
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 && self.shape(&args[0]) == Shape::Set => {
-                SetN::AtStart(Box::new(self.set(&args[0])))
+                SetN::AtStart(self.set(&args[0]))
             }
             E::Call(Builtin::Without, args) if args.len() == 2 && self.shape(&args[1]) == Shape::Set => {
-                SetN::Without(self.cell(&args[0]), Box::new(self.set(&args[1])))
+                SetN::Without(self.cell(&args[0]), self.set(&args[1]))
             }
             E::If(c, a, b) => {
                 let c = self.bool(c);
                 match c {
-                    BoolN::Const(true) => self.set(a),
-                    BoolN::Const(false) => self.set(b),
-                    c => SetN::If(Box::new(c), Box::new(self.set(a)), Box::new(self.set(b))),
+                    BoolN::Const(true) => self.set_node(a),
+                    BoolN::Const(false) => self.set_node(b),
+                    c => SetN::If(Box::new(c), self.set(a), self.set(b)),
                 }
             }
-            E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(Box::new(self.set(a)), Box::new(self.set(b))),
+            E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(self.set(a), self.set(b)),
             E::Bin(Op::Range, a, b) => SetN::Range(self.cell(a), self.cell(b)),
             E::Call(Builtin::Neighbours, args) if args.len() == 2 => {
-                SetN::NeighboursAlong(Box::new(self.set(&args[0])), self.dirs(&args[1]))
+                SetN::NeighboursAlong(self.set(&args[0]), self.dirs(&args[1]))
             }
             E::Call(b @ (Builtin::Union | Builtin::Common), args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
@@ -130,91 +136,122 @@ impl<const W: usize> Lower<'_, W> {
                     let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
                         let mut terms = Vec::new();
                         for (c, x) in parts {
-                            terms.push(SetN::IfThen(Box::new(c), Box::new(l.set(x))));
+                            let x = l.set(x);
+                            terms.push(l.intern(SetN::IfThen(Box::new(c), x)));
                         }
                         let none = SetN::Const(l.const_set(Bits::EMPTY));
-                        terms.into_iter().reduce(|a, b| SetN::Or(Box::new(a), Box::new(b))).unwrap_or(none)
+                        match terms.into_iter().reduce(|a, b| l.intern(SetN::Or(a, b))) {
+                            Some(x) => x,
+                            None => l.intern(none),
+                        }
                     };
-                    let fold = |v, src, cond| SetN::FoldIf(v, src, cond, union);
-                    let unrolled: Option<&Unrolled<Self, SetN>> = if union { Some(&unrolled) } else { None };
-                    self.over_filter(&args[0], &fold, unrolled, SetN::W)
-                        .unwrap_or_else(|| SetN::Fold(Box::new(self.list(&args[0])), union))
+                    let fold = |l: &mut Self, v, src, cond| l.intern(SetN::FoldIf(v, src, cond, union));
+                    let unrolled: Option<&Unrolled<Self, SetId>> = if union { Some(&unrolled) } else { None };
+                    match self.over_filter(&args[0], &fold, unrolled, |l, w| l.intern(SetN::W(w))) {
+                        Some(x) => self.sets[x].clone(),
+                        None => SetN::Fold(Box::new(self.list(&args[0])), union),
+                    }
                 } else {
-                    self.set(&args[0])
+                    self.set_node(&args[0])
                 }
             }
             E::Call(Builtin::Image, args) if args.len() == 2 => {
-                SetN::Image(Box::new(self.set(&args[0])), Box::new(self.value(&args[1])))
+                SetN::Image(self.set(&args[0]), Box::new(self.value(&args[1])))
             }
             E::Call(b @ (Builtin::Ray | Builtin::Line), args) if args.len() == 2 => {
                 SetN::Ray(self.cell(&args[0]), self.dir(&args[1]), *b == Builtin::Line)
             }
             E::Call(Builtin::Run, args) if args.len() == 3 => {
-                SetN::Run(self.cell(&args[0]), self.dir(&args[1]), Box::new(self.set(&args[2])))
+                SetN::Run(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
                 SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
             }
             E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
-                SetN::UnionOf(*slot, Box::new(self.items(source)), Box::new(self.set(body)))
+                SetN::UnionOf(*slot, Box::new(self.items(source)), self.set(body))
             }
             _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
-            _ => self.wrap(e, Self::set, SetN::W).unwrap_or_else(|| {
-                self.unlowered(e);
-                SetN::Const(self.const_set(Bits::EMPTY))
-            }),
+            _ => match self.wrap(e, Self::set, |l, w| l.intern(SetN::W(w))) {
+                Some(x) => self.sets[x].clone(),
+                None => {
+                    self.unlowered(e);
+                    SetN::Const(self.const_set(Bits::EMPTY))
+                }
+            },
         }
     }
 
-    pub(crate) fn and(&mut self, x: SetN, y: SetN) -> SetN {
-        match (x, y) {
+    /// The intersection of two sets, constant parts folded.
+    pub(crate) fn and(&mut self, x: SetId, y: SetId) -> SetId {
+        let n = self.and_node(x, y);
+        self.intern(n)
+    }
+
+    fn and_node(&mut self, x: SetId, y: SetId) -> SetN {
+        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
+        match (self.sets[x].clone(), self.sets[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) & self.const_bits(j);
                 SetN::Const(self.const_set(v))
             }
-            (SetN::Const(i), y) | (y, SetN::Const(i)) if i == self.board_id => y,
-            (x, SetN::Complement(y)) | (SetN::Complement(y), x) => self.sub(x, *y),
-            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
-                SetN::IfThen(c, Box::new(y))
-            }
-            (x, y) => SetN::And(Box::new(x), Box::new(y)),
+            (SetN::Const(i), _) if i == self.board_id => self.sets[y].clone(),
+            (_, SetN::Const(i)) if i == self.board_id => self.sets[x].clone(),
+            (_, SetN::Complement(z)) => self.sub_node(x, z),
+            (SetN::Complement(z), _) => self.sub_node(y, z),
+            (SetN::IfThen(c, a), _) if is_board(self, a) => SetN::IfThen(c, y),
+            (_, SetN::IfThen(c, a)) if is_board(self, a) => SetN::IfThen(c, x),
+            _ => SetN::And(x, y),
         }
     }
 
-    pub(super) fn or(&mut self, x: SetN, y: SetN) -> SetN {
-        match (x, y) {
+    /// The union of two sets, constant parts folded.
+    pub(super) fn or(&mut self, x: SetId, y: SetId) -> SetId {
+        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
+        let n = match (self.sets[x].clone(), self.sets[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) | self.const_bits(j);
                 SetN::Const(self.const_set(v))
             }
-            (SetN::IfThen(c, a), y) | (y, SetN::IfThen(c, a)) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
-                SetN::IfAll(c, Box::new(y))
-            }
-            (x, y) => SetN::Or(Box::new(x), Box::new(y)),
-        }
+            (SetN::IfThen(c, a), _) if is_board(self, a) => SetN::IfAll(c, y),
+            (_, SetN::IfThen(c, a)) if is_board(self, a) => SetN::IfAll(c, x),
+            _ => SetN::Or(x, y),
+        };
+        self.intern(n)
     }
 
-    pub(super) fn sub(&mut self, x: SetN, y: SetN) -> SetN {
-        match (x, y) {
+    /// `x and not y`, constant parts folded.
+    pub(super) fn sub(&mut self, x: SetId, y: SetId) -> SetId {
+        let n = self.sub_node(x, y);
+        self.intern(n)
+    }
+
+    fn sub_node(&mut self, x: SetId, y: SetId) -> SetN {
+        match (&self.sets[x], &self.sets[y]) {
             (SetN::Const(i), SetN::Const(j)) => {
-                let v = self.const_bits(i) - self.const_bits(j);
+                let v = self.const_bits(*i) - self.const_bits(*j);
                 SetN::Const(self.const_set(v))
             }
-            (x, y) => SetN::Sub(Box::new(x), Box::new(y)),
+            _ => SetN::Sub(x, y),
         }
     }
 
-    pub(super) fn complement(&mut self, x: SetN) -> SetN {
-        match x {
+    /// The board minus a set, constant parts folded.
+    pub(super) fn complement(&mut self, x: SetId) -> SetId {
+        let n = self.complement_node(x);
+        self.intern(n)
+    }
+
+    fn complement_node(&mut self, x: SetId) -> SetN {
+        match self.sets[x].clone() {
             SetN::Const(i) => {
                 let v = self.g.board.all - self.const_bits(i);
                 SetN::Const(self.const_set(v))
             }
-            SetN::Complement(y) => *y,
-            SetN::IfThen(c, a) if matches!(*a, SetN::Const(i) if i == self.board_id) => {
+            SetN::Complement(y) => self.sets[y].clone(),
+            SetN::IfThen(c, a) if matches!(self.sets[a], SetN::Const(i) if i == self.board_id) => {
                 SetN::IfThen(Box::new(not(*c)), a)
             }
-            x => SetN::Complement(Box::new(x)),
+            _ => SetN::Complement(x),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, any_node};
-use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, NumN, SetN};
+use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, NumN, SetId, SetN, Sets};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a condition.
@@ -64,7 +64,7 @@ impl<const W: usize> Lower<'_, W> {
                 let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
                 match b {
                     // Conditions have no effects: the one test of a cell goes first.
-                    BoolN::Const(false) if one_cell_test(&a) && !one_cell_test(&c) => {
+                    BoolN::Const(false) if one_cell_test(&self.sets, &a) && !one_cell_test(&self.sets, &c) => {
                         BoolN::And(Box::new(a), Box::new(c))
                     }
                     BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
@@ -93,7 +93,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Comp { kind: Comprehension::Any, slot, source, body, .. }
                 if let Some((within, a, b)) = spans(*slot, source, body) =>
             {
-                BoolN::Spans(Box::new([self.set(within), self.set(a), self.set(b)]))
+                BoolN::Spans([self.set(within), self.set(a), self.set(b)])
             }
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
                 BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
@@ -110,7 +110,7 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Const(false) => self.bool(b),
                 c => BoolN::If(Box::new(c), Box::new(self.bool(a)), Box::new(self.bool(b))),
             },
-            _ => self.wrap(e, Self::bool, BoolN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::bool, |_, w| BoolN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 BoolN::Const(false)
             }),
@@ -119,10 +119,10 @@ impl<const W: usize> Lower<'_, W> {
 
     /// `any(set)`: a cell test when the set is one constant cell and more; two sets
     /// meeting for an intersection.
-    fn any(&mut self, s: SetN) -> BoolN {
+    fn any(&mut self, s: SetId) -> BoolN {
         // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
         // is in `S`.
-        if let SetN::Run(c, d, inner) = s {
+        if let SetN::Run(c, d, inner) = self.sets[s].clone() {
             let first = match (c, d) {
                 (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
                     dirs[len as usize] = d;
@@ -130,9 +130,9 @@ impl<const W: usize> Lower<'_, W> {
                 }
                 (c, d) => CellN::StepDyn(Box::new(c), Box::new(d), false),
             };
-            return BoolN::In(first, *inner);
+            return BoolN::In(first, inner);
         }
-        if let Some((id, rest)) = self.split_const(&s) {
+        if let Some((id, rest)) = self.split_const(s) {
             let r = self.const_bits(id);
             match r.count() {
                 0 => return BoolN::Const(false),
@@ -143,26 +143,26 @@ impl<const W: usize> Lower<'_, W> {
                 _ => {}
             }
         }
-        match s {
-            SetN::And(x, y) => BoolN::Meet(*x, *y),
-            s => BoolN::Any(s),
+        match self.sets[s] {
+            SetN::And(x, y) => BoolN::Meet(x, y),
+            _ => BoolN::Any(s),
         }
     }
 
     /// Splits a constant set out of an intersection: its id and the rest.
-    fn split_const(&mut self, set: &SetN) -> Option<(u32, SetN)> {
-        match set {
-            SetN::Const(id) => Some((*id, self.board())),
+    fn split_const(&mut self, set: SetId) -> Option<(u32, SetId)> {
+        match self.sets[set] {
+            SetN::Const(id) => Some((id, self.board())),
             SetN::And(a, b) => {
                 if let Some((id, rest)) = self.split_const(a) {
-                    return Some((id, self.and(rest, (**b).clone())));
+                    return Some((id, self.and(rest, b)));
                 }
                 let (id, rest) = self.split_const(b)?;
-                Some((id, self.and((**a).clone(), rest)))
+                Some((id, self.and(a, rest)))
             }
             SetN::Sub(a, b) => {
                 let (id, rest) = self.split_const(a)?;
-                Some((id, self.sub(rest, (**b).clone())))
+                Some((id, self.sub(rest, b)))
             }
             _ => None,
         }
@@ -173,8 +173,8 @@ impl<const W: usize> Lower<'_, W> {
     /// `R within X`; `count(S) == 0` is `not any(S)`.
     fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
         let (op, set, k) = match (&a, &b) {
-            (NumN::Count(s), NumN::Const(k)) => (op, s.clone(), *k),
-            (NumN::Const(k), NumN::Count(s)) => (flip(op), s.clone(), *k),
+            (NumN::Count(s), NumN::Const(k)) => (op, *s, *k),
+            (NumN::Const(k), NumN::Count(s)) => (flip(op), *s, *k),
             _ => return BoolN::Cmp(op, a, b),
         };
         // Whether "the count is k" (`eq`) or "the count is not k", for k at an end of
@@ -188,9 +188,9 @@ impl<const W: usize> Lower<'_, W> {
                 Cmp::Ge => return BoolN::Const(true),
             }
         }
-        if let Some((id, rest)) = self.split_const(&set) {
+        if let Some((id, rest)) = self.split_const(set) {
             let r = self.const_bits(id).count() as i64;
-            let within = BoolN::Within(SetN::Const(id), rest);
+            let within = BoolN::Within(self.intern(SetN::Const(id)), rest);
             if k == r {
                 return match op {
                     Cmp::Eq | Cmp::Ge => within,
@@ -238,7 +238,7 @@ impl<const W: usize> Lower<'_, W> {
             return None;
         }
         let ts = core.or_of_ands();
-        let mut key: Option<(Base, &SetN)> = None;
+        let mut key: Option<(Base, SetId)> = None;
         let mut paths = Vec::new();
         let mut sizes = Vec::new();
         for t in &ts {
@@ -249,10 +249,10 @@ impl<const W: usize> Lower<'_, W> {
                 let BoolN::In(CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len), set) = f else {
                     return None;
                 };
-                if key.is_some_and(|(b, s)| b != *base || s != set) {
+                if key.is_some_and(|(b, s)| b != *base || s != *set) {
                     return None;
                 }
-                key = Some((*base, set));
+                key = Some((*base, *set));
                 paths.push((*dirs, *len));
             }
             sizes.push(t.len() as u8);
@@ -282,7 +282,7 @@ impl<const W: usize> Lower<'_, W> {
             union_words,
             cells,
             terms: sizes,
-            set: set.clone(),
+            set,
         }));
         Some(if neg { not(node) } else { node })
     }
@@ -312,11 +312,11 @@ pub(super) fn flip(op: Cmp) -> Cmp {
 
 /// Whether a condition is one test of a cell reached by constant steps against a set
 /// of the position (`to + d in enemy`): a few instructions.
-fn one_cell_test(b: &BoolN) -> bool {
+fn one_cell_test(sets: &Sets, b: &BoolN) -> bool {
     matches!(
         b,
-        BoolN::In(
-            CellN::Path(..),
+        BoolN::In(CellN::Path(..), s) if matches!(
+            sets[*s],
             SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
         )
     )

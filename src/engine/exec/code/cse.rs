@@ -2,76 +2,109 @@
 //! ([`SetN::Let`]), a set kept per turn and start cell ([`SetN::Cached`]).
 
 use super::Lower;
-use crate::engine::exec::ir::SetN;
+use crate::engine::exec::ir::{SetId, SetN, Sets};
 
 impl<const W: usize> Lower<'_, W> {
     /// A set kept per turn and start cell (see [`SetN::Cached`]); equal sets share
     /// their number, so that one rule's sets serve another's.
-    pub(super) fn cached(&mut self, set: SetN) -> SetN {
+    pub(super) fn cached(&mut self, set: SetId) -> SetId {
         let id = match self.cached.iter().position(|x| *x == set) {
             Some(i) => i,
             None => {
-                self.cached.push(set.clone());
+                self.cached.push(set);
                 self.cached.len() - 1
             }
         };
-        SetN::Cached(id as u32, Box::new(set))
+        self.intern(SetN::Cached(id as u32, set))
     }
 
     /// Computes each repeated costly part of a set once, in the position it is
     /// evaluated in ([`SetN::Let`]): the largest repeated part first, bound around the
     /// whole; parts under `at_turn_start` and `without` are shared within those only.
-    pub fn cse(&mut self, n: SetN) -> SetN {
+    pub fn cse(&mut self, n: SetId) -> SetId {
         let mut n = n;
         loop {
-            let mut seen: Vec<(SetN, usize)> = Vec::new();
-            costly_parts(&n, &mut seen);
-            let best = seen.into_iter().filter(|(_, k)| *k >= 2).max_by_key(|(x, _)| set_size(x));
+            let mut seen: Vec<(SetId, usize)> = Vec::new();
+            costly_parts(&self.sets, n, &mut seen);
+            let best = seen.into_iter().filter(|(_, k)| *k >= 2).max_by_key(|(x, _)| set_size(&self.sets, *x));
             let Some((part, _)) = best else { break };
             let k = self.temps;
             self.temps += 1;
-            n = replace_part(n, &part, k);
-            n = SetN::Let(k, Box::new(part), Box::new(n));
+            n = self.replace_part(n, part, k);
+            n = self.intern(SetN::Let(k, part, n));
         }
         self.cse_scopes(n)
     }
 
     /// [`Lower::cse`] within each `at_turn_start` and `without` of a set.
-    fn cse_scopes(&mut self, n: SetN) -> SetN {
-        match n {
-            SetN::AtStart(inner) => SetN::AtStart(Box::new(self.cse(*inner))),
-            SetN::Without(c, inner) => SetN::Without(c, Box::new(self.cse(*inner))),
-            n => map_sets(n, &mut |x| self.cse_scopes(x)),
+    fn cse_scopes(&mut self, n: SetId) -> SetId {
+        match self.sets[n].clone() {
+            SetN::AtStart(inner) => {
+                let x = self.cse(inner);
+                self.intern(SetN::AtStart(x))
+            }
+            SetN::Without(c, inner) => {
+                let x = self.cse(inner);
+                self.intern(SetN::Without(c, x))
+            }
+            _ => self.map_sets(n, &mut |l, x| l.cse_scopes(x)),
+        }
+    }
+
+    /// A set with each direct operand that is a set replaced by `f` of it.
+    fn map_sets(&mut self, n: SetId, f: &mut dyn FnMut(&mut Self, SetId) -> SetId) -> SetId {
+        let node = match self.sets[n].clone() {
+            SetN::And(x, y) => {
+                let (x, y) = (f(self, x), f(self, y));
+                SetN::And(x, y)
+            }
+            SetN::Or(x, y) => {
+                let (x, y) = (f(self, x), f(self, y));
+                SetN::Or(x, y)
+            }
+            SetN::Sub(x, y) => {
+                let (x, y) = (f(self, x), f(self, y));
+                SetN::Sub(x, y)
+            }
+            SetN::Complement(x) => SetN::Complement(f(self, x)),
+            SetN::IfAll(c, x) => SetN::IfAll(c, f(self, x)),
+            SetN::IfThen(c, x) => SetN::IfThen(c, f(self, x)),
+            SetN::If(c, x, y) => {
+                let (x, y) = (f(self, x), f(self, y));
+                SetN::If(c, x, y)
+            }
+            SetN::Dilate(x) => SetN::Dilate(f(self, x)),
+            SetN::StepsInto(x, d) => SetN::StepsInto(f(self, x), d),
+            SetN::NbCount(x, op, k) => SetN::NbCount(f(self, x), op, k),
+            SetN::Neighbours(x) => SetN::Neighbours(f(self, x)),
+            SetN::AtStart(x) => SetN::AtStart(f(self, x)),
+            SetN::Without(c, x) => SetN::Without(c, f(self, x)),
+            SetN::Let(k, v, body) => {
+                let (v, body) = (f(self, v), f(self, body));
+                SetN::Let(k, v, body)
+            }
+            SetN::Cached(k, x) => SetN::Cached(k, f(self, x)),
+            _ => return n,
+        };
+        self.intern(node)
+    }
+
+    /// `n` with each occurrence of `part` (outside `at_turn_start` and `without`) read
+    /// from temporary `k`.
+    fn replace_part(&mut self, n: SetId, part: SetId, k: u32) -> SetId {
+        if n == part {
+            return self.intern(SetN::Temp(k));
+        }
+        match self.sets[n] {
+            SetN::AtStart(_) | SetN::Without(..) => n,
+            _ => self.map_sets(n, &mut |l, x| l.replace_part(x, part, k)),
         }
     }
 }
 
-/// A set with each direct operand that is a set replaced by `f` of it.
-fn map_sets(n: SetN, f: &mut dyn FnMut(SetN) -> SetN) -> SetN {
-    let mut b = |x: Box<SetN>| Box::new(f(*x));
-    match n {
-        SetN::And(x, y) => SetN::And(b(x), b(y)),
-        SetN::Or(x, y) => SetN::Or(b(x), b(y)),
-        SetN::Sub(x, y) => SetN::Sub(b(x), b(y)),
-        SetN::Complement(x) => SetN::Complement(b(x)),
-        SetN::IfAll(c, x) => SetN::IfAll(c, b(x)),
-        SetN::IfThen(c, x) => SetN::IfThen(c, b(x)),
-        SetN::If(c, x, y) => SetN::If(c, b(x), b(y)),
-        SetN::Dilate(x) => SetN::Dilate(b(x)),
-        SetN::StepsInto(x, d) => SetN::StepsInto(b(x), d),
-        SetN::NbCount(x, op, k) => SetN::NbCount(b(x), op, k),
-        SetN::Neighbours(x) => SetN::Neighbours(b(x)),
-        SetN::AtStart(x) => SetN::AtStart(b(x)),
-        SetN::Without(c, x) => SetN::Without(c, b(x)),
-        SetN::Let(k, v, body) => SetN::Let(k, b(v), b(body)),
-        SetN::Cached(k, x) => SetN::Cached(k, b(x)),
-        n => n,
-    }
-}
-
 /// Calls `f` with each direct operand of a set that is a set.
-fn set_children(n: &SetN, f: &mut dyn FnMut(&SetN)) {
-    match n {
+fn set_children(n: &SetN, f: &mut dyn FnMut(SetId)) {
+    match *n {
         SetN::And(x, y) | SetN::Or(x, y) | SetN::Sub(x, y) | SetN::If(_, x, y) | SetN::Let(_, x, y) => {
             f(x);
             f(y);
@@ -90,25 +123,26 @@ fn set_children(n: &SetN, f: &mut dyn FnMut(&SetN)) {
     }
 }
 
-/// How many set nodes a set has.
-fn set_size(n: &SetN) -> usize {
+/// How many set nodes a set has (a part it holds twice counted twice).
+fn set_size(sets: &Sets, n: SetId) -> usize {
     let mut k = 1;
-    set_children(n, &mut |c| k += set_size(c));
+    set_children(&sets[n], &mut |c| k += set_size(sets, c));
     k
 }
 
 /// Whether a set reads a temporary.
-fn reads_temp(n: &SetN) -> bool {
-    let mut found = matches!(n, SetN::Temp(_));
-    set_children(n, &mut |c| found |= reads_temp(c));
+fn reads_temp(sets: &Sets, n: SetId) -> bool {
+    let mut found = matches!(sets[n], SetN::Temp(_));
+    set_children(&sets[n], &mut |c| found |= reads_temp(sets, c));
     found
 }
 
 /// The costly parts of a set that [`Lower::cse`] may share, with how often each
 /// occurs (not looking under `at_turn_start` and `without`, evaluated elsewhere).
-fn costly_parts(n: &SetN, seen: &mut Vec<(SetN, usize)>) {
+fn costly_parts(sets: &Sets, n: SetId, seen: &mut Vec<(SetId, usize)>) {
+    let node = &sets[n];
     let costly = matches!(
-        n,
+        node,
         SetN::Group(_)
             | SetN::Dilate(_)
             | SetN::StepsInto(..)
@@ -117,25 +151,13 @@ fn costly_parts(n: &SetN, seen: &mut Vec<(SetN, usize)>) {
             | SetN::AtStart(_)
             | SetN::Without(..)
     );
-    if costly && !reads_temp(n) {
-        match seen.iter_mut().find(|(x, _)| x == n) {
+    if costly && !reads_temp(sets, n) {
+        match seen.iter_mut().find(|(x, _)| *x == n) {
             Some((_, k)) => *k += 1,
-            None => seen.push((n.clone(), 1)),
+            None => seen.push((n, 1)),
         }
     }
-    if !matches!(n, SetN::AtStart(_) | SetN::Without(..)) {
-        set_children(n, &mut |c| costly_parts(c, seen));
-    }
-}
-
-/// `n` with each occurrence of `part` (outside `at_turn_start` and `without`) read
-/// from temporary `k`.
-fn replace_part(n: SetN, part: &SetN, k: u32) -> SetN {
-    if n == *part {
-        return SetN::Temp(k);
-    }
-    match n {
-        n @ (SetN::AtStart(_) | SetN::Without(..)) => n,
-        n => map_sets(n, &mut |x| replace_part(x, part, k)),
+    if !matches!(node, SetN::AtStart(_) | SetN::Without(..)) {
+        set_children(node, &mut |c| costly_parts(sets, c, seen));
     }
 }

@@ -17,9 +17,9 @@ impl<const W: usize> Lower<'_, W> {
     pub(super) fn over_filter<T>(
         &mut self,
         e: &E,
-        fold: &dyn Fn(u32, Box<Items>, Box<BoolN>) -> T,
+        fold: &Folded<'_, Self, T>,
         unrolled: Option<&Unrolled<Self, T>>,
-        w: fn(Box<Wrap<T>>) -> T,
+        w: fn(&mut Self, Box<Wrap<T>>) -> T,
     ) -> Option<T> {
         match e {
             E::Comp { kind: Comprehension::ListFilter, slot, source, body, .. } => {
@@ -30,17 +30,22 @@ impl<const W: usize> Lower<'_, W> {
                     let parts = items.iter().map(|x| (self.bool(&subst(body, *slot, x)), x)).collect();
                     return Some(unroll(self, parts));
                 }
-                Some(fold(*slot, Box::new(self.items(source)), Box::new(self.bool(body))))
+                let (src, cond) = (Box::new(self.items(source)), Box::new(self.bool(body)));
+                Some(fold(self, *slot, src, cond))
             }
             E::Bind(binds, body) if is_filter(body) => {
                 let binds = self.binds(binds);
                 let inner = self.over_filter(body, fold, unrolled, w)?;
-                Some(w(Box::new(Wrap::Bind(binds, inner))))
+                Some(w(self, Box::new(Wrap::Bind(binds, inner))))
             }
             _ => None,
         }
     }
 }
+
+/// How [`Lower::over_filter`] makes a node of a filtered list's slot, source and
+/// condition.
+pub(super) type Folded<'a, L, T> = dyn Fn(&mut L, u32, Box<Items>, Box<BoolN>) -> T + 'a;
 
 /// How [`Lower::over_filter`] makes a node of the elements of a filtered list of
 /// constants, each with its condition.

@@ -13,25 +13,43 @@ use crate::engine::exec::closure;
 use crate::engine::exec::closure::values::list_f;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::{AlongBy, CRule, CondUse, FB, Form, Mask};
-use crate::engine::exec::ir::{BoolN, Cmp, MAX_DEGREE, NumN, SetN};
+use crate::engine::exec::ir::{BoolN, Cmp, MAX_DEGREE, NumN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
         let r = &self.g.prog.rules[rid];
         let choose = r.action == Action::Choose;
-        let choices = r.subject.as_ref().filter(|_| choose).map(|e| list_f(&self.list(e)));
+        let choices = r.subject.as_ref().filter(|_| choose).map(|e| {
+            let l = self.list(e);
+            list_f(&self.sets, &l)
+        });
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
-        let by = r.by.as_ref().map(|e| closure::side_f(&self.side(e)));
-        let owner = r.owner.as_ref().map(|e| closure::side_f(&self.side(e)));
-        let kind = r.kind_of.as_ref().map(|e| closure::id_opt_f(&self.id(e)));
-        let subject = subject_set.as_ref().map(|x| closure::set_f(x));
-        let subject_lit = subject_set.as_ref().and_then(closure::set_lit);
-        let along = r.along.as_ref().map(|e| closure::dirs_f(&self.dirs(e)));
-        let over = r.over.as_ref().map(|e| closure::set_f(&self.set(e)));
+        let by = r.by.as_ref().map(|e| {
+            let x = self.side(e);
+            closure::side_f(&self.sets, &x)
+        });
+        let owner = r.owner.as_ref().map(|e| {
+            let x = self.side(e);
+            closure::side_f(&self.sets, &x)
+        });
+        let kind = r.kind_of.as_ref().map(|e| {
+            let x = self.id(e);
+            closure::id_opt_f(&self.sets, &x)
+        });
+        let subject = subject_set.map(|x| closure::set_f(&self.sets, x));
+        let subject_lit = subject_set.and_then(|x| closure::set_lit(&self.sets, x));
+        let along = r.along.as_ref().map(|e| {
+            let x = self.dirs(e);
+            closure::dirs_f(&self.sets, &x)
+        });
+        let over = r.over.as_ref().map(|e| {
+            let x = self.set(e);
+            closure::set_f(&self.sets, x)
+        });
         let to_set = r.to.as_ref().map(|e| self.set(e));
-        let to = to_set.as_ref().map(|x| closure::set_f(x));
-        let to_lit = to_set.as_ref().and_then(closure::set_lit);
+        let to = to_set.map(|x| closure::set_f(&self.sets, x));
+        let to_lit = to_set.and_then(|x| closure::set_lit(&self.sets, x));
         let conds = self.all_of(&r.conds);
         let then = self.block(&r.then, false, Form::Runs);
         let mask = self.mask(rid);
@@ -43,7 +61,7 @@ impl<const W: usize> Lower<'_, W> {
         let mut it = conds.iter();
         let first = self.cond(it.next()?);
         let all = it.fold(first, |acc, c| BoolN::And(Box::new(acc), Box::new(self.cond(c))));
-        Some(closure::bool_f(&all, false))
+        Some(closure::bool_f(&self.sets, &all, false))
     }
 
     /// The cells a `step` (one step) or `jump` (two) reaches from `from` along `d`,
@@ -117,12 +135,12 @@ impl<const W: usize> Lower<'_, W> {
             }
             uses.push(match self.setize(c, action) {
                 Some(set) if d.from => {
-                    per_from_member.push(closure::member_f(&set));
+                    per_from_member.push(closure::member_f(&self.sets, set));
                     per_from.push(set);
                     CondUse::SetPerPiece
                 }
                 Some(set) => {
-                    per_gen.push(closure::set_f(&set));
+                    per_gen.push(closure::set_f(&self.sets, set));
                     CondUse::SetOnce
                 }
                 None => {
@@ -132,7 +150,13 @@ impl<const W: usize> Lower<'_, W> {
             });
         }
         // Static conditions read no position: the empty one will do.
-        let static_conds: Vec<FB<W>> = static_conds.iter().map(|c| closure::bool_f(&self.bool(c), false)).collect();
+        let static_conds: Vec<FB<W>> = static_conds
+            .iter()
+            .map(|c| {
+                let b = self.bool(c);
+                closure::bool_f(&self.sets, &b, false)
+            })
+            .collect();
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);
@@ -191,10 +215,13 @@ impl<const W: usize> Lower<'_, W> {
             _ => None,
         };
         let residual = self.all_of(&residual);
-        let from_floor = per_from.iter().fold(g.board.all, |acc, set| acc & self.bounds(set).0);
+        let from_floor = per_from.iter().fold(g.board.all, |acc, set| acc & self.bounds(*set).0);
         // The conditions that read `from` as one set, each part computed once.
         let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
-            Some(all) => vec![closure::set_f(&self.cse(all))],
+            Some(all) => {
+                let all = self.cse(all);
+                vec![closure::set_f(&self.sets, all)]
+            }
             None => Vec::new(),
         };
         Some(Mask {
@@ -219,18 +246,19 @@ impl<const W: usize> Lower<'_, W> {
     /// choosing between directions that do not read it.
     fn along_by(&mut self, e: &E) -> Option<AlongBy<W>> {
         if !deps(e).from {
-            return Some(AlongBy::Dirs(closure::dirs_f(&self.dirs(e))));
+            let x = self.dirs(e);
+            return Some(AlongBy::Dirs(closure::dirs_f(&self.sets, &x)));
         }
         let E::If(c, a, b) = e else { return None };
         let (set, holds) = self.piece_in(c)?;
         let (a, b) = (self.along_by(a)?, self.along_by(b)?);
         let (a, b) = if holds { (a, b) } else { (b, a) };
-        Some(AlongBy::If(closure::set_f(&set), Box::new(a), Box::new(b)))
+        Some(AlongBy::If(closure::set_f(&self.sets, set), Box::new(a), Box::new(b)))
     }
 
     /// A condition `from in S` (`true`) or `not (from in S)` (`false`) whose set does
     /// not read `from`: the set.
-    fn piece_in(&mut self, c: &E) -> Option<(SetN, bool)> {
+    fn piece_in(&mut self, c: &E) -> Option<(SetId, bool)> {
         match c {
             E::Not(x) => self.piece_in(x).map(|(set, holds)| (set, !holds)),
             E::Bin(Op::CellIn, x, set) if matches!(**x, E::Ctx(ContextVar::From)) && !deps(set).from => {
@@ -242,7 +270,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// A condition of a move rule as the set of destinations for which it holds, when
     /// it can be written so (see [`Lower::cell_set`]).
-    pub(crate) fn setize(&mut self, c: &E, action: Action) -> Option<SetN> {
+    pub(crate) fn setize(&mut self, c: &E, action: Action) -> Option<SetId> {
         self.cell_set(c, &E::Ctx(ContextVar::To), action)
     }
 
@@ -258,18 +286,19 @@ impl<const W: usize> Lower<'_, W> {
     ///   see [`Lower::the_set`];
     /// - `and`, `or`, `not`, `if` (on a condition not reading `to`), definitions,
     ///   `at_turn_start` and `without` of those.
-    fn cell_set(&mut self, c: &E, var: &E, action: Action) -> Option<SetN> {
+    fn cell_set(&mut self, c: &E, var: &E, action: Action) -> Option<SetId> {
         let d = deps(c);
         if d.middle {
             return None;
         }
         if !d.to {
             let b = self.bool(c);
-            return Some(match b {
-                BoolN::Const(true) => self.board(),
+            let n = match b {
+                BoolN::Const(true) => SetN::Const(self.board_id),
                 BoolN::Const(false) => SetN::Const(self.const_set(Bits::EMPTY)),
-                b => SetN::IfThen(Box::new(b), Box::new(self.board())),
-            });
+                b => SetN::IfThen(Box::new(b), self.board()),
+            };
+            return Some(self.intern(n));
         }
         let is_to = matches!(var, E::Ctx(ContextVar::To));
         if is_to
@@ -298,7 +327,7 @@ impl<const W: usize> Lower<'_, W> {
                 }
                 let mut set = self.set(s);
                 for d in dirs.into_iter().rev() {
-                    set = SetN::StepsInto(Box::new(set), d);
+                    set = self.intern(SetN::StepsInto(set, d));
                 }
                 Some(set)
             }
@@ -317,22 +346,24 @@ impl<const W: usize> Lower<'_, W> {
             E::If(k, a, b) if !deps(k).to && !deps(k).middle => {
                 let k = self.bool(k);
                 let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
-                Some(SetN::If(Box::new(k), Box::new(x), Box::new(y)))
+                Some(self.intern(SetN::If(Box::new(k), x, y)))
             }
             E::Bind(binds, body) => {
                 let inlined = inline_binds(binds, body)?;
                 self.cell_set(&inlined, var, action)
             }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
-                let set = SetN::AtStart(Box::new(self.cell_set(&args[0], var, action)?));
+                let inner = self.cell_set(&args[0], var, action)?;
+                let set = self.intern(SetN::AtStart(inner));
                 Some(if turn_fixed(&args[0]) { self.cached(set) } else { set })
             }
             E::Call(Builtin::Without, args) if args.len() == 2 && !deps(&args[0]).to && !deps(&args[0]).middle => {
                 let cell = self.cell(&args[0]);
-                Some(SetN::Without(cell, Box::new(self.cell_set(&args[1], var, action)?)))
+                let inner = self.cell_set(&args[1], var, action)?;
+                Some(self.intern(SetN::Without(cell, inner)))
             }
             E::Call(Builtin::Any, args) if args.len() == 1 => match self.nb_factor(&args[0], var) {
-                Some(rest) => Some(SetN::Dilate(Box::new(rest))),
+                Some(rest) => Some(self.intern(SetN::Dilate(rest))),
                 None if is_to => self.the_set(c, action),
                 None => None,
             },
@@ -349,7 +380,7 @@ impl<const W: usize> Lower<'_, W> {
                 match self.nb_factor(counted, var) {
                     Some(rest) => {
                         let k = self.num(k);
-                        Some(SetN::NbCount(Box::new(rest), op, Box::new(k)))
+                        Some(self.intern(SetN::NbCount(rest, op, Box::new(k))))
                     }
                     None if is_to => self.the_set(c, action),
                     None => None,
@@ -377,11 +408,11 @@ impl<const W: usize> Lower<'_, W> {
 
     /// `neighbours(var) and S` (the factors of a chain of `and` in any order): `S`
     /// (the board when there is nothing else), when no other factor reads `to`.
-    fn nb_factor(&mut self, e: &E, var: &E) -> Option<SetN> {
+    fn nb_factor(&mut self, e: &E, var: &E) -> Option<SetId> {
         let mut factors = Vec::new();
         flatten_set_and(e, &mut factors);
         let at = factors.iter().position(|f| neighbours_of(f, var))?;
-        let mut rest: Option<SetN> = None;
+        let mut rest: Option<SetId> = None;
         for (i, f) in factors.iter().enumerate() {
             if i == at {
                 continue;
@@ -405,7 +436,7 @@ impl<const W: usize> Lower<'_, W> {
     /// `Q` holds, that is if `to` is next to `S and Z`; otherwise `Q` is taken of no
     /// cell. So the set is `(one(S) and dilate(S and Z)) or (not one(S) if Q(none))`,
     /// `one(S)` the cells with exactly one neighbour in `S`.
-    fn the_set(&mut self, c: &E, action: Action) -> Option<SetN> {
+    fn the_set(&mut self, c: &E, action: Action) -> Option<SetId> {
         let t = find_the(c)?;
         let E::Call(_, args) = &t else { return None };
         let s = self.nb_factor(&args[0], &E::Ctx(ContextVar::To))?;
@@ -415,9 +446,10 @@ impl<const W: usize> Lower<'_, W> {
         if dn.to || dn.middle || self.g.board.max_degree > MAX_DEGREE {
             return None;
         }
-        let one = SetN::NbCount(Box::new(s.clone()), Cmp::Eq, Box::new(NumN::Const(1)));
+        let one = self.intern(SetN::NbCount(s, Cmp::Eq, Box::new(NumN::Const(1))));
         let tips = self.and(s, z);
-        let hit = self.and(one.clone(), SetN::Dilate(Box::new(tips)));
+        let near = self.intern(SetN::Dilate(tips));
+        let hit = self.and(one, near);
         Some(match self.bool(&none) {
             BoolN::Const(false) => hit,
             BoolN::Const(true) => {
@@ -426,16 +458,18 @@ impl<const W: usize> Lower<'_, W> {
             }
             q => {
                 let miss = self.complement(one);
-                self.or(hit, SetN::IfThen(Box::new(q), Box::new(miss)))
+                let miss = self.intern(SetN::IfThen(Box::new(q), miss));
+                self.or(hit, miss)
             }
         })
     }
 
     /// A static condition (reads only `from`, `to`, the board and options) as a set of
     /// destinations: a constant when it does not read `from`, else a table by `from`.
-    fn static_set(&mut self, c: &E, action: Action) -> Option<SetN> {
+    fn static_set(&mut self, c: &E, action: Action) -> Option<SetId> {
         let g = self.g;
-        let cond = closure::bool_f::<W>(&self.bool(c), false);
+        let b = self.bool(c);
+        let cond = closure::bool_f::<W>(&self.sets, &b, false);
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);
@@ -445,7 +479,8 @@ impl<const W: usize> Lower<'_, W> {
         };
         if !deps(c).from {
             let set: Bits<W> = (0..g.board.n as u16).filter(|&t| eval(NONE, t)).collect();
-            return Some(SetN::Const(self.const_set(set)));
+            let n = SetN::Const(self.const_set(set));
+            return Some(self.intern(n));
         }
         if !matches!(action, Action::Step | Action::Jump) {
             return None;
@@ -462,7 +497,7 @@ impl<const W: usize> Lower<'_, W> {
             table.push(ok);
         }
         self.from_tables.push(table);
-        Some(SetN::FromTable(self.from_tables.len() as u32 - 1))
+        Some(self.intern(SetN::FromTable(self.from_tables.len() as u32 - 1)))
     }
 }
 

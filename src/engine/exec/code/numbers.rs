@@ -43,7 +43,7 @@ impl<const W: usize> Lower<'_, W> {
                     let terms = parts.into_iter().map(|(c, _)| one(c));
                     terms.reduce(|a, b| NumN::Add(Box::new(a), Box::new(b))).unwrap_or(NumN::Const(0))
                 };
-                self.over_filter(&args[0], &NumN::CountIf, Some(&unrolled), NumN::W)
+                self.over_filter(&args[0], &|_, v, s, c| NumN::CountIf(v, s, c), Some(&unrolled), |_, w| NumN::W(w))
                     .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0]))))
             }
             E::Call(Builtin::Count, args)
@@ -94,7 +94,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
                 NumN::MinMax(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])), *b == Builtin::Min)
             }
-            _ => self.wrap(e, Self::num, NumN::W).unwrap_or_else(|| {
+            _ => self.wrap(e, Self::num, |_, w| NumN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
                 NumN::Const(0)
             }),

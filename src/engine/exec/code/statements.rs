@@ -8,7 +8,7 @@ use crate::engine::compile::program::{E, NONE, Op, S, Shape};
 use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::closure::{self, index_f};
 use crate::engine::exec::game::{CS, FX, Flow, Form, Index};
-use crate::engine::exec::ir::{Base, BoolN, CellN, EffN, Target};
+use crate::engine::exec::ir::{Base, BoolN, CellN, EffN, Sets, Target};
 
 impl<const W: usize> Lower<'_, W> {
     fn target(&mut self, e: &E) -> Target {
@@ -69,12 +69,21 @@ impl<const W: usize> Lower<'_, W> {
             S::If(branches, otherwise) => CS::If(
                 branches
                     .iter()
-                    .map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block(b, capture, form)))
+                    .map(|(c, b)| {
+                        let c = self.cond(c);
+                        (closure::bool_f(&self.sets, &c, false), self.block(b, capture, form))
+                    })
                     .collect(),
                 otherwise.as_ref().map(|b| self.block(b, capture, form)),
             ),
-            S::For(slot, src, body) => CS::For(*slot, items_f(&self.items(src)), self.block(body, capture, form)),
-            S::Let(slot, e) => CS::Let(*slot, val_f(&self.value(e))),
+            S::For(slot, src, body) => {
+                let src = self.items(src);
+                CS::For(*slot, items_f(&self.sets, &src), self.block(body, capture, form))
+            }
+            S::Let(slot, e) => {
+                let v = self.value(e);
+                CS::Let(*slot, val_f(&self.sets, &v))
+            }
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture, Form::Moves)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture, Form::Moves)),
             S::Required(b) => CS::Required(self.block(b, capture, Form::Moves)),
@@ -116,7 +125,7 @@ impl<const W: usize> Lower<'_, W> {
                     let body = self.block_fx(&branches[0].1, capture);
                     let c = self.cond(&branches[0].0);
                     firsts.push(Some(closure::first_conjunct(&c).clone()));
-                    closure::Step::If(closure::step_conds(&c), body)
+                    closure::Step::If(closure::step_conds(&self.sets, &c), body)
                 }
                 st => {
                     firsts.push(None);
@@ -125,7 +134,7 @@ impl<const W: usize> Lower<'_, W> {
             });
             i += 1;
         }
-        closure::steps_fx(if fast { shared_runs(items, &firsts) } else { items })
+        closure::steps_fx(if fast { shared_runs(&self.sets, items, &firsts) } else { items })
     }
 
     /// For `if P(c) in S and ... { }` with `P(c)` a path from a cell of the move:
@@ -163,8 +172,15 @@ impl<const W: usize> Lower<'_, W> {
             if !matches!(conjuncts[0], E::Bin(Op::CellIn, ..)) {
                 return None;
             }
-            let rest = conjuncts[1..].iter().map(|c| closure::bool_f(&self.cond(c), false)).collect();
-            let full = closure::bool_f(&self.cond(cond), false);
+            let rest = conjuncts[1..]
+                .iter()
+                .map(|c| {
+                    let c = self.cond(c);
+                    closure::bool_f(&self.sets, &c, false)
+                })
+                .collect();
+            let full = self.cond(cond);
+            let full = closure::bool_f(&self.sets, &full, false);
             let body = self.block_fx(body, capture);
             items.push(closure::GuardItem { rest, full, body });
         }
@@ -189,7 +205,7 @@ impl<const W: usize> Lower<'_, W> {
             }
         }
         let set = self.set(&set);
-        Some(closure::guard_run_fx(base, table, cells, &set, items))
+        Some(closure::guard_run_fx(&self.sets, base, table, cells, set, items))
     }
 
     /// A statement that holds no continuation as one closure.
@@ -198,20 +214,27 @@ impl<const W: usize> Lower<'_, W> {
             S::If(branches, None) if branches.len() == 1 => {
                 let body = self.block_fx(&branches[0].1, capture);
                 let c = self.cond(&branches[0].0);
-                closure::if1_fx(closure::conjuncts(&c), body)
+                closure::if1_fx(closure::conjuncts(&self.sets, &c), body)
             }
             S::If(branches, otherwise) => {
                 let bs = branches
                     .iter()
-                    .map(|(c, b)| (closure::bool_f(&self.cond(c), false), self.block_fx(b, capture)))
+                    .map(|(c, b)| {
+                        let c = self.cond(c);
+                        (closure::bool_f(&self.sets, &c, false), self.block_fx(b, capture))
+                    })
                     .collect();
                 let otherwise = otherwise.as_ref().map(|b| self.block_fx(b, capture));
                 closure::if_fx(bs, otherwise)
             }
-            S::Effect(e, args) => closure::effect_f(&self.effect(*e, args), capture),
+            S::Effect(e, args) => {
+                let e = self.effect(*e, args);
+                closure::effect_f(&self.sets, &e, capture)
+            }
             S::Capture(inner) => self.stmt_fx(inner, true),
             S::For(slot, src, body) => {
-                let (slot, items, body) = (*slot, items_f(&self.items(src)), self.block_fx(body, capture));
+                let src = self.items(src);
+                let (slot, items, body) = (*slot, items_f(&self.sets, &src), self.block_fx(body, capture));
                 closure::fx(move |g, st, cx| {
                     for item in (items.0)(g, st, cx) {
                         g.store(cx, slot, item);
@@ -224,7 +247,8 @@ impl<const W: usize> Lower<'_, W> {
                 })
             }
             S::Let(slot, e) => {
-                let (slot, v) = (*slot, val_f(&self.value(e)));
+                let v = self.value(e);
+                let (slot, v) = (*slot, val_f(&self.sets, &v));
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     g.store(cx, slot, x);
@@ -235,7 +259,8 @@ impl<const W: usize> Lower<'_, W> {
             // (through `write_counter` it measured 60 instructions a draughts turn more).
             S::Set(c, idx, v) | S::Add(c, idx, v) if idx.is_empty() && *c != u16::MAX => {
                 let (c, add) = (*c as usize, matches!(s, S::Add(..)));
-                let v = closure::num_f(&self.num(v));
+                let v = self.num(v);
+                let v = closure::num_f(&self.sets, &v);
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     let i = g.counter_base[c];
@@ -249,8 +274,9 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Set(c, idx, v) | S::Add(c, idx, v) => {
                 let (c, add) = (*c, matches!(s, S::Add(..)));
-                let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(index_f).collect();
-                let v = closure::num_f(&self.num(v));
+                let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(|i| index_f(&self.sets, i)).collect();
+                let v = self.num(v);
+                let v = closure::num_f(&self.sets, &v);
                 closure::fx(move |g, st, cx| {
                     g.run_counter(st, cx, add, c, &idx, &v);
                     Flow::GO
@@ -296,7 +322,11 @@ fn flatten_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
 /// Groups runs of `if` steps whose first tests share literals ([`closure::shared_test`])
 /// under that shared test: when it fails, no first test holds, no body runs and
 /// nothing changes while the run is checked, so skipping the run is exact.
-fn shared_runs<const W: usize>(items: Vec<closure::Step<W>>, firsts: &[Option<BoolN>]) -> Vec<closure::Step<W>> {
+fn shared_runs<const W: usize>(
+    sets: &Sets,
+    items: Vec<closure::Step<W>>,
+    firsts: &[Option<BoolN>],
+) -> Vec<closure::Step<W>> {
     let mut out = Vec::new();
     let mut items = items.into_iter();
     let mut i = 0;
@@ -308,7 +338,7 @@ fn shared_runs<const W: usize>(items: Vec<closure::Step<W>>, firsts: &[Option<Bo
         // The longest run from `i` with a shared test.
         let run = (i + 2..=j).rev().find_map(|end| {
             let fs: Vec<&BoolN> = firsts[i..end].iter().flatten().collect();
-            closure::shared_test::<W>(&fs).map(|t| (end, t))
+            closure::shared_test::<W>(sets, &fs).map(|t| (end, t))
         });
         match run {
             Some((end, test)) => {
