@@ -5,7 +5,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FS, FX, Flow, Index};
 use crate::engine::exec::ir::{CellN, EffN, IdN, IndexN, SetN, Sets, Target};
-use crate::engine::exec::state::{Outcome, Piece, State, flags_of, kind_of, piece, side_of};
+use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 
 use super::cells::{PathC, cell_f};
 use super::fx;
@@ -38,15 +38,17 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             let (f, on, t) = (id_opt_f::<W>(sets, f), *on, target_f::<W>(sets, t));
             fx(move |g, s, cx| {
                 let Some(f) = (f.0)(g, s, cx) else { return Flow::GO };
-                let bit: Piece = 1 << f;
+                // Only the top pieces the effect changes: those without the flag (to
+                // flag) or with it (to unflag), read from the flag's cells.
+                let has = s.flag_cells(f as usize);
+                let cells = (t.0)(g, s, cx);
+                let changed = if on { (cells & s.occupied()) - has } else { cells & has };
                 let mut counted = 0;
-                for c in (t.0)(g, s, cx).iter() {
-                    if let Some(p) = g.top(s, c) {
-                        let np = if on { p | bit } else { p & !bit };
-                        if np != p {
-                            g.set_top(s, c, np);
-                            counted += 1;
-                        }
+                for c in changed.iter() {
+                    if let Some(p) = g.top(s, c)
+                        && g.set_top_flag(s, c, p, f, on)
+                    {
+                        counted += 1;
                     }
                 }
                 captured(s, cx, capture, counted)
