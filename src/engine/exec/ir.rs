@@ -11,12 +11,29 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::Shape;
 use crate::engine::exec::arena::{Arena, Id};
 use crate::engine::exec::value::Val;
+use std::ops::Index;
 
 /// A set of cells in the lowering's [`Sets`].
 pub type SetId = Id<SetN>;
 
 /// The sets of cells a program is lowered to, each stored once (children by [`SetId`]).
 pub type Sets = Arena<SetN>;
+
+/// The nodes a program is lowered to that are held by id, one arena per node type;
+/// indexing by an id gives its node.
+#[derive(Clone, Debug, Default)]
+pub struct Ir {
+    /// The sets of cells.
+    pub sets: Sets,
+}
+
+impl Index<SetId> for Ir {
+    type Output = SetN;
+
+    fn index(&self, id: SetId) -> &SetN {
+        &self.sets[id]
+    }
+}
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

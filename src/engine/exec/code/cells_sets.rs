@@ -90,7 +90,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Bin(Op::SetOr, a, b) => {
                 let (x, y) = (self.set(a), self.set(b));
-                match (&self.sets[x], &self.sets[y]) {
+                match (&self.ir[x], &self.ir[y]) {
                     (SetN::Const(i), SetN::Const(j)) => {
                         let v = self.const_bits(*i) | self.const_bits(*j);
                         SetN::Const(self.const_set(v))
@@ -148,7 +148,7 @@ impl<const W: usize> Lower<'_, W> {
                     let fold = |l: &mut Self, v, src, cond| l.intern(SetN::FoldIf(v, src, cond, union));
                     let unrolled: Option<&Unrolled<Self, SetId>> = if union { Some(&unrolled) } else { None };
                     match self.over_filter(&args[0], &fold, unrolled, |l, w| l.intern(SetN::W(w))) {
-                        Some(x) => self.sets[x].clone(),
+                        Some(x) => self.ir[x].clone(),
                         None => SetN::Fold(Box::new(self.list(&args[0])), union),
                     }
                 } else {
@@ -172,7 +172,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
             _ => match self.wrap(e, Self::set, |l, w| l.intern(SetN::W(w))) {
-                Some(x) => self.sets[x].clone(),
+                Some(x) => self.ir[x].clone(),
                 None => {
                     self.unlowered(e);
                     SetN::Const(self.const_set(Bits::EMPTY))
@@ -188,14 +188,14 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn and_node(&mut self, x: SetId, y: SetId) -> SetN {
-        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
-        match (self.sets[x].clone(), self.sets[y].clone()) {
+        let is_board = |l: &Self, a: SetId| matches!(l.ir[a], SetN::Const(i) if i == l.board_id);
+        match (self.ir[x].clone(), self.ir[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) & self.const_bits(j);
                 SetN::Const(self.const_set(v))
             }
-            (SetN::Const(i), _) if i == self.board_id => self.sets[y].clone(),
-            (_, SetN::Const(i)) if i == self.board_id => self.sets[x].clone(),
+            (SetN::Const(i), _) if i == self.board_id => self.ir[y].clone(),
+            (_, SetN::Const(i)) if i == self.board_id => self.ir[x].clone(),
             (_, SetN::Complement(z)) => self.sub_node(x, z),
             (SetN::Complement(z), _) => self.sub_node(y, z),
             (SetN::IfThen(c, a), _) if is_board(self, a) => SetN::IfThen(c, y),
@@ -206,8 +206,8 @@ impl<const W: usize> Lower<'_, W> {
 
     /// The union of two sets, constant parts folded.
     pub(super) fn or(&mut self, x: SetId, y: SetId) -> SetId {
-        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
-        let n = match (self.sets[x].clone(), self.sets[y].clone()) {
+        let is_board = |l: &Self, a: SetId| matches!(l.ir[a], SetN::Const(i) if i == l.board_id);
+        let n = match (self.ir[x].clone(), self.ir[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) | self.const_bits(j);
                 SetN::Const(self.const_set(v))
@@ -226,7 +226,7 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn sub_node(&mut self, x: SetId, y: SetId) -> SetN {
-        match (&self.sets[x], &self.sets[y]) {
+        match (&self.ir[x], &self.ir[y]) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(*i) - self.const_bits(*j);
                 SetN::Const(self.const_set(v))
@@ -242,13 +242,13 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn complement_node(&mut self, x: SetId) -> SetN {
-        match self.sets[x].clone() {
+        match self.ir[x].clone() {
             SetN::Const(i) => {
                 let v = self.g.board.all - self.const_bits(i);
                 SetN::Const(self.const_set(v))
             }
-            SetN::Complement(y) => self.sets[y].clone(),
-            SetN::IfThen(c, a) if matches!(self.sets[a], SetN::Const(i) if i == self.board_id) => {
+            SetN::Complement(y) => self.ir[y].clone(),
+            SetN::IfThen(c, a) if matches!(self.ir[a], SetN::Const(i) if i == self.board_id) => {
                 SetN::IfThen(Box::new(not(*c)), a)
             }
             _ => SetN::Complement(x),

@@ -6,7 +6,7 @@ use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, any_node};
-use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, NumN, SetId, SetN, Sets};
+use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, Ir, NumN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a condition.
@@ -64,7 +64,7 @@ impl<const W: usize> Lower<'_, W> {
                 let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
                 match b {
                     // Conditions have no effects: the one test of a cell goes first.
-                    BoolN::Const(false) if one_cell_test(&self.sets, &a) && !one_cell_test(&self.sets, &c) => {
+                    BoolN::Const(false) if one_cell_test(&self.ir, &a) && !one_cell_test(&self.ir, &c) => {
                         BoolN::And(Box::new(a), Box::new(c))
                     }
                     BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
@@ -122,7 +122,7 @@ impl<const W: usize> Lower<'_, W> {
     fn any(&mut self, s: SetId) -> BoolN {
         // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
         // is in `S`.
-        if let SetN::Run(c, d, inner) = self.sets[s].clone() {
+        if let SetN::Run(c, d, inner) = self.ir[s].clone() {
             let first = match (c, d) {
                 (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
                     dirs[len as usize] = d;
@@ -143,7 +143,7 @@ impl<const W: usize> Lower<'_, W> {
                 _ => {}
             }
         }
-        match self.sets[s] {
+        match self.ir[s] {
             SetN::And(x, y) => BoolN::Meet(x, y),
             _ => BoolN::Any(s),
         }
@@ -151,7 +151,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Splits a constant set out of an intersection: its id and the rest.
     fn split_const(&mut self, set: SetId) -> Option<(u32, SetId)> {
-        match self.sets[set] {
+        match self.ir[set] {
             SetN::Const(id) => Some((id, self.board())),
             SetN::And(a, b) => {
                 if let Some((id, rest)) = self.split_const(a) {
@@ -312,11 +312,11 @@ pub(super) fn flip(op: Cmp) -> Cmp {
 
 /// Whether a condition is one test of a cell reached by constant steps against a set
 /// of the position (`to + d in enemy`): a few instructions.
-fn one_cell_test(sets: &Sets, b: &BoolN) -> bool {
+fn one_cell_test(ir: &Ir, b: &BoolN) -> bool {
     matches!(
         b,
         BoolN::In(CellN::Path(..), s) if matches!(
-            sets[*s],
+            ir[*s],
             SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
         )
     )
