@@ -53,8 +53,9 @@ pub use plan::{boxed, by_sets, counted_by_sets, plan};
 use crate::check::hir::ContextVar;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, Op};
+use crate::engine::exec::arena::Id;
 use crate::engine::exec::game::{Code, Follow, Form, Game};
-use crate::engine::exec::ir::{Ir, SetId, SetN};
+use crate::engine::exec::ir::{InIr, Ir, SetId, SetN};
 
 /// The program of `g` lowered to closures (see the module), with the constant sets the
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
@@ -180,9 +181,9 @@ impl<const W: usize> Lower<'_, W> {
         if i < self.g.sets.len() { self.g.sets[i] } else { self.new_sets[i - self.g.sets.len()] }
     }
 
-    /// The id of a set of cells: the one it has if lowered already.
-    pub(crate) fn intern(&mut self, set: SetN) -> SetId {
-        self.ir.sets.add(set)
+    /// The id of a node (a set of cells, a number): the one it has if lowered already.
+    pub(crate) fn intern<T: InIr>(&mut self, node: T) -> Id<T> {
+        T::arena(&mut self.ir).add(node)
     }
 
     fn board(&mut self) -> SetId {

@@ -2,9 +2,9 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells are not held in a tree of their own: each is
-//! stored once in the lowering's [`Sets`] and held by its [`SetId`], so that equal
-//! sets are one set.
+//! walked at play time. Sets of cells and numbers are not held in trees of their own:
+//! each is stored once in the lowering's [`Ir`] and held by its id ([`SetId`],
+//! [`NumId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -19,12 +19,35 @@ pub type SetId = Id<SetN>;
 /// The sets of cells a program is lowered to, each stored once (children by [`SetId`]).
 pub type Sets = Arena<SetN>;
 
+/// A number in the lowering's [`Ir`].
+pub type NumId = Id<NumN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
 pub struct Ir {
     /// The sets of cells.
     pub sets: Sets,
+    /// The numbers.
+    pub nums: Arena<NumN>,
+}
+
+/// A node type held by id in an [`Ir`]: the arena that holds its nodes.
+pub trait InIr: Clone + Eq + std::hash::Hash + Sized {
+    /// The arena of nodes of this type.
+    fn arena(ir: &mut Ir) -> &mut Arena<Self>;
+}
+
+impl InIr for SetN {
+    fn arena(ir: &mut Ir) -> &mut Arena<SetN> {
+        &mut ir.sets
+    }
+}
+
+impl InIr for NumN {
+    fn arena(ir: &mut Ir) -> &mut Arena<NumN> {
+        &mut ir.nums
+    }
 }
 
 impl Index<SetId> for Ir {
@@ -32,6 +55,14 @@ impl Index<SetId> for Ir {
 
     fn index(&self, id: SetId) -> &SetN {
         &self.sets[id]
+    }
+}
+
+impl Index<NumId> for Ir {
+    type Output = NumN;
+
+    fn index(&self, id: NumId) -> &NumN {
+        &self.nums[id]
     }
 }
 
@@ -64,7 +95,7 @@ pub enum CellN {
     /// `the(set)`: its one cell, or none.
     The(SetId),
     /// `cell(x, y)`.
-    At(Box<NumN>, Box<NumN>),
+    At(NumId, NumId),
     /// `image(c, symmetry)`.
     Image(Box<CellN>, Box<ValN>),
     /// `previous.from` (`true`) or `previous.to`.
@@ -72,7 +103,7 @@ pub enum CellN {
     /// `next(c, d, S)`: the first cell of the set along the direction.
     Next(Box<CellN>, DirN, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(Box<CellN>, DirN, Box<NumN>),
+    Offset(Box<CellN>, DirN, NumId),
     /// A form every node type shares.
     W(Box<Wrap<CellN>>),
 }
@@ -87,7 +118,7 @@ pub enum DirN {
     /// The opposite direction.
     Opposite(Box<DirN>),
     /// `rotate(d, k)`.
-    Rotate(Box<DirN>, Box<NumN>),
+    Rotate(Box<DirN>, NumId),
     /// A form every node type shares.
     W(Box<Wrap<DirN>>),
 }
@@ -188,7 +219,7 @@ pub enum SetN {
     StepsInto(SetId, u8),
     /// The cells whose number of neighbours in the set compares so with the number:
     /// `count(neighbours(to) and S) == k` as a set of `to`.
-    NbCount(SetId, Cmp, Box<NumN>),
+    NbCount(SetId, Cmp, NumId),
     /// `neighbours(S)`: the cells next to the set, not in it.
     Neighbours(SetId),
     /// `group(c)`.
@@ -329,7 +360,7 @@ pub enum BoolN {
     /// tables (see [`CellsDnf`]).
     Cells(Box<CellsDnf>),
     /// A comparison of numbers.
-    Cmp(Cmp, NumN, NumN),
+    Cmp(Cmp, NumId, NumId),
     /// Two cells are the same (`true`) or differ (`false`).
     CellEq(CellN, CellN, bool),
     /// A per-cell table of conditions.
@@ -404,17 +435,17 @@ pub enum NumN {
     /// How many cells.
     Count(SetId),
     /// Saturating sum.
-    Add(Box<NumN>, Box<NumN>),
+    Add(NumId, NumId),
     /// Saturating difference.
-    Sub(Box<NumN>, Box<NumN>),
+    Sub(NumId, NumId),
     /// Saturating product.
-    Mul(Box<NumN>, Box<NumN>),
+    Mul(NumId, NumId),
     /// Euclidean division (0 by 0).
-    Div(Box<NumN>, Box<NumN>),
+    Div(NumId, NumId),
     /// Euclidean remainder (`x` by 0).
-    Mod(Box<NumN>, Box<NumN>),
+    Mod(NumId, NumId),
     /// Negation.
-    Neg(Box<NumN>),
+    Neg(NumId),
     /// `passes`.
     Passes,
     /// `captures`.
@@ -438,17 +469,17 @@ pub enum NumN {
     /// `count(x in source: cond)`.
     CountIf(u32, Box<Items>, Box<BoolN>),
     /// `sum(x in source: n)`.
-    Sum(u32, Box<Items>, Box<NumN>),
+    Sum(u32, Box<Items>, NumId),
     /// `distance(a, b)` by the board's neighbours.
     Distance(CellN, CellN),
     /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
     Coord(Builtin, CellN),
     /// `abs(n)`.
-    Abs(Box<NumN>),
+    Abs(NumId),
     /// `min` (`true`) or `max` of two numbers.
-    MinMax(Box<NumN>, Box<NumN>, bool),
+    MinMax(NumId, NumId, bool),
     /// A form every node type shares.
-    W(Box<Wrap<NumN>>),
+    W(Box<Wrap<NumId>>),
 }
 
 /// One index of a counter: its position along the dimension, when the rules name it
@@ -545,7 +576,7 @@ pub enum Wrap<T> {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ValN {
     Bool(BoolN),
-    Num(NumN),
+    Num(NumId),
     Cell(CellN),
     Set(SetId),
     Dir(DirN),
@@ -617,10 +648,10 @@ pub enum Const {
 
 impl Const {
     /// The value a node always has, when it has one.
-    pub fn of(n: &ValN) -> Option<Const> {
+    pub fn of(ir: &Ir, n: &ValN) -> Option<Const> {
         Some(match n {
             ValN::Bool(BoolN::Const(b)) => Const::Bool(*b),
-            ValN::Num(NumN::Const(k)) => Const::Num(*k),
+            ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
             ValN::Side(SideN::Const(k)) => Const::Side(*k),
             ValN::Id(shape, k) => match shape {
                 Shape::Kind => Const::Kind(*k),

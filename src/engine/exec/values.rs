@@ -134,7 +134,7 @@ impl<const W: usize> Lower<'_, W> {
                 x => DirN::Opposite(Box::new(x)),
             },
             E::Call(Builtin::Rotate, args) if args.len() == 2 => {
-                DirN::Rotate(Box::new(self.dir(&args[0])), Box::new(self.num(&args[1])))
+                DirN::Rotate(Box::new(self.dir(&args[0])), self.num(&args[1]))
             }
             _ => self.wrap(e, Self::dir, |_, w| DirN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);

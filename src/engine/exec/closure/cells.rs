@@ -91,7 +91,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
             })
         }
         CellN::At(x, y) => {
-            let (x, y) = (num_c::<W>(ir, x), num_c::<W>(ir, y));
+            let (x, y) = (num_c::<W>(ir, *x), num_c::<W>(ir, *y));
             fc(move |g, s, cx| {
                 let (x, y) = (x.eval(g, s, cx), y.eval(g, s, cx));
                 let c =
@@ -128,7 +128,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
             })
         }
         CellN::Offset(c, d, k) => {
-            let (c, d, k) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), num_c::<W>(ir, k));
+            let (c, d, k) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), num_c::<W>(ir, *k));
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 match k.eval(g, s, cx) {

@@ -76,7 +76,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
                 return f;
             }
             let op = if neg { inverse(*op) } else { *op };
-            let (x, y) = (num_c::<W>(ir, a), num_c::<W>(ir, b));
+            let (x, y) = (num_c::<W>(ir, *a), num_c::<W>(ir, *b));
             // Against a constant: one range test (an empty range, `v < i64::MIN`, is
             // compared in full below and is never true).
             if let NumC::Const(k) = &y
@@ -162,7 +162,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::Eq(a, b, eq) => {
-            if let Some(f) = eq_const_f(a, b, *eq != neg).or_else(|| eq_const_f(b, a, *eq != neg)) {
+            if let Some(f) = eq_const_f(ir, a, b, *eq != neg).or_else(|| eq_const_f(ir, b, a, *eq != neg)) {
                 return f;
             }
             let (a, b, want) = (val_f::<W>(ir, a), val_f::<W>(ir, b), *eq != neg);

@@ -16,7 +16,7 @@ use super::literals::conj_bits;
 use super::numbers::{NumC, RunTerm, num_c};
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{BoolN, Ir, Lit, NumN};
+use crate::engine::exec::ir::{BoolN, Ir, Lit, NumId, NumN};
 
 /// The most runs one fused comparison adds up (a row through a cell is two); a
 /// comparison of more is left to the generic path.
@@ -43,7 +43,7 @@ struct Lines {
 }
 
 /// A number as runs from one cell through one set: `(cell, lits, dirs, konst)`.
-fn runs_of<const W: usize>(ir: &Ir, n: &NumN) -> Option<(PathC, Vec<Lit>, Vec<u8>, i64)> {
+fn runs_of<const W: usize>(ir: &Ir, n: NumId) -> Option<(PathC, Vec<Lit>, Vec<u8>, i64)> {
     let terms = match num_c::<W>(ir, n) {
         NumC::Runs(terms) => terms,
         NumC::RunLen(p, d, l) => vec![RunTerm::Run(p, d, l)],
@@ -70,10 +70,11 @@ fn runs_of<const W: usize>(ir: &Ir, n: &NumN) -> Option<(PathC, Vec<Lit>, Vec<u8
 /// A comparison of runs with a constant (`neg`: its negation), as a [`Line`] with its
 /// cell and literals.
 fn line_of<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<(PathC, Vec<Lit>, Line)> {
-    let BoolN::Cmp(op, a, NumN::Const(k)) = n else { return None };
+    let BoolN::Cmp(op, a, b) = n else { return None };
+    let NumN::Const(k) = ir[*b] else { return None };
     let op = if neg { inverse(*op) } else { *op };
-    let range = Range::of(op, *k)?;
-    let (cell, lits, runs, konst) = runs_of::<W>(ir, a)?;
+    let range = Range::of(op, k)?;
+    let (cell, lits, runs, konst) = runs_of::<W>(ir, *a)?;
     if runs.len() > RUNS {
         return None;
     }

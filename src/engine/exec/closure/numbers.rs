@@ -7,7 +7,7 @@ use crate::check::hir::Builtin;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FN, Game, Index};
-use crate::engine::exec::ir::{DirN, Ir, Lit, NumN, SetN};
+use crate::engine::exec::ir::{DirN, Ir, Lit, NumId, NumN, SetN};
 use crate::engine::exec::state::State;
 
 use super::cells::{PathC, cell_f};
@@ -92,15 +92,15 @@ pub(super) fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>
 // ---------------------------------------------------------------------------
 
 /// A number as a closure.
-pub fn num_f<const W: usize>(ir: &Ir, n: &NumN) -> FN<W> {
+pub fn num_f<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
     match num_c::<W>(ir, n) {
         NumC::Fn(f) => f,
         c => fnum(move |g, s, cx| c.eval(g, s, cx)),
     }
 }
 
-pub(super) fn num_c<const W: usize>(ir: &Ir, n: &NumN) -> NumC<W> {
-    match n {
+pub(super) fn num_c<const W: usize>(ir: &Ir, n: NumId) -> NumC<W> {
+    match &ir[n] {
         NumN::Const(v) => NumC::Const(*v),
         NumN::Count(set) if lits_of(ir, *set).is_some() => NumC::Count(lits_of(ir, *set).expect("checked")),
         NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
@@ -116,7 +116,7 @@ pub(super) fn num_c<const W: usize>(ir: &Ir, n: &NumN) -> NumC<W> {
         NumN::Add(..) => {
             // `(a + b) + c` as [a, b, c], summed from the left.
             let (mut terms, mut t) = (Vec::new(), n);
-            while let NumN::Add(a, b) = t {
+            while let NumN::Add(a, b) = ir[t] {
                 terms.push(num_c::<W>(ir, b));
                 t = a;
             }
@@ -142,8 +142,8 @@ pub(super) fn num_c<const W: usize>(ir: &Ir, n: &NumN) -> NumC<W> {
 /// `op(a, b)` of two numbers, evaluated in order.
 pub(super) fn num2<const W: usize>(
     ir: &Ir,
-    a: &NumN,
-    b: &NumN,
+    a: NumId,
+    b: NumId,
     op: impl Fn(i64, i64) -> i64 + Send + Sync + 'static,
 ) -> FN<W> {
     let (a, b) = (num_c::<W>(ir, a), num_c::<W>(ir, b));
@@ -154,8 +154,8 @@ pub(super) fn num2<const W: usize>(
 }
 
 /// The closure of a number [`num_c`] does not evaluate inline.
-pub(super) fn num_node<const W: usize>(ir: &Ir, n: &NumN) -> FN<W> {
-    match n {
+pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
+    match &ir[n] {
         // Inline in `num_c`.
         NumN::Const(_) | NumN::Passes | NumN::Captures | NumN::Add(..) => {
             let c = num_c::<W>(ir, n);
@@ -172,18 +172,20 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: &NumN) -> FN<W> {
             let f = set_f::<W>(ir, *set);
             fnum(move |g, s, cx| (f.0)(g, s, cx).count() as i64)
         }
-        NumN::Sub(a, b) => num2(ir, a, b, i64::saturating_sub),
-        NumN::Mul(a, b) => num2(ir, a, b, i64::saturating_mul),
-        NumN::Div(a, b) => num2(ir, a, b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) }),
-        NumN::Mod(a, b) => num2(ir, a, b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
-        NumN::MinMax(a, b, true) => num2(ir, a, b, i64::min),
-        NumN::MinMax(a, b, false) => num2(ir, a, b, i64::max),
+        NumN::Sub(a, b) => num2(ir, *a, *b, i64::saturating_sub),
+        NumN::Mul(a, b) => num2(ir, *a, *b, i64::saturating_mul),
+        NumN::Div(a, b) => {
+            num2(ir, *a, *b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) })
+        }
+        NumN::Mod(a, b) => num2(ir, *a, *b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
+        NumN::MinMax(a, b, true) => num2(ir, *a, *b, i64::min),
+        NumN::MinMax(a, b, false) => num2(ir, *a, *b, i64::max),
         NumN::Neg(x) => {
-            let x = num_c::<W>(ir, x);
+            let x = num_c::<W>(ir, *x);
             fnum(move |g, s, cx| x.eval(g, s, cx).saturating_neg())
         }
         NumN::Abs(x) => {
-            let x = num_c::<W>(ir, x);
+            let x = num_c::<W>(ir, *x);
             fnum(move |g, s, cx| x.eval(g, s, cx).saturating_abs())
         }
         NumN::TurnsWithoutCapture => fnum(|_, s, _| s.turns_without_capture() as i64),
@@ -230,7 +232,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: &NumN) -> FN<W> {
             })
         }
         NumN::Sum(slot, src, body) => {
-            let (slot, src, body) = (*slot, items_f::<W>(ir, src), num_c::<W>(ir, body));
+            let (slot, src, body) = (*slot, items_f::<W>(ir, src), num_c::<W>(ir, *body));
             fnum(move |g, s, cx| {
                 let mut n = 0i64;
                 for item in (src.0)(g, s, cx) {

@@ -104,7 +104,7 @@ pub fn dir_f<const W: usize>(ir: &Ir, n: &DirN) -> FU8<W> {
             })
         }
         DirN::Rotate(x, k) => {
-            let (x, k) = (dir_f::<W>(ir, x), num_c::<W>(ir, k));
+            let (x, k) = (dir_f::<W>(ir, x), num_c::<W>(ir, *k));
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => {
                     let k = k.eval(g, s, cx).clamp(-1000, 1000) as i32;

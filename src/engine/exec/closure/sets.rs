@@ -164,7 +164,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             fs(move |g, s, cx| g.board.steps_into((f.0)(g, s, cx), d))
         }
         SetN::NbCount(x, op, k) => {
-            let (f, k, op) = (set_f::<W>(ir, *x), num_c::<W>(ir, k), *op);
+            let (f, k, op) = (set_f::<W>(ir, *x), num_c::<W>(ir, *k), *op);
             fs(move |g, s, cx| {
                 let k = k.eval(g, s, cx);
                 g.board.nb_count((f.0)(g, s, cx), op, k)

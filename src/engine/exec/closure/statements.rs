@@ -132,7 +132,7 @@ pub fn step_conds<const W: usize>(ir: &Ir, n: &BoolN) -> Vec<Cond<W>> {
         .map(|(n, neg)| {
             if let BoolN::Cmp(op, a, b) = n {
                 let op = if neg { inverse(*op) } else { *op };
-                if let (x, NumC::Const(k)) = (num_c::<W>(ir, a), num_c::<W>(ir, b))
+                if let (x, NumC::Const(k)) = (num_c::<W>(ir, *a), num_c::<W>(ir, *b))
                     && let Some(r) = Range::of(op, k)
                 {
                     match x {

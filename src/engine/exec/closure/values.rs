@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolN, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumN, SetId, SideN, ValN, Wrap,
+    BoolN, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -43,7 +43,7 @@ macro_rules! node {
 }
 
 node!(BoolN, bool, |ir, n| closure::bool_f(ir, n, false), |_g, v| v.bool());
-node!(NumN, i64, closure::num_f, |_g, v| v.num());
+node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
 node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
 node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
 node!(DirN, u8, closure::dir_f, |_g, v| match v {
@@ -112,7 +112,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
     }
     match n {
         ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), x, Val::Bool),
-        ValN::Num(x) => of!(closure::num_f::<W>, x, Val::Num),
+        ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
@@ -127,7 +127,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
             })
         }
         ValN::Id(..) | ValN::Action(_) => {
-            let v = Const::of(n).unwrap_or(Const::Bool(false));
+            let v = Const::of(ir, n).unwrap_or(Const::Bool(false));
             ff(move |_, _, _| v.val())
         }
         ValN::Phase => {
@@ -143,8 +143,8 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
 /// `x == k` (`want`: or `x != k`) for a constant `k` and a value read straight from
 /// the position (`previous.action`, `previous.phase`, `phase`), compared without
 /// building either value: as [`Game::same`] compares them.
-pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
-    Some(match (x, Const::of(k)?) {
+pub fn eq_const_f<const W: usize>(ir: &Ir, x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
+    Some(match (x, Const::of(ir, k)?) {
         (ValN::Previous(Field::Phase), Const::Phase(p)) => fb(move |_, s, _| (s.previous().phase == p) == want),
         (ValN::Previous(f), Const::Action(a)) if *f != Field::Phase => {
             fb(move |_, s, _| (s.previous().action == Some(a)) == want)
@@ -219,7 +219,9 @@ pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
             ff(move |_, _, _| ItemIter::Sides(a, b))
         }
         // A list of constants is made once, and shared by every loop over it.
-        Items::List(ListN::Items(xs)) if let Some(l) = xs.iter().map(Const::of).collect::<Option<Arc<[Const]>>>() => {
+        Items::List(ListN::Items(xs))
+            if let Some(l) = xs.iter().map(|x| Const::of(ir, x)).collect::<Option<Arc<[Const]>>>() =>
+        {
             ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }
         Items::List(x) => {

@@ -34,9 +34,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
             E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(self.set(&args[0])),
-            E::Call(Builtin::CellAt, args) if args.len() == 2 => {
-                CellN::At(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])))
-            }
+            E::Call(Builtin::CellAt, args) if args.len() == 2 => CellN::At(self.num(&args[0]), self.num(&args[1])),
             E::Call(Builtin::Image, args) if args.len() == 2 => {
                 CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
             }
@@ -45,7 +43,7 @@ impl<const W: usize> Lower<'_, W> {
                 CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Call(Builtin::Offset, args) if args.len() == 3 => {
-                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.num(&args[2])))
+                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.num(&args[2]))
             }
             _ => self.wrap(e, Self::cell, |_, w| CellN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);

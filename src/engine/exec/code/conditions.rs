@@ -6,7 +6,7 @@ use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, any_node};
-use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, Ir, NumN, SetId, SetN};
+use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, Ir, NumId, NumN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a condition.
@@ -27,7 +27,10 @@ impl<const W: usize> Lower<'_, W> {
                 (x, y) => BoolN::Or(Box::new(x), Box::new(y)),
             },
             E::Bin(Op::CellIn, a, b) => BoolN::In(self.cell(a), self.set(b)),
-            E::Ctx(ContextVar::Repeats) => self.cmp(Cmp::Gt, NumN::SeenTurnsAgo, NumN::Const(0)),
+            E::Ctx(ContextVar::Repeats) => {
+                let (a, b) = (self.intern(NumN::SeenTurnsAgo), self.intern(NumN::Const(0)));
+                self.cmp(Cmp::Gt, a, b)
+            }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
                 let c = match op {
                     Op::Lt => Cmp::Lt,
@@ -171,8 +174,8 @@ impl<const W: usize> Lower<'_, W> {
     /// A comparison of numbers, with the counts of a region compared with its size or
     /// with zero turned into tests that count nothing: `count(R and X) == size(R)` is
     /// `R within X`; `count(S) == 0` is `not any(S)`.
-    fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
-        let (op, set, k) = match (&a, &b) {
+    fn cmp(&mut self, op: Cmp, a: NumId, b: NumId) -> BoolN {
+        let (op, set, k) = match (&self.ir[a], &self.ir[b]) {
             (NumN::Count(s), NumN::Const(k)) => (op, *s, *k),
             (NumN::Const(k), NumN::Count(s)) => (flip(op), *s, *k),
             _ => return BoolN::Cmp(op, a, b),

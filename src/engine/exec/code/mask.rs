@@ -380,7 +380,7 @@ impl<const W: usize> Lower<'_, W> {
                 match self.nb_factor(counted, var) {
                     Some(rest) => {
                         let k = self.num(k);
-                        Some(self.intern(SetN::NbCount(rest, op, Box::new(k))))
+                        Some(self.intern(SetN::NbCount(rest, op, k)))
                     }
                     None if is_to => self.the_set(c, action),
                     None => None,
@@ -446,7 +446,8 @@ impl<const W: usize> Lower<'_, W> {
         if dn.to || dn.middle || self.g.board.max_degree > MAX_DEGREE {
             return None;
         }
-        let one = self.intern(SetN::NbCount(s, Cmp::Eq, Box::new(NumN::Const(1))));
+        let k = self.intern(NumN::Const(1));
+        let one = self.intern(SetN::NbCount(s, Cmp::Eq, k));
         let tips = self.and(s, z);
         let near = self.intern(SetN::Dilate(tips));
         let hit = self.and(one, near);

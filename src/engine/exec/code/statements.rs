@@ -260,7 +260,7 @@ impl<const W: usize> Lower<'_, W> {
             S::Set(c, idx, v) | S::Add(c, idx, v) if idx.is_empty() && *c != u16::MAX => {
                 let (c, add) = (*c as usize, matches!(s, S::Add(..)));
                 let v = self.num(v);
-                let v = closure::num_f(&self.ir, &v);
+                let v = closure::num_f(&self.ir, v);
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     let i = g.counter_base[c];
@@ -276,7 +276,7 @@ impl<const W: usize> Lower<'_, W> {
                 let (c, add) = (*c, matches!(s, S::Add(..)));
                 let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(|i| index_f(&self.ir, i)).collect();
                 let v = self.num(v);
-                let v = closure::num_f(&self.ir, &v);
+                let v = closure::num_f(&self.ir, v);
                 closure::fx(move |g, st, cx| {
                     g.run_counter(st, cx, add, c, &idx, &v);
                     Flow::GO
