@@ -181,7 +181,8 @@ impl<const W: usize> Lower<'_, W> {
         if i < self.g.sets.len() { self.g.sets[i] } else { self.new_sets[i - self.g.sets.len()] }
     }
 
-    /// The id of a node (a set of cells, a number): the one it has if lowered already.
+    /// The id of a node (a set of cells, a number, a condition): the one it has if lowered
+    /// already.
     pub(crate) fn intern<T: InIr>(&mut self, node: T) -> Id<T> {
         T::arena(&mut self.ir).add(node)
     }

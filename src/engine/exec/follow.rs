@@ -139,7 +139,7 @@ impl<const W: usize> Lower<'_, W> {
                 .iter()
                 .map(|(c, want)| {
                     let c = self.cond(c);
-                    (closure::bool_f(&self.ir, &c, false), *want)
+                    (closure::bool_f(&self.ir, c, false), *want)
                 })
                 .collect();
             next.push((r2, guards));

@@ -2,9 +2,9 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells and numbers are not held in trees of their own:
-//! each is stored once in the lowering's [`Ir`] and held by its id ([`SetId`],
-//! [`NumId`]), so that equal nodes are one node.
+//! walked at play time. Sets of cells, numbers and conditions are not held in trees of
+//! their own: each is stored once in the lowering's [`Ir`] and held by its id
+//! ([`SetId`], [`NumId`], [`BoolId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -22,6 +22,9 @@ pub type Sets = Arena<SetN>;
 /// A number in the lowering's [`Ir`].
 pub type NumId = Id<NumN>;
 
+/// A condition in the lowering's [`Ir`].
+pub type BoolId = Id<BoolN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +33,8 @@ pub struct Ir {
     pub sets: Sets,
     /// The numbers.
     pub nums: Arena<NumN>,
+    /// The conditions.
+    pub bools: Arena<BoolN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -47,6 +52,20 @@ impl InIr for SetN {
 impl InIr for NumN {
     fn arena(ir: &mut Ir) -> &mut Arena<NumN> {
         &mut ir.nums
+    }
+}
+
+impl InIr for BoolN {
+    fn arena(ir: &mut Ir) -> &mut Arena<BoolN> {
+        &mut ir.bools
+    }
+}
+
+impl Index<BoolId> for Ir {
+    type Output = BoolN;
+
+    fn index(&self, id: BoolId) -> &BoolN {
+        &self.bools[id]
     }
 }
 
@@ -136,7 +155,7 @@ pub enum DirsN {
     /// Both (`true`) or either.
     Both(Box<DirsN>, Box<DirsN>, bool),
     /// `{ d in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// A form every node type shares.
     W(Box<Wrap<DirsN>>),
 }
@@ -199,11 +218,11 @@ pub enum SetN {
     /// The board minus the set.
     Complement(SetId),
     /// `if c then board else x`.
-    IfAll(Box<BoolN>, SetId),
+    IfAll(BoolId, SetId),
     /// `if c then x else {}`.
-    IfThen(Box<BoolN>, SetId),
+    IfThen(BoolId, SetId),
     /// `if c then a else b`.
-    If(Box<BoolN>, SetId, SetId),
+    If(BoolId, SetId, SetId),
     /// A per-cell table of sets.
     Table(u32, CellN),
     /// One cell (none: the empty set).
@@ -244,14 +263,14 @@ pub enum SetN {
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
     NeighboursAlong(SetId, DirsN),
     /// `{ c in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// `union(x in source: S)`.
     UnionOf(u32, Box<Items>, SetId),
     /// `union(list)` (`true`) or `common(list)`.
     Fold(Box<ListN>, bool),
     /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
     /// elements that pass, folded as they are taken (none: the empty set).
-    FoldIf(u32, Box<Items>, Box<BoolN>, bool),
+    FoldIf(u32, Box<Items>, BoolId, bool),
     /// `image(S, symmetry)`.
     Image(SetId, Box<ValN>),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
@@ -343,11 +362,11 @@ pub enum BoolN {
     /// A constant.
     Const(bool),
     /// Negation.
-    Not(Box<BoolN>),
+    Not(BoolId),
     /// Both (short-circuit).
-    And(Box<BoolN>, Box<BoolN>),
+    And(BoolId, BoolId),
     /// Either (short-circuit).
-    Or(Box<BoolN>, Box<BoolN>),
+    Or(BoolId, BoolId),
     /// A cell in a set (false for no cell).
     In(CellN, SetId),
     /// A set is not empty.
@@ -366,13 +385,13 @@ pub enum BoolN {
     /// A per-cell table of conditions.
     Table(u32, CellN),
     /// `if c then a else b`.
-    If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
+    If(BoolId, BoolId, BoolId),
     /// `any` (`true`) or `all` (`false`) over a collection.
-    Comp(bool, u32, Box<Items>, Box<BoolN>),
+    Comp(bool, u32, Box<Items>, BoolId),
     /// `at_turn_start(c)`.
-    AtStart(Box<BoolN>),
+    AtStart(BoolId),
     /// `without(c, x)`.
-    Without(CellN, Box<BoolN>),
+    Without(CellN, BoolId),
     /// `attacked(cells, side)`.
     Attacked(SetId, SideN),
     /// Whether a connected part of the first set meets both the second and the third
@@ -390,37 +409,37 @@ pub enum BoolN {
     /// A list is not empty.
     AnyOf(Box<ListN>),
     /// A form every node type shares.
-    W(Box<Wrap<BoolN>>),
+    W(Box<Wrap<BoolId>>),
 }
 
 impl BoolN {
     /// The condition as an `or` of `and`s, as its tree nests them: each term's factors
-    /// (nothing is distributed: an `or` under an `and` is one factor).
-    pub fn or_of_ands(&self) -> Vec<Vec<&BoolN>> {
-        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+    /// (nothing is distributed: an `or` under an `and` is one factor), its parts read from `ir`.
+    pub fn or_of_ands<'n>(&'n self, ir: &'n Ir) -> Vec<Vec<&'n BoolN>> {
+        fn terms<'n>(ir: &'n Ir, n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
             match n {
                 BoolN::Or(a, b) => {
-                    terms(a, out);
-                    terms(b, out);
+                    terms(ir, &ir[*a], out);
+                    terms(ir, &ir[*b], out);
                 }
                 _ => {
                     let mut t = Vec::new();
-                    factors(n, &mut t);
+                    factors(ir, n, &mut t);
                     out.push(t);
                 }
             }
         }
-        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+        fn factors<'n>(ir: &'n Ir, n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
             match n {
                 BoolN::And(a, b) => {
-                    factors(a, out);
-                    factors(b, out);
+                    factors(ir, &ir[*a], out);
+                    factors(ir, &ir[*b], out);
                 }
                 _ => out.push(n),
             }
         }
         let mut out = Vec::new();
-        terms(self, &mut out);
+        terms(ir, self, &mut out);
         out
     }
 }
@@ -467,7 +486,7 @@ pub enum NumN {
     /// How many elements a list has.
     Len(Box<ListN>),
     /// `count(x in source: cond)`.
-    CountIf(u32, Box<Items>, Box<BoolN>),
+    CountIf(u32, Box<Items>, BoolId),
     /// `sum(x in source: n)`.
     Sum(u32, Box<Items>, NumId),
     /// `distance(a, b)` by the board's neighbours.
@@ -558,7 +577,7 @@ pub const MAX_DEGREE: usize = 15;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Wrap<T> {
     /// `if c then a else b`.
-    If(BoolN, T, T),
+    If(BoolId, T, T),
     /// Bind slots, then evaluate.
     Bind(Vec<(u32, ValN)>, T),
     /// `at_turn_start(x)`: in the position at the start of the turn.
@@ -575,7 +594,7 @@ pub enum Wrap<T> {
 /// (`==`, `in` a list) them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ValN {
-    Bool(BoolN),
+    Bool(BoolId),
     Num(NumId),
     Cell(CellN),
     Set(SetId),
@@ -609,7 +628,7 @@ pub enum ListN {
     /// `symmetries`.
     Syms(u8),
     /// `[x in source: cond]`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// `groups(S)`.
     Groups(SetId),
     /// A form every node type shares.
@@ -650,7 +669,7 @@ impl Const {
     /// The value a node always has, when it has one.
     pub fn of(ir: &Ir, n: &ValN) -> Option<Const> {
         Some(match n {
-            ValN::Bool(BoolN::Const(b)) => Const::Bool(*b),
+            ValN::Bool(x) if let BoolN::Const(b) = ir[*x] => Const::Bool(b),
             ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
             ValN::Side(SideN::Const(k)) => Const::Side(*k),
             ValN::Id(shape, k) => match shape {

@@ -206,7 +206,7 @@ fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, slots: &[(
     if deps_in(e, &mut bound).local {
         return None;
     }
-    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, ir, node| (bool_f(ir, node, false).0)(view, s, cx))
+    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, ir, node| (bool_f(ir, *node, false).0)(view, s, cx))
 }
 
 /// Lowers an expression with `lower` and runs it with `run` in `s`, for the move `mv`

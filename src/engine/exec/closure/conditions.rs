@@ -6,7 +6,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{Base, BoolN, CellsDnf, Cmp, Ir, Lit, SetId, SetN, Src};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellsDnf, Cmp, Ir, Lit, SetId, SetN, Src};
 
 use super::cells::{PathC, cell_f};
 use super::fb;
@@ -21,18 +21,19 @@ use super::sets::set_f;
 use super::values::{eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// A condition as a closure (`neg`: its negation).
-pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
-    match n {
+pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
+    let node = &ir[n];
+    match node {
         BoolN::Const(b) => {
             let v = *b != neg;
             fb(move |_, _, _| v)
         }
-        BoolN::Not(x) => bool_f(ir, x, !neg),
+        BoolN::Not(x) => bool_f(ir, *x, !neg),
         BoolN::And(..) | BoolN::Or(..) => {
             if let Some(f) = dnf_f(ir, n, neg).or_else(|| lines::lines_f(ir, n, neg)) {
                 return f;
             }
-            let is_and = matches!(n, BoolN::And(..)) != neg;
+            let is_and = matches!(node, BoolN::And(..)) != neg;
             let mut items = Vec::new();
             collect(ir, n, neg, is_and, &mut items);
             combine(items, is_and)
@@ -123,18 +124,18 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
             }
         }
         BoolN::If(c, a, b) => {
-            let (c, a, b) = (bool_f::<W>(ir, c, false), bool_f::<W>(ir, a, neg), bool_f::<W>(ir, b, neg));
+            let (c, a, b) = (bool_f::<W>(ir, *c, false), bool_f::<W>(ir, *a, neg), bool_f::<W>(ir, *b, neg));
             fb(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         BoolN::AtStart(x) => {
-            let f = bool_f::<W>(ir, x, neg);
+            let f = bool_f::<W>(ir, *x, neg);
             fb(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (f.0)(g, start, cx)
             })
         }
         BoolN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(ir, c), bool_f::<W>(ir, x, neg));
+            let (c, f) = (cell_f::<W>(ir, c), bool_f::<W>(ir, *x, neg));
             fb(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
@@ -148,7 +149,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::Comp(any, slot, source, body) => {
-            let (any, slot, src, body) = (*any, *slot, items_f::<W>(ir, source), bool_f::<W>(ir, body, false));
+            let (any, slot, src, body) = (*any, *slot, items_f::<W>(ir, source), bool_f::<W>(ir, *body, false));
             fb(move |g, s, cx| {
                 let mut result = !any;
                 for item in (src.0)(g, s, cx) {
@@ -210,7 +211,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::W(w) => {
-            let f = wrap_f::<W, BoolN>(ir, w);
+            let f = wrap_f::<W, BoolId>(ir, w);
             if neg { fb(move |g, s, cx| !(f.0)(g, s, cx)) } else { f }
         }
     }
@@ -257,20 +258,20 @@ pub(super) fn inverse(op: Cmp) -> Cmp {
 }
 
 /// Flattens nested `and` (or `or`) under a polarity into the operands of one.
-pub(super) fn collect<const W: usize>(ir: &Ir, n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
+pub(super) fn collect<const W: usize>(ir: &Ir, n: BoolId, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
     let mut ls = Vec::new();
-    leaves(n, neg, is_and, &mut ls);
+    leaves(ir, n, neg, is_and, &mut ls);
     out.extend(ls.into_iter().map(|(n, neg)| bool_f(ir, n, neg)));
 }
 
 /// The operands of nested `and` (or `or`) under a polarity, each with its own
 /// polarity (`not` pushed down).
-pub(super) fn leaves<'n>(n: &'n BoolN, neg: bool, is_and: bool, out: &mut Vec<(&'n BoolN, bool)>) {
-    match n {
-        BoolN::Not(x) => leaves(x, !neg, is_and, out),
-        BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(n, BoolN::And(..)) != neg) == is_and => {
-            leaves(a, neg, is_and, out);
-            leaves(b, neg, is_and, out);
+pub(super) fn leaves(ir: &Ir, n: BoolId, neg: bool, is_and: bool, out: &mut Vec<(BoolId, bool)>) {
+    match ir[n] {
+        BoolN::Not(x) => leaves(ir, x, !neg, is_and, out),
+        BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(ir[n], BoolN::And(..)) != neg) == is_and => {
+            leaves(ir, a, neg, is_and, out);
+            leaves(ir, b, neg, is_and, out);
         }
         _ => out.push((n, neg)),
     }
@@ -317,11 +318,11 @@ pub(super) fn combine<const W: usize>(items: Vec<FB<W>>, is_and: bool) -> FB<W> 
 /// A condition that is an `or` of `and`s of tests `c in S`, one set `S` for all (as
 /// unrolled loops over directions write them): one closure, the cells' paths and the
 /// set's literals inline. `None` for any other shape.
-pub(super) fn dnf_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<FB<W>> {
+pub(super) fn dnf_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<FB<W>> {
     let (n, neg) = {
-        let (mut n, mut neg) = (n, neg);
+        let (mut n, mut neg) = (&ir[n], neg);
         while let BoolN::Not(x) = n {
-            n = x;
+            n = &ir[*x];
             neg = !neg;
         }
         (n, neg)
@@ -329,7 +330,7 @@ pub(super) fn dnf_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<FB<
     if !matches!(n, BoolN::And(..) | BoolN::Or(..)) {
         return None;
     }
-    let ts = n.or_of_ands();
+    let ts = n.or_of_ands(ir);
     let mut set: Option<SetId> = None;
     let mut paths: Vec<Vec<PathC>> = Vec::new();
     for t in &ts {

@@ -16,7 +16,7 @@ use super::literals::conj_bits;
 use super::numbers::{NumC, RunTerm, num_c};
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{BoolN, Ir, Lit, NumId, NumN};
+use crate::engine::exec::ir::{BoolId, BoolN, Ir, Lit, NumId, NumN};
 
 /// The most runs one fused comparison adds up (a row through a cell is two); a
 /// comparison of more is left to the generic path.
@@ -69,8 +69,8 @@ fn runs_of<const W: usize>(ir: &Ir, n: NumId) -> Option<(PathC, Vec<Lit>, Vec<u8
 
 /// A comparison of runs with a constant (`neg`: its negation), as a [`Line`] with its
 /// cell and literals.
-fn line_of<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<(PathC, Vec<Lit>, Line)> {
-    let BoolN::Cmp(op, a, b) = n else { return None };
+fn line_of<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<(PathC, Vec<Lit>, Line)> {
+    let BoolN::Cmp(op, a, b) = &ir[n] else { return None };
     let NumN::Const(k) = ir[*b] else { return None };
     let op = if neg { inverse(*op) } else { *op };
     let range = Range::of(op, k)?;
@@ -89,17 +89,17 @@ fn line_of<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<(PathC, Vec<
 
 /// `n` (negated when `neg`) as one closure over lines, when it is a comparison of
 /// runs with a constant or an `or` of them through one cell and one set.
-pub(super) fn lines_f<const W: usize>(ir: &Ir, n: &BoolN, neg: bool) -> Option<FB<W>> {
-    let is_or = match n {
+pub(super) fn lines_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<FB<W>> {
+    let is_or = match ir[n] {
         BoolN::Cmp(..) => true,
-        BoolN::And(..) | BoolN::Or(..) => matches!(n, BoolN::Or(..)) != neg,
+        BoolN::And(..) | BoolN::Or(..) => matches!(ir[n], BoolN::Or(..)) != neg,
         _ => return None,
     };
     if !is_or {
         return None;
     }
     let mut ls = Vec::new();
-    leaves(n, neg, false, &mut ls);
+    leaves(ir, n, neg, false, &mut ls);
     let mut out: Option<Lines> = None;
     for (leaf, neg) in ls {
         let (cell, lits, line) = line_of::<W>(ir, leaf, neg)?;

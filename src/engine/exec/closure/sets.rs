@@ -43,7 +43,7 @@ pub fn member_f<const W: usize>(ir: &Ir, id: SetId) -> FM<W> {
         }
         // The cell's test first: often a constant set, cheaper than the condition.
         SetN::IfAll(k, a) => {
-            let k = bool_f::<W>(ir, k, false);
+            let k = bool_f::<W>(ir, *k, false);
             if let Some(l) = lits_of(ir, *a)
                 && let [first] = l[..]
             {
@@ -56,11 +56,11 @@ pub fn member_f<const W: usize>(ir: &Ir, id: SetId) -> FM<W> {
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
         }
         SetN::IfThen(k, a) => {
-            let (k, x) = (bool_f::<W>(ir, k, false), member_f::<W>(ir, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), member_f::<W>(ir, *a));
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (k.0)(g, s, cx))
         }
         SetN::If(k, a, b) => {
-            let (k, x, y) = (bool_f::<W>(ir, k, false), member_f::<W>(ir, *a), member_f::<W>(ir, *b));
+            let (k, x, y) = (bool_f::<W>(ir, *k, false), member_f::<W>(ir, *a), member_f::<W>(ir, *b));
             fm(move |g, s, cx, c| if (k.0)(g, s, cx) { (x.0)(g, s, cx, c) } else { (y.0)(g, s, cx, c) })
         }
         SetN::Cell(x) => {
@@ -136,15 +136,15 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             fs(move |g, s, cx| g.board.all - (x.0)(g, s, cx))
         }
         SetN::IfAll(k, a) => {
-            let (k, x) = (bool_f::<W>(ir, k, false), set_f::<W>(ir, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { g.board.all } else { (x.0)(g, s, cx) })
         }
         SetN::IfThen(k, a) => {
-            let (k, x) = (bool_f::<W>(ir, k, false), set_f::<W>(ir, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { Bits::EMPTY })
         }
         SetN::If(k, a, b) => {
-            let (k, x, y) = (bool_f::<W>(ir, k, false), set_f::<W>(ir, *a), set_f::<W>(ir, *b));
+            let (k, x, y) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { (y.0)(g, s, cx) })
         }
         SetN::Cell(x) => cell_set_f(ir, x),
@@ -275,7 +275,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
             fs(move |g, s, cx| {
                 let mut out = Bits::EMPTY;
                 for item in (src.0)(g, s, cx) {
@@ -313,7 +313,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::FoldIf(slot, src, cond, union) => {
-            let (slot, src, cond, union) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, cond, false), *union);
+            let (slot, src, cond, union) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false), *union);
             fs(move |g, s, cx| {
                 let mut out: Option<Bits<W>> = None;
                 for item in (src.0)(g, s, cx) {

@@ -6,7 +6,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FS, FX, Flow, Game};
-use crate::engine::exec::ir::{Base, BoolN, Ir, Lit, SetId, SetN, Src};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, Ir, Lit, SetId, SetN, Src};
 use crate::engine::exec::state::State;
 
 use super::conditions::{Range, base_code, bool_f, collect, combine, inverse, leaves, start_at};
@@ -19,7 +19,7 @@ use super::sets::set_f;
 use super::{fb, fx};
 
 /// The conjuncts of a condition, as closures (one when it is not an `and`).
-pub fn conjuncts<const W: usize>(ir: &Ir, n: &BoolN) -> Vec<FB<W>> {
+pub fn conjuncts<const W: usize>(ir: &Ir, n: BoolId) -> Vec<FB<W>> {
     let mut items = Vec::new();
     collect(ir, n, false, true, &mut items);
     items
@@ -49,9 +49,9 @@ pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
 
 /// The first test of a condition: its leftmost conjunct (the condition itself when it
 /// is not an `and`). The condition implies it.
-pub fn first_conjunct(n: &BoolN) -> &BoolN {
+pub fn first_conjunct(ir: &Ir, n: BoolId) -> BoolId {
     let mut n = n;
-    while let BoolN::And(a, _) = n {
+    while let BoolN::And(a, _) = ir[n] {
         n = a;
     }
     n
@@ -61,17 +61,17 @@ pub fn first_conjunct(n: &BoolN) -> &BoolN {
 /// literals with literals common to all: the test of the common literals alone
 /// (`R within common`, `any(common)`), which each of the tests implies: when it fails,
 /// they all fail. `None` when the tests are not of one such shape.
-pub fn shared_test<const W: usize>(ir: &Ir, firsts: &[&BoolN]) -> Option<FB<W>> {
-    fn key(ir: &Ir, n: &BoolN) -> Option<(Option<u32>, Vec<Lit>)> {
-        match n {
+pub fn shared_test<const W: usize>(ir: &Ir, firsts: &[BoolId]) -> Option<FB<W>> {
+    fn key(ir: &Ir, n: BoolId) -> Option<(Option<u32>, Vec<Lit>)> {
+        match &ir[n] {
             BoolN::Within(a, b) if let SetN::Const(id) = ir[*a] => Some((Some(id), lits_of(ir, *b)?)),
             BoolN::Any(s) => Some((None, lits_of(ir, *s)?)),
             _ => None,
         }
     }
-    let (region, mut common) = key(ir, firsts.first()?)?;
+    let (region, mut common) = key(ir, *firsts.first()?)?;
     for f in &firsts[1..] {
-        let (r, l) = key(ir, f)?;
+        let (r, l) = key(ir, *f)?;
         if r != region {
             return None;
         }
@@ -125,12 +125,12 @@ impl NumTest {
 
 /// The conjuncts of a condition as [`Cond`]s (one when it is not an `and`): those
 /// comparing `passes` or `captures` with a constant inline, the others as closures.
-pub fn step_conds<const W: usize>(ir: &Ir, n: &BoolN) -> Vec<Cond<W>> {
+pub fn step_conds<const W: usize>(ir: &Ir, n: BoolId) -> Vec<Cond<W>> {
     let mut ls = Vec::new();
-    leaves(n, false, true, &mut ls);
+    leaves(ir, n, false, true, &mut ls);
     ls.into_iter()
         .map(|(n, neg)| {
-            if let BoolN::Cmp(op, a, b) = n {
+            if let BoolN::Cmp(op, a, b) = &ir[n] {
                 let op = if neg { inverse(*op) } else { *op };
                 if let (x, NumC::Const(k)) = (num_c::<W>(ir, *a), num_c::<W>(ir, *b))
                     && let Some(r) = Range::of(op, k)

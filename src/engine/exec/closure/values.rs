@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolN, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
+    BoolId, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -42,7 +42,7 @@ macro_rules! node {
     };
 }
 
-node!(BoolN, bool, |ir, n| closure::bool_f(ir, n, false), |_g, v| v.bool());
+node!(BoolId, bool, |ir, n: &BoolId| closure::bool_f(ir, *n, false), |_g, v| v.bool());
 node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
 node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
 node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
@@ -66,7 +66,7 @@ node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
 pub fn wrap_f<const W: usize, T: Node<W>>(ir: &Ir, w: &Wrap<T>) -> FF<W, T::Out> {
     match w {
         Wrap::If(c, a, b) => {
-            let (c, a, b) = (closure::bool_f::<W>(ir, c, false), a.build(ir), b.build(ir));
+            let (c, a, b) = (closure::bool_f::<W>(ir, *c, false), a.build(ir), b.build(ir));
             ff(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         Wrap::Bind(binds, body) => {
@@ -111,7 +111,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
         }};
     }
     match n {
-        ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), x, Val::Bool),
+        ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), *x, Val::Bool),
         ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
@@ -179,7 +179,7 @@ pub fn list_f<const W: usize>(ir: &Ir, n: &ListN) -> FL<W> {
             ff(move |_, _, cx| cx.make_list(|_, out| out.extend((0..k).map(Val::Sym))))
         }
         ListN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), closure::bool_f::<W>(ir, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), closure::bool_f::<W>(ir, *cond, false));
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for item in (src.0)(g, s, cx) {

@@ -2,12 +2,11 @@
 //! be, a set with its constant parts folded while lowering.
 
 use super::Lower;
-use super::conditions::not;
 use super::filtered::Unrolled;
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape};
-use crate::engine::exec::ir::{Base, BoolN, CellN, SetId, SetN};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a cell.
@@ -116,10 +115,10 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::If(c, a, b) => {
                 let c = self.bool(c);
-                match c {
+                match self.ir[c] {
                     BoolN::Const(true) => self.set_node(a),
                     BoolN::Const(false) => self.set_node(b),
-                    c => SetN::If(Box::new(c), self.set(a), self.set(b)),
+                    _ => SetN::If(c, self.set(a), self.set(b)),
                 }
             }
             E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(self.set(a), self.set(b)),
@@ -131,11 +130,11 @@ impl<const W: usize> Lower<'_, W> {
                 if self.shape(&args[0]) == Shape::List {
                     // A filtered list is folded as it is taken, never built.
                     let union = *b == Builtin::Union;
-                    let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
+                    let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
                         let mut terms = Vec::new();
                         for (c, x) in parts {
                             let x = l.set(x);
-                            terms.push(l.intern(SetN::IfThen(Box::new(c), x)));
+                            terms.push(l.intern(SetN::IfThen(c, x)));
                         }
                         let none = SetN::Const(l.const_set(Bits::EMPTY));
                         match terms.into_iter().reduce(|a, b| l.intern(SetN::Or(a, b))) {
@@ -163,7 +162,7 @@ impl<const W: usize> Lower<'_, W> {
                 SetN::Run(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
-                SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                SetN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
                 SetN::UnionOf(*slot, Box::new(self.items(source)), self.set(body))
@@ -247,7 +246,8 @@ impl<const W: usize> Lower<'_, W> {
             }
             SetN::Complement(y) => self.ir[y].clone(),
             SetN::IfThen(c, a) if matches!(self.ir[a], SetN::Const(i) if i == self.board_id) => {
-                SetN::IfThen(Box::new(not(*c)), a)
+                let n = self.not(c);
+                SetN::IfThen(self.intern(n), a)
             }
             _ => SetN::Complement(x),
         }

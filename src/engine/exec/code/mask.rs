@@ -60,8 +60,11 @@ impl<const W: usize> Lower<'_, W> {
     fn all_of(&mut self, conds: &[E]) -> Option<FB<W>> {
         let mut it = conds.iter();
         let first = self.cond(it.next()?);
-        let all = it.fold(first, |acc, c| BoolN::And(Box::new(acc), Box::new(self.cond(c))));
-        Some(closure::bool_f(&self.ir, &all, false))
+        let all = it.fold(first, |acc, c| {
+            let c = self.cond(c);
+            self.intern(BoolN::And(acc, c))
+        });
+        Some(closure::bool_f(&self.ir, all, false))
     }
 
     /// The cells a `step` (one step) or `jump` (two) reaches from `from` along `d`,
@@ -154,7 +157,7 @@ impl<const W: usize> Lower<'_, W> {
             .iter()
             .map(|c| {
                 let b = self.bool(c);
-                closure::bool_f(&self.ir, &b, false)
+                closure::bool_f(&self.ir, b, false)
             })
             .collect();
         let view = self.view();
@@ -293,10 +296,10 @@ impl<const W: usize> Lower<'_, W> {
         }
         if !d.to {
             let b = self.bool(c);
-            let n = match b {
+            let n = match self.ir[b] {
                 BoolN::Const(true) => SetN::Const(self.board_id),
                 BoolN::Const(false) => SetN::Const(self.const_set(Bits::EMPTY)),
-                b => SetN::IfThen(Box::new(b), self.board()),
+                _ => SetN::IfThen(b, self.board()),
             };
             return Some(self.intern(n));
         }
@@ -346,7 +349,7 @@ impl<const W: usize> Lower<'_, W> {
             E::If(k, a, b) if !deps(k).to && !deps(k).middle => {
                 let k = self.bool(k);
                 let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
-                Some(self.intern(SetN::If(Box::new(k), x, y)))
+                Some(self.intern(SetN::If(k, x, y)))
             }
             E::Bind(binds, body) => {
                 let inlined = inline_binds(binds, body)?;
@@ -451,15 +454,16 @@ impl<const W: usize> Lower<'_, W> {
         let tips = self.and(s, z);
         let near = self.intern(SetN::Dilate(tips));
         let hit = self.and(one, near);
-        Some(match self.bool(&none) {
+        let q = self.bool(&none);
+        Some(match self.ir[q] {
             BoolN::Const(false) => hit,
             BoolN::Const(true) => {
                 let miss = self.complement(one);
                 self.or(hit, miss)
             }
-            q => {
+            _ => {
                 let miss = self.complement(one);
-                let miss = self.intern(SetN::IfThen(Box::new(q), miss));
+                let miss = self.intern(SetN::IfThen(q, miss));
                 self.or(hit, miss)
             }
         })
@@ -470,7 +474,7 @@ impl<const W: usize> Lower<'_, W> {
     fn static_set(&mut self, c: &E, action: Action) -> Option<SetId> {
         let g = self.g;
         let b = self.bool(c);
-        let cond = closure::bool_f::<W>(&self.ir, &b, false);
+        let cond = closure::bool_f::<W>(&self.ir, b, false);
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);

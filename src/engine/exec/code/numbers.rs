@@ -4,7 +4,7 @@
 use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::compile::program::{E, Op, Shape};
-use crate::engine::exec::ir::{BoolN, Const, IndexN, NumId, NumN, Wrap};
+use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, Wrap};
 use crate::engine::exec::statement::key_of;
 
 impl<const W: usize> Lower<'_, W> {
@@ -35,10 +35,10 @@ impl<const W: usize> Lower<'_, W> {
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
             // A filtered list is counted as it is taken, never built.
             E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
-                let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
-                    let one = |l: &mut Self, c| match c {
+                let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
+                    let one = |l: &mut Self, c: BoolId| match l.ir[c] {
                         BoolN::Const(b) => l.intern(NumN::Const(i64::from(b))),
-                        c => {
+                        _ => {
                             let (a, b) = (l.intern(NumN::Const(1)), l.intern(NumN::Const(0)));
                             l.intern(NumN::W(Box::new(Wrap::If(c, a, b))))
                         }
@@ -92,7 +92,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
-                NumN::CountIf(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                NumN::CountIf(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Comp { kind: Comprehension::Sum, slot, source, body, .. } => {
                 NumN::Sum(*slot, Box::new(self.items(source)), self.num(body))

@@ -8,7 +8,7 @@ use crate::engine::compile::program::{E, NONE, Op, S, Shape};
 use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::closure::{self, index_f};
 use crate::engine::exec::game::{CS, FX, Flow, Form, Index};
-use crate::engine::exec::ir::{Base, BoolN, CellN, EffN, Ir, Target};
+use crate::engine::exec::ir::{Base, BoolId, CellN, EffN, Ir, Target};
 
 impl<const W: usize> Lower<'_, W> {
     fn target(&mut self, e: &E) -> Target {
@@ -71,7 +71,7 @@ impl<const W: usize> Lower<'_, W> {
                     .iter()
                     .map(|(c, b)| {
                         let c = self.cond(c);
-                        (closure::bool_f(&self.ir, &c, false), self.block(b, capture, form))
+                        (closure::bool_f(&self.ir, c, false), self.block(b, capture, form))
                     })
                     .collect(),
                 otherwise.as_ref().map(|b| self.block(b, capture, form)),
@@ -103,7 +103,7 @@ impl<const W: usize> Lower<'_, W> {
         let fast = self.g.fast;
         let mut items = Vec::new();
         // The first test of each `if` step (`None` for other steps).
-        let mut firsts: Vec<Option<BoolN>> = Vec::new();
+        let mut firsts: Vec<Option<BoolId>> = Vec::new();
         let mut i = 0;
         while i < stmts.len() {
             if fast && let Some(key) = self.guard_key(&stmts[i]) {
@@ -124,8 +124,8 @@ impl<const W: usize> Lower<'_, W> {
                 S::If(branches, None) if branches.len() == 1 => {
                     let body = self.block_fx(&branches[0].1, capture);
                     let c = self.cond(&branches[0].0);
-                    firsts.push(Some(closure::first_conjunct(&c).clone()));
-                    closure::Step::If(closure::step_conds(&self.ir, &c), body)
+                    firsts.push(Some(closure::first_conjunct(&self.ir, c)));
+                    closure::Step::If(closure::step_conds(&self.ir, c), body)
                 }
                 st => {
                     firsts.push(None);
@@ -176,11 +176,11 @@ impl<const W: usize> Lower<'_, W> {
                 .iter()
                 .map(|c| {
                     let c = self.cond(c);
-                    closure::bool_f(&self.ir, &c, false)
+                    closure::bool_f(&self.ir, c, false)
                 })
                 .collect();
             let full = self.cond(cond);
-            let full = closure::bool_f(&self.ir, &full, false);
+            let full = closure::bool_f(&self.ir, full, false);
             let body = self.block_fx(body, capture);
             items.push(closure::GuardItem { rest, full, body });
         }
@@ -214,14 +214,14 @@ impl<const W: usize> Lower<'_, W> {
             S::If(branches, None) if branches.len() == 1 => {
                 let body = self.block_fx(&branches[0].1, capture);
                 let c = self.cond(&branches[0].0);
-                closure::if1_fx(closure::conjuncts(&self.ir, &c), body)
+                closure::if1_fx(closure::conjuncts(&self.ir, c), body)
             }
             S::If(branches, otherwise) => {
                 let bs = branches
                     .iter()
                     .map(|(c, b)| {
                         let c = self.cond(c);
-                        (closure::bool_f(&self.ir, &c, false), self.block_fx(b, capture))
+                        (closure::bool_f(&self.ir, c, false), self.block_fx(b, capture))
                     })
                     .collect();
                 let otherwise = otherwise.as_ref().map(|b| self.block_fx(b, capture));
@@ -325,7 +325,7 @@ fn flatten_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
 fn shared_runs<const W: usize>(
     ir: &Ir,
     items: Vec<closure::Step<W>>,
-    firsts: &[Option<BoolN>],
+    firsts: &[Option<BoolId>],
 ) -> Vec<closure::Step<W>> {
     let mut out = Vec::new();
     let mut items = items.into_iter();
@@ -337,7 +337,7 @@ fn shared_runs<const W: usize>(
         }
         // The longest run from `i` with a shared test.
         let run = (i + 2..=j).rev().find_map(|end| {
-            let fs: Vec<&BoolN> = firsts[i..end].iter().flatten().collect();
+            let fs: Vec<BoolId> = firsts[i..end].iter().flatten().copied().collect();
             closure::shared_test::<W>(ir, &fs).map(|t| (end, t))
         });
         match run {
