@@ -48,18 +48,18 @@ fn sets_and_directions_indexed_by_the_mover_are_tables_by_player() {
                 board_id: 0,
                 from_tables: Vec::new(),
                 temps: 0,
-                sets: Default::default(),
+                ir: Default::default(),
                 cached: Vec::new(),
                 unlowered: Vec::new(),
             };
             let (dirs, set) = (lw.dirs(&along), lw.set(&region));
-            let set = lw.sets[set].clone();
+            let set = lw.ir[set].clone();
             assert_eq!(matches!(dirs, DirsN::ByMover(_)), tables, "{colours:?}: {dirs:?}");
             assert_eq!(matches!(set, SetN::ByMover(_)), tables, "{colours:?}: {set:?}");
             if !tables {
                 continue;
             }
-            let (fd, mut s) = (dirs_f(&lw.sets, &dirs), g.start());
+            let (fd, mut s) = (dirs_f(&lw.ir, &dirs), g.start());
             for p in 0..2u8 {
                 g.set_mover(&mut s, p);
                 let want = match arm(&along, p) {

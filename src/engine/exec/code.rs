@@ -53,8 +53,9 @@ pub use plan::{boxed, by_sets, counted_by_sets, plan};
 use crate::check::hir::ContextVar;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, Op};
+use crate::engine::exec::arena::Id;
 use crate::engine::exec::game::{Code, Follow, Form, Game};
-use crate::engine::exec::ir::{SetId, SetN, Sets};
+use crate::engine::exec::ir::{InIr, Ir, SetId, SetN};
 
 /// The program of `g` lowered to closures (see the module), with the constant sets the
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
@@ -66,7 +67,7 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
         board_id,
         from_tables: Vec::new(),
         temps: 0,
-        sets: Sets::default(),
+        ir: Ir::default(),
         cached: Vec::new(),
         unlowered: Vec::new(),
     };
@@ -111,7 +112,7 @@ pub struct Lower<'a, const W: usize> {
     /// Temporaries numbered so far ([`SetN::Let`]).
     pub temps: u32,
     /// The sets of cells lowered so far, each stored once.
-    pub sets: Sets,
+    pub ir: Ir,
     /// The sets kept per turn so far ([`SetN::Cached`]), by number.
     pub cached: Vec<SetId>,
     /// Expressions found with no node (see [`Lower::unlowered`]).
@@ -180,9 +181,10 @@ impl<const W: usize> Lower<'_, W> {
         if i < self.g.sets.len() { self.g.sets[i] } else { self.new_sets[i - self.g.sets.len()] }
     }
 
-    /// The id of a set of cells: the one it has if lowered already.
-    pub(crate) fn intern(&mut self, set: SetN) -> SetId {
-        self.sets.add(set)
+    /// The id of a node (a set of cells, a number, a condition): the one it has if lowered
+    /// already.
+    pub(crate) fn intern<T: InIr>(&mut self, node: T) -> Id<T> {
+        T::arena(&mut self.ir).add(node)
     }
 
     fn board(&mut self) -> SetId {
@@ -194,7 +196,7 @@ impl<const W: usize> Lower<'_, W> {
     /// anything read at play time from nothing to the whole board).
     pub(crate) fn bounds(&self, set: SetId) -> (Bits<W>, Bits<W>) {
         let all = self.g.board.all;
-        match &self.sets[set] {
+        match &self.ir[set] {
             SetN::Const(id) => {
                 let b = self.const_bits(*id) & all;
                 (b, b)

@@ -93,10 +93,7 @@ impl<const W: usize> Lower<'_, W> {
             }
         }
         let dest = dest.map(|d| self.cse(d));
-        Fixed {
-            subject: subject.map(|s| closure::set_f(&self.sets, s)),
-            dest: dest.map(|d| closure::set_f(&self.sets, d)),
-        }
+        Fixed { subject: subject.map(|s| closure::set_f(&self.ir, s)), dest: dest.map(|d| closure::set_f(&self.ir, d)) }
     }
 
     /// The factors of a chain of intersections that cannot change during a turn, as
@@ -142,7 +139,7 @@ impl<const W: usize> Lower<'_, W> {
                 .iter()
                 .map(|(c, want)| {
                     let c = self.cond(c);
-                    (closure::bool_f(&self.sets, &c, false), *want)
+                    (closure::bool_f(&self.ir, c, false), *want)
                 })
                 .collect();
             next.push((r2, guards));

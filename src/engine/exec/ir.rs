@@ -2,21 +2,88 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells are not held in a tree of their own: each is
-//! stored once in the lowering's [`Sets`] and held by its [`SetId`], so that equal
-//! sets are one set.
+//! walked at play time. Sets of cells, numbers and conditions are not held in trees of
+//! their own: each is stored once in the lowering's [`Ir`] and held by its id
+//! ([`SetId`], [`NumId`], [`BoolId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::Shape;
 use crate::engine::exec::arena::{Arena, Id};
 use crate::engine::exec::value::Val;
+use std::ops::Index;
 
 /// A set of cells in the lowering's [`Sets`].
 pub type SetId = Id<SetN>;
 
 /// The sets of cells a program is lowered to, each stored once (children by [`SetId`]).
 pub type Sets = Arena<SetN>;
+
+/// A number in the lowering's [`Ir`].
+pub type NumId = Id<NumN>;
+
+/// A condition in the lowering's [`Ir`].
+pub type BoolId = Id<BoolN>;
+
+/// The nodes a program is lowered to that are held by id, one arena per node type;
+/// indexing by an id gives its node.
+#[derive(Clone, Debug, Default)]
+pub struct Ir {
+    /// The sets of cells.
+    pub sets: Sets,
+    /// The numbers.
+    pub nums: Arena<NumN>,
+    /// The conditions.
+    pub bools: Arena<BoolN>,
+}
+
+/// A node type held by id in an [`Ir`]: the arena that holds its nodes.
+pub trait InIr: Clone + Eq + std::hash::Hash + Sized {
+    /// The arena of nodes of this type.
+    fn arena(ir: &mut Ir) -> &mut Arena<Self>;
+}
+
+impl InIr for SetN {
+    fn arena(ir: &mut Ir) -> &mut Arena<SetN> {
+        &mut ir.sets
+    }
+}
+
+impl InIr for NumN {
+    fn arena(ir: &mut Ir) -> &mut Arena<NumN> {
+        &mut ir.nums
+    }
+}
+
+impl InIr for BoolN {
+    fn arena(ir: &mut Ir) -> &mut Arena<BoolN> {
+        &mut ir.bools
+    }
+}
+
+impl Index<BoolId> for Ir {
+    type Output = BoolN;
+
+    fn index(&self, id: BoolId) -> &BoolN {
+        &self.bools[id]
+    }
+}
+
+impl Index<SetId> for Ir {
+    type Output = SetN;
+
+    fn index(&self, id: SetId) -> &SetN {
+        &self.sets[id]
+    }
+}
+
+impl Index<NumId> for Ir {
+    type Output = NumN;
+
+    fn index(&self, id: NumId) -> &NumN {
+        &self.nums[id]
+    }
+}
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,7 +114,7 @@ pub enum CellN {
     /// `the(set)`: its one cell, or none.
     The(SetId),
     /// `cell(x, y)`.
-    At(Box<NumN>, Box<NumN>),
+    At(NumId, NumId),
     /// `image(c, symmetry)`.
     Image(Box<CellN>, Box<ValN>),
     /// `previous.from` (`true`) or `previous.to`.
@@ -55,7 +122,7 @@ pub enum CellN {
     /// `next(c, d, S)`: the first cell of the set along the direction.
     Next(Box<CellN>, DirN, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(Box<CellN>, DirN, Box<NumN>),
+    Offset(Box<CellN>, DirN, NumId),
     /// A form every node type shares.
     W(Box<Wrap<CellN>>),
 }
@@ -70,7 +137,7 @@ pub enum DirN {
     /// The opposite direction.
     Opposite(Box<DirN>),
     /// `rotate(d, k)`.
-    Rotate(Box<DirN>, Box<NumN>),
+    Rotate(Box<DirN>, NumId),
     /// A form every node type shares.
     W(Box<Wrap<DirN>>),
 }
@@ -88,7 +155,7 @@ pub enum DirsN {
     /// Both (`true`) or either.
     Both(Box<DirsN>, Box<DirsN>, bool),
     /// `{ d in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// A form every node type shares.
     W(Box<Wrap<DirsN>>),
 }
@@ -151,11 +218,11 @@ pub enum SetN {
     /// The board minus the set.
     Complement(SetId),
     /// `if c then board else x`.
-    IfAll(Box<BoolN>, SetId),
+    IfAll(BoolId, SetId),
     /// `if c then x else {}`.
-    IfThen(Box<BoolN>, SetId),
+    IfThen(BoolId, SetId),
     /// `if c then a else b`.
-    If(Box<BoolN>, SetId, SetId),
+    If(BoolId, SetId, SetId),
     /// A per-cell table of sets.
     Table(u32, CellN),
     /// One cell (none: the empty set).
@@ -171,7 +238,7 @@ pub enum SetN {
     StepsInto(SetId, u8),
     /// The cells whose number of neighbours in the set compares so with the number:
     /// `count(neighbours(to) and S) == k` as a set of `to`.
-    NbCount(SetId, Cmp, Box<NumN>),
+    NbCount(SetId, Cmp, NumId),
     /// `neighbours(S)`: the cells next to the set, not in it.
     Neighbours(SetId),
     /// `group(c)`.
@@ -196,14 +263,14 @@ pub enum SetN {
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
     NeighboursAlong(SetId, DirsN),
     /// `{ c in source: cond }`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// `union(x in source: S)`.
     UnionOf(u32, Box<Items>, SetId),
     /// `union(list)` (`true`) or `common(list)`.
     Fold(Box<ListN>, bool),
     /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
     /// elements that pass, folded as they are taken (none: the empty set).
-    FoldIf(u32, Box<Items>, Box<BoolN>, bool),
+    FoldIf(u32, Box<Items>, BoolId, bool),
     /// `image(S, symmetry)`.
     Image(SetId, Box<ValN>),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
@@ -295,11 +362,11 @@ pub enum BoolN {
     /// A constant.
     Const(bool),
     /// Negation.
-    Not(Box<BoolN>),
+    Not(BoolId),
     /// Both (short-circuit).
-    And(Box<BoolN>, Box<BoolN>),
+    And(BoolId, BoolId),
     /// Either (short-circuit).
-    Or(Box<BoolN>, Box<BoolN>),
+    Or(BoolId, BoolId),
     /// A cell in a set (false for no cell).
     In(CellN, SetId),
     /// A set is not empty.
@@ -312,19 +379,19 @@ pub enum BoolN {
     /// tables (see [`CellsDnf`]).
     Cells(Box<CellsDnf>),
     /// A comparison of numbers.
-    Cmp(Cmp, NumN, NumN),
+    Cmp(Cmp, NumId, NumId),
     /// Two cells are the same (`true`) or differ (`false`).
     CellEq(CellN, CellN, bool),
     /// A per-cell table of conditions.
     Table(u32, CellN),
     /// `if c then a else b`.
-    If(Box<BoolN>, Box<BoolN>, Box<BoolN>),
+    If(BoolId, BoolId, BoolId),
     /// `any` (`true`) or `all` (`false`) over a collection.
-    Comp(bool, u32, Box<Items>, Box<BoolN>),
+    Comp(bool, u32, Box<Items>, BoolId),
     /// `at_turn_start(c)`.
-    AtStart(Box<BoolN>),
+    AtStart(BoolId),
     /// `without(c, x)`.
-    Without(CellN, Box<BoolN>),
+    Without(CellN, BoolId),
     /// `attacked(cells, side)`.
     Attacked(SetId, SideN),
     /// Whether a connected part of the first set meets both the second and the third
@@ -342,37 +409,37 @@ pub enum BoolN {
     /// A list is not empty.
     AnyOf(Box<ListN>),
     /// A form every node type shares.
-    W(Box<Wrap<BoolN>>),
+    W(Box<Wrap<BoolId>>),
 }
 
 impl BoolN {
     /// The condition as an `or` of `and`s, as its tree nests them: each term's factors
-    /// (nothing is distributed: an `or` under an `and` is one factor).
-    pub fn or_of_ands(&self) -> Vec<Vec<&BoolN>> {
-        fn terms<'n>(n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
+    /// (nothing is distributed: an `or` under an `and` is one factor), its parts read from `ir`.
+    pub fn or_of_ands<'n>(&'n self, ir: &'n Ir) -> Vec<Vec<&'n BoolN>> {
+        fn terms<'n>(ir: &'n Ir, n: &'n BoolN, out: &mut Vec<Vec<&'n BoolN>>) {
             match n {
                 BoolN::Or(a, b) => {
-                    terms(a, out);
-                    terms(b, out);
+                    terms(ir, &ir[*a], out);
+                    terms(ir, &ir[*b], out);
                 }
                 _ => {
                     let mut t = Vec::new();
-                    factors(n, &mut t);
+                    factors(ir, n, &mut t);
                     out.push(t);
                 }
             }
         }
-        fn factors<'n>(n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
+        fn factors<'n>(ir: &'n Ir, n: &'n BoolN, out: &mut Vec<&'n BoolN>) {
             match n {
                 BoolN::And(a, b) => {
-                    factors(a, out);
-                    factors(b, out);
+                    factors(ir, &ir[*a], out);
+                    factors(ir, &ir[*b], out);
                 }
                 _ => out.push(n),
             }
         }
         let mut out = Vec::new();
-        terms(self, &mut out);
+        terms(ir, self, &mut out);
         out
     }
 }
@@ -387,17 +454,17 @@ pub enum NumN {
     /// How many cells.
     Count(SetId),
     /// Saturating sum.
-    Add(Box<NumN>, Box<NumN>),
+    Add(NumId, NumId),
     /// Saturating difference.
-    Sub(Box<NumN>, Box<NumN>),
+    Sub(NumId, NumId),
     /// Saturating product.
-    Mul(Box<NumN>, Box<NumN>),
+    Mul(NumId, NumId),
     /// Euclidean division (0 by 0).
-    Div(Box<NumN>, Box<NumN>),
+    Div(NumId, NumId),
     /// Euclidean remainder (`x` by 0).
-    Mod(Box<NumN>, Box<NumN>),
+    Mod(NumId, NumId),
     /// Negation.
-    Neg(Box<NumN>),
+    Neg(NumId),
     /// `passes`.
     Passes,
     /// `captures`.
@@ -419,19 +486,19 @@ pub enum NumN {
     /// How many elements a list has.
     Len(Box<ListN>),
     /// `count(x in source: cond)`.
-    CountIf(u32, Box<Items>, Box<BoolN>),
+    CountIf(u32, Box<Items>, BoolId),
     /// `sum(x in source: n)`.
-    Sum(u32, Box<Items>, Box<NumN>),
+    Sum(u32, Box<Items>, NumId),
     /// `distance(a, b)` by the board's neighbours.
     Distance(CellN, CellN),
     /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
     Coord(Builtin, CellN),
     /// `abs(n)`.
-    Abs(Box<NumN>),
+    Abs(NumId),
     /// `min` (`true`) or `max` of two numbers.
-    MinMax(Box<NumN>, Box<NumN>, bool),
+    MinMax(NumId, NumId, bool),
     /// A form every node type shares.
-    W(Box<Wrap<NumN>>),
+    W(Box<Wrap<NumId>>),
 }
 
 /// One index of a counter: its position along the dimension, when the rules name it
@@ -510,7 +577,7 @@ pub const MAX_DEGREE: usize = 15;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Wrap<T> {
     /// `if c then a else b`.
-    If(BoolN, T, T),
+    If(BoolId, T, T),
     /// Bind slots, then evaluate.
     Bind(Vec<(u32, ValN)>, T),
     /// `at_turn_start(x)`: in the position at the start of the turn.
@@ -527,8 +594,8 @@ pub enum Wrap<T> {
 /// (`==`, `in` a list) them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ValN {
-    Bool(BoolN),
-    Num(NumN),
+    Bool(BoolId),
+    Num(NumId),
     Cell(CellN),
     Set(SetId),
     Dir(DirN),
@@ -561,7 +628,7 @@ pub enum ListN {
     /// `symmetries`.
     Syms(u8),
     /// `[x in source: cond]`.
-    Filter(u32, Box<Items>, Box<BoolN>),
+    Filter(u32, Box<Items>, BoolId),
     /// `groups(S)`.
     Groups(SetId),
     /// A form every node type shares.
@@ -600,10 +667,10 @@ pub enum Const {
 
 impl Const {
     /// The value a node always has, when it has one.
-    pub fn of(n: &ValN) -> Option<Const> {
+    pub fn of(ir: &Ir, n: &ValN) -> Option<Const> {
         Some(match n {
-            ValN::Bool(BoolN::Const(b)) => Const::Bool(*b),
-            ValN::Num(NumN::Const(k)) => Const::Num(*k),
+            ValN::Bool(x) if let BoolN::Const(b) = ir[*x] => Const::Bool(b),
+            ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
             ValN::Side(SideN::Const(k)) => Const::Side(*k),
             ValN::Id(shape, k) => match shape {
                 Shape::Kind => Const::Kind(*k),

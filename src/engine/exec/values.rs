@@ -25,14 +25,17 @@ impl<const W: usize> Lower<'_, W> {
         w: fn(&mut Self, Box<Wrap<T>>) -> T,
     ) -> Option<T> {
         Some(match e {
-            E::If(c, a, b) => match self.bool(c) {
-                BoolN::Const(true) => f(self, a),
-                BoolN::Const(false) => f(self, b),
-                c => {
-                    let (a, b) = (f(self, a), f(self, b));
-                    w(self, Box::new(Wrap::If(c, a, b)))
+            E::If(c, a, b) => {
+                let c = self.bool(c);
+                match self.ir[c] {
+                    BoolN::Const(true) => f(self, a),
+                    BoolN::Const(false) => f(self, b),
+                    _ => {
+                        let (a, b) = (f(self, a), f(self, b));
+                        w(self, Box::new(Wrap::If(c, a, b)))
+                    }
                 }
-            },
+            }
             E::Bind(binds, body) => {
                 let binds = self.binds(binds);
                 let body = f(self, body);
@@ -86,7 +89,7 @@ impl<const W: usize> Lower<'_, W> {
                 E::Call(Builtin::KindOf, args) if args.len() == 1 => ValN::KindOf(self.cell(&args[0])),
                 _ => self.wrap(e, Self::value, |_, w| ValN::W(w)).unwrap_or_else(|| {
                     self.unlowered(e);
-                    ValN::Bool(BoolN::Const(false))
+                    ValN::Bool(self.intern(BoolN::Const(false)))
                 }),
             },
         }
@@ -100,7 +103,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Colours) => ListN::Sides(self.g.prog.players as u8, self.g.prog.sides.len() as u8),
             E::Ctx(ContextVar::Symmetries) => ListN::Syms(self.g.prog.geometry.symmetries().len() as u8),
             E::Comp { kind: Comprehension::ListFilter, slot, source, body, .. } => {
-                ListN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                ListN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Call(Builtin::Groups, args) if args.len() == 1 => ListN::Groups(self.set(&args[0])),
             _ => self.wrap(e, Self::list, |_, w| ListN::W(w)).unwrap_or_else(|| {
@@ -134,7 +137,7 @@ impl<const W: usize> Lower<'_, W> {
                 x => DirN::Opposite(Box::new(x)),
             },
             E::Call(Builtin::Rotate, args) if args.len() == 2 => {
-                DirN::Rotate(Box::new(self.dir(&args[0])), Box::new(self.num(&args[1])))
+                DirN::Rotate(Box::new(self.dir(&args[0])), self.num(&args[1]))
             }
             _ => self.wrap(e, Self::dir, |_, w| DirN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
@@ -161,7 +164,7 @@ impl<const W: usize> Lower<'_, W> {
                 DirsN::Both(Box::new(self.dirs(a)), Box::new(self.dirs(b)), *op == Op::DirsAnd)
             }
             E::Comp { kind: Comprehension::SetFilter, set_of_dirs: true, slot, source, body } => {
-                DirsN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                DirsN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             _ if self.shape(e) == Shape::Dir => DirsN::One(self.dir(e)),
             _ => self.wrap(e, Self::dirs, |_, w| DirsN::W(w)).unwrap_or_else(|| {

@@ -17,7 +17,7 @@ use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::code::{Lower, deps_in};
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::Game;
-use crate::engine::exec::ir::Sets;
+use crate::engine::exec::ir::Ir;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::{State, kind_of};
 use crate::engine::exec::value::Val;
@@ -175,7 +175,7 @@ fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Opti
                     &mv,
                     outer,
                     |lw| lw.items(src),
-                    |view, s, cx, sets, node| (items_f(sets, node).0)(view, s, cx).collect::<Vec<_>>(),
+                    |view, s, cx, ir, node| (items_f(ir, node).0)(view, s, cx).collect::<Vec<_>>(),
                 )?,
                 Binder::Let(..) => {
                     vec![lowered(
@@ -184,7 +184,7 @@ fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Opti
                         &mv,
                         outer,
                         |lw| lw.value(src),
-                        |view, s, cx, sets, node| (val_f(sets, node).0)(view, s, cx),
+                        |view, s, cx, ir, node| (val_f(ir, node).0)(view, s, cx),
                     )?]
                 }
             };
@@ -206,7 +206,7 @@ fn holds<const W: usize>(g: &Game<W>, s: &State<W>, mv: &MoveVars<W>, slots: &[(
     if deps_in(e, &mut bound).local {
         return None;
     }
-    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, sets, node| (bool_f(sets, node, false).0)(view, s, cx))
+    lowered(g, s, mv, slots, |lw| lw.cond(e), |view, s, cx, ir, node| (bool_f(ir, *node, false).0)(view, s, cx))
 }
 
 /// Lowers an expression with `lower` and runs it with `run` in `s`, for the move `mv`
@@ -217,7 +217,7 @@ fn lowered<const W: usize, N, T>(
     mv: &MoveVars<W>,
     slots: &[(u32, Val<W>)],
     lower: impl FnOnce(&mut Lower<'_, W>) -> N,
-    run: impl FnOnce(&Game<W>, &State<W>, &mut Ctx<W>, &Sets, &N) -> T,
+    run: impl FnOnce(&Game<W>, &State<W>, &mut Ctx<W>, &Ir, &N) -> T,
 ) -> Option<T> {
     let (board_id, new_sets) = match g.sets.iter().position(|b| *b == g.board.all) {
         Some(i) => (i as u32, Vec::new()),
@@ -229,7 +229,7 @@ fn lowered<const W: usize, N, T>(
         board_id,
         from_tables: g.code.from_tables.clone(),
         temps: 0,
-        sets: Sets::default(),
+        ir: Ir::default(),
         cached: Vec::new(),
         unlowered: Vec::new(),
     };
@@ -241,12 +241,12 @@ fn lowered<const W: usize, N, T>(
     cx.mv = mv.clone();
     bind(g, &mut cx, slots);
     if lw.new_sets.is_empty() && lw.from_tables.len() == g.code.from_tables.len() {
-        return Some(run(g, s, &mut cx, &lw.sets, &node));
+        return Some(run(g, s, &mut cx, &lw.ir, &node));
     }
     let mut view = g.clone();
     view.sets.extend(lw.new_sets);
     view.code.from_tables = lw.from_tables;
-    Some(run(&view, s, &mut cx, &lw.sets, &node))
+    Some(run(&view, s, &mut cx, &lw.ir, &node))
 }
 
 /// Binds the locals `slots` in `cx`.

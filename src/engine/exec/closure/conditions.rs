@@ -6,7 +6,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{Base, BoolN, CellsDnf, Cmp, Lit, SetId, SetN, Sets, Src};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellsDnf, Cmp, Ir, Lit, SetId, SetN, Src};
 
 use super::cells::{PathC, cell_f};
 use super::fb;
@@ -21,31 +21,32 @@ use super::sets::set_f;
 use super::values::{eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// A condition as a closure (`neg`: its negation).
-pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
-    match n {
+pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
+    let node = &ir[n];
+    match node {
         BoolN::Const(b) => {
             let v = *b != neg;
             fb(move |_, _, _| v)
         }
-        BoolN::Not(x) => bool_f(sets, x, !neg),
+        BoolN::Not(x) => bool_f(ir, *x, !neg),
         BoolN::And(..) | BoolN::Or(..) => {
-            if let Some(f) = dnf_f(sets, n, neg).or_else(|| lines::lines_f(sets, n, neg)) {
+            if let Some(f) = dnf_f(ir, n, neg).or_else(|| lines::lines_f(ir, n, neg)) {
                 return f;
             }
-            let is_and = matches!(n, BoolN::And(..)) != neg;
+            let is_and = matches!(node, BoolN::And(..)) != neg;
             let mut items = Vec::new();
-            collect(sets, n, neg, is_and, &mut items);
+            collect(ir, n, neg, is_and, &mut items);
             combine(items, is_and)
         }
-        BoolN::In(c, set) => in_f(sets, c, *set, neg),
-        BoolN::Any(set) => match lits_of(sets, *set) {
+        BoolN::In(c, set) => in_f(ir, c, *set, neg),
+        BoolN::Any(set) => match lits_of(ir, *set) {
             Some(l) if !l.is_empty() => any_spec(l, neg),
             _ => {
-                let f = set_f::<W>(sets, *set);
+                let f = set_f::<W>(ir, *set);
                 fb(move |g, s, cx| (f.0)(g, s, cx).is_empty() == neg)
             }
         },
-        BoolN::Meet(a, b) => match (lits_of(sets, *a), lits_of(sets, *b)) {
+        BoolN::Meet(a, b) => match (lits_of(ir, *a), lits_of(ir, *b)) {
             (Some(mut x), Some(y)) => {
                 x.extend(y);
                 x.sort_by_key(|l| l.neg);
@@ -53,18 +54,18 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
                 any_spec(x, neg)
             }
             _ => {
-                let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+                let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
                 fb(move |g, s, cx| {
                     let a = (x.0)(g, s, cx);
                     a.intersects(&(y.0)(g, s, cx)) != neg
                 })
             }
         },
-        BoolN::Cells(d) => cells_f(sets, d, neg),
-        BoolN::Within(a, b) => match (&sets[*a], lits_of(sets, *b)) {
+        BoolN::Cells(d) => cells_f(ir, d, neg),
+        BoolN::Within(a, b) => match (&ir[*a], lits_of(ir, *b)) {
             (SetN::Const(id), Some(l)) if !l.is_empty() => within_spec(*id, l, neg),
             _ => {
-                let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+                let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
                 fb(move |g, s, cx| {
                     let a = (x.0)(g, s, cx);
                     a.is_subset(&(y.0)(g, s, cx)) != neg
@@ -72,11 +73,11 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             }
         },
         BoolN::Cmp(op, a, b) => {
-            if let Some(f) = lines::lines_f(sets, n, neg) {
+            if let Some(f) = lines::lines_f(ir, n, neg) {
                 return f;
             }
             let op = if neg { inverse(*op) } else { *op };
-            let (x, y) = (num_c::<W>(sets, a), num_c::<W>(sets, b));
+            let (x, y) = (num_c::<W>(ir, *a), num_c::<W>(ir, *b));
             // Against a constant: one range test (an empty range, `v < i64::MIN`, is
             // compared in full below and is never true).
             if let NumC::Const(k) = &y
@@ -98,7 +99,7 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             match (PathC::of(a), PathC::of(b)) {
                 (Some(x), Some(y)) => fb(move |g, s, cx| (x.eval(g, s, cx) == y.eval(g, s, cx)) == want),
                 _ => {
-                    let (x, y) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
+                    let (x, y) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
                     fb(move |g, s, cx| {
                         let a = (x.0)(g, s, cx);
                         (a == (y.0)(g, s, cx)) == want
@@ -114,7 +115,7 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
                     g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
                 }),
                 None => {
-                    let f = cell_f::<W>(sets, c);
+                    let f = cell_f::<W>(ir, c);
                     fb(move |g, s, cx| {
                         let c = (f.0)(g, s, cx);
                         g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
@@ -123,32 +124,32 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             }
         }
         BoolN::If(c, a, b) => {
-            let (c, a, b) = (bool_f::<W>(sets, c, false), bool_f::<W>(sets, a, neg), bool_f::<W>(sets, b, neg));
+            let (c, a, b) = (bool_f::<W>(ir, *c, false), bool_f::<W>(ir, *a, neg), bool_f::<W>(ir, *b, neg));
             fb(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         BoolN::AtStart(x) => {
-            let f = bool_f::<W>(sets, x, neg);
+            let f = bool_f::<W>(ir, *x, neg);
             fb(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (f.0)(g, start, cx)
             })
         }
         BoolN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(sets, c), bool_f::<W>(sets, x, neg));
+            let (c, f) = (cell_f::<W>(ir, c), bool_f::<W>(ir, *x, neg));
             fb(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
         BoolN::SideEq(a, b, eq) => {
-            let (a, b, want) = (SideC::of(sets, a), SideC::of(sets, b), *eq != neg);
+            let (a, b, want) = (SideC::of(ir, a), SideC::of(ir, b), *eq != neg);
             fb(move |g, s, cx| {
                 let (p, q) = (a.eval(g, s, cx), b.eval(g, s, cx));
                 g.sides.same_side(s, p, q) == want
             })
         }
         BoolN::Comp(any, slot, source, body) => {
-            let (any, slot, src, body) = (*any, *slot, items_f::<W>(sets, source), bool_f::<W>(sets, body, false));
+            let (any, slot, src, body) = (*any, *slot, items_f::<W>(ir, source), bool_f::<W>(ir, *body, false));
             fb(move |g, s, cx| {
                 let mut result = !any;
                 for item in (src.0)(g, s, cx) {
@@ -162,35 +163,35 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::Eq(a, b, eq) => {
-            if let Some(f) = eq_const_f(a, b, *eq != neg).or_else(|| eq_const_f(b, a, *eq != neg)) {
+            if let Some(f) = eq_const_f(ir, a, b, *eq != neg).or_else(|| eq_const_f(ir, b, a, *eq != neg)) {
                 return f;
             }
-            let (a, b, want) = (val_f::<W>(sets, a), val_f::<W>(sets, b), *eq != neg);
+            let (a, b, want) = (val_f::<W>(ir, a), val_f::<W>(ir, b), *eq != neg);
             fb(move |g, s, cx| {
                 let (x, y) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 g.same(s, &x, &y) == want
             })
         }
         BoolN::DirIn(d, dirs) => {
-            let (d, m) = (dir_f::<W>(sets, d), dirs_f::<W>(sets, dirs));
+            let (d, m) = (dir_f::<W>(ir, d), dirs_f::<W>(ir, dirs));
             fb(move |g, s, cx| {
                 let d = (d.0)(g, s, cx);
                 ((d as usize) < g.board.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
             })
         }
         BoolN::ListIn(x, list) => {
-            let (x, l) = (val_f::<W>(sets, x), list_f::<W>(sets, list));
+            let (x, l) = (val_f::<W>(ir, x), list_f::<W>(ir, list));
             fb(move |g, s, cx| {
                 let x = (x.0)(g, s, cx);
                 (l.0)(g, s, cx).contains(&x) != neg
             })
         }
         BoolN::AnyOf(list) => {
-            let l = list_f::<W>(sets, list);
+            let l = list_f::<W>(ir, list);
             fb(move |g, s, cx| (l.0)(g, s, cx).is_empty() == neg)
         }
         BoolN::Attacked(cells, side) => {
-            let (cells, side) = (set_f::<W>(sets, *cells), SideC::of(sets, side));
+            let (cells, side) = (set_f::<W>(ir, *cells), SideC::of(ir, side));
             fb(move |g, s, cx| {
                 let cells = (cells.0)(g, s, cx);
                 let side = side.eval(g, s, cx);
@@ -198,7 +199,7 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::Spans([within, a, b]) => {
-            let (w, a, b) = (set_f::<W>(sets, *within), set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (w, a, b) = (set_f::<W>(ir, *within), set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fb(move |g, s, cx| {
                 let within = (w.0)(g, s, cx);
                 let seeds = within & (a.0)(g, s, cx);
@@ -210,7 +211,7 @@ pub fn bool_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> FB<W> {
             })
         }
         BoolN::W(w) => {
-            let f = wrap_f::<W, BoolN>(sets, w);
+            let f = wrap_f::<W, BoolId>(ir, w);
             if neg { fb(move |g, s, cx| !(f.0)(g, s, cx)) } else { f }
         }
     }
@@ -257,20 +258,20 @@ pub(super) fn inverse(op: Cmp) -> Cmp {
 }
 
 /// Flattens nested `and` (or `or`) under a polarity into the operands of one.
-pub(super) fn collect<const W: usize>(sets: &Sets, n: &BoolN, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
+pub(super) fn collect<const W: usize>(ir: &Ir, n: BoolId, neg: bool, is_and: bool, out: &mut Vec<FB<W>>) {
     let mut ls = Vec::new();
-    leaves(n, neg, is_and, &mut ls);
-    out.extend(ls.into_iter().map(|(n, neg)| bool_f(sets, n, neg)));
+    leaves(ir, n, neg, is_and, &mut ls);
+    out.extend(ls.into_iter().map(|(n, neg)| bool_f(ir, n, neg)));
 }
 
 /// The operands of nested `and` (or `or`) under a polarity, each with its own
 /// polarity (`not` pushed down).
-pub(super) fn leaves<'n>(n: &'n BoolN, neg: bool, is_and: bool, out: &mut Vec<(&'n BoolN, bool)>) {
-    match n {
-        BoolN::Not(x) => leaves(x, !neg, is_and, out),
-        BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(n, BoolN::And(..)) != neg) == is_and => {
-            leaves(a, neg, is_and, out);
-            leaves(b, neg, is_and, out);
+pub(super) fn leaves(ir: &Ir, n: BoolId, neg: bool, is_and: bool, out: &mut Vec<(BoolId, bool)>) {
+    match ir[n] {
+        BoolN::Not(x) => leaves(ir, x, !neg, is_and, out),
+        BoolN::And(a, b) | BoolN::Or(a, b) if (matches!(ir[n], BoolN::And(..)) != neg) == is_and => {
+            leaves(ir, a, neg, is_and, out);
+            leaves(ir, b, neg, is_and, out);
         }
         _ => out.push((n, neg)),
     }
@@ -317,11 +318,11 @@ pub(super) fn combine<const W: usize>(items: Vec<FB<W>>, is_and: bool) -> FB<W> 
 /// A condition that is an `or` of `and`s of tests `c in S`, one set `S` for all (as
 /// unrolled loops over directions write them): one closure, the cells' paths and the
 /// set's literals inline. `None` for any other shape.
-pub(super) fn dnf_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option<FB<W>> {
+pub(super) fn dnf_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<FB<W>> {
     let (n, neg) = {
-        let (mut n, mut neg) = (n, neg);
+        let (mut n, mut neg) = (&ir[n], neg);
         while let BoolN::Not(x) = n {
-            n = x;
+            n = &ir[*x];
             neg = !neg;
         }
         (n, neg)
@@ -329,7 +330,7 @@ pub(super) fn dnf_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option
     if !matches!(n, BoolN::And(..) | BoolN::Or(..)) {
         return None;
     }
-    let ts = n.or_of_ands();
+    let ts = n.or_of_ands(ir);
     let mut set: Option<SetId> = None;
     let mut paths: Vec<Vec<PathC>> = Vec::new();
     for t in &ts {
@@ -344,7 +345,7 @@ pub(super) fn dnf_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option
         }
         paths.push(ps);
     }
-    let l = lits_of(sets, set?)?;
+    let l = lits_of(ir, set?)?;
     if l.is_empty() {
         return None;
     }
@@ -402,7 +403,7 @@ pub(super) fn base_code(b: Base) -> u8 {
 
 /// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
 /// inline), an early answer when too few cells pass, then the terms.
-pub(super) fn cells_f<const W: usize>(sets: &Sets, d: &CellsDnf, neg: bool) -> FB<W> {
+pub(super) fn cells_f<const W: usize>(ir: &Ir, d: &CellsDnf, neg: bool) -> FB<W> {
     struct Dnf {
         base: Base,
         words: Vec<u64>,
@@ -475,7 +476,7 @@ pub(super) fn cells_f<const W: usize>(sets: &Sets, d: &CellsDnf, neg: bool) -> F
             dnf.decide(known, c) != neg
         })
     }
-    match lits_of(sets, d.set) {
+    match lits_of(ir, d.set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
             let base = dnf.base;
@@ -487,7 +488,7 @@ pub(super) fn cells_f<const W: usize>(sets: &Sets, d: &CellsDnf, neg: bool) -> F
             }
         }
         _ => {
-            let f = set_f::<W>(sets, d.set);
+            let f = set_f::<W>(ir, d.set);
             fb(move |g, s, cx| {
                 let c = dnf.start(cx);
                 if c == NONE {

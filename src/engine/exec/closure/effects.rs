@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FS, FX, Flow, Index};
-use crate::engine::exec::ir::{CellN, EffN, IdN, IndexN, SetN, Sets, Target};
+use crate::engine::exec::ir::{CellN, EffN, IdN, IndexN, Ir, SetN, Target};
 use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 
 use super::cells::{PathC, cell_f};
@@ -14,11 +14,11 @@ use super::sets::{cell_set_f, set_f};
 use super::values::val_f;
 
 /// An effect as a closure; `capture`: it counts as a capture.
-pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
+pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
     match e {
         // A constant flag on one cell reached by a constant path (`flag(f, to + d)`):
         // the cell is worked out and the flag set without building a set.
-        EffN::Flag(IdN::Const(f), on, t) if let Some(p) = one_cell(sets, t).and_then(PathC::of) => {
+        EffN::Flag(IdN::Const(f), on, t) if let Some(p) = one_cell(ir, t).and_then(PathC::of) => {
             let (f, on) = (*f, *on);
             fx(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
@@ -35,7 +35,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Flag(f, on, t) => {
-            let (f, on, t) = (id_opt_f::<W>(sets, f), *on, target_f::<W>(sets, t));
+            let (f, on, t) = (id_opt_f::<W>(ir, f), *on, target_f::<W>(ir, t));
             fx(move |g, s, cx| {
                 let Some(f) = (f.0)(g, s, cx) else { return Flow::GO };
                 // Only the top pieces the effect changes: those without the flag (to
@@ -55,7 +55,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Remove(t) => {
-            let t = target_f::<W>(sets, t);
+            let t = target_f::<W>(ir, t);
             fx(move |g, s, cx| {
                 let mut counted = 0;
                 for c in (t.0)(g, s, cx).iter() {
@@ -68,7 +68,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Convert(t, side) => {
-            let (t, side) = (target_f::<W>(sets, t), SideC::of(sets, side));
+            let (t, side) = (target_f::<W>(ir, t), SideC::of(ir, side));
             fx(move |g, s, cx| {
                 let side = side.eval(g, s, cx);
                 let side = g.sides.colour_of(s, side);
@@ -83,7 +83,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Promote(t, k) => {
-            let (t, k) = (target_f::<W>(sets, t), id_opt_f::<W>(sets, k));
+            let (t, k) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k));
             fx(move |g, s, cx| {
                 let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
                 for c in (t.0)(g, s, cx).iter() {
@@ -95,7 +95,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Tuck(a, b) => {
-            let (a, b) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
+            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
             fx(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 if a != NONE
@@ -109,7 +109,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Move(a, b) => {
-            let (a, b) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
+            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
             fx(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 // A piece moved onto another takes it, as a move does.
@@ -121,7 +121,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Put(t, k, side) => {
-            let (t, k, side) = (target_f::<W>(sets, t), id_opt_f::<W>(sets, k), SideC::of(sets, side));
+            let (t, k, side) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k), SideC::of(ir, side));
             fx(move |g, s, cx| {
                 let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
                 let side = side.eval(g, s, cx);
@@ -135,7 +135,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Assign(colour, player) => {
-            let (colour, player) = (SideC::of(sets, colour), SideC::of(sets, player));
+            let (colour, player) = (SideC::of(ir, colour), SideC::of(ir, player));
             fx(move |g, s, cx| {
                 let (colour, player) = (colour.eval(g, s, cx), player.eval(g, s, cx) as usize);
                 if player < g.prog.players {
@@ -149,7 +149,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Win(side, win) => {
-            let (side, win) = (SideC::of(sets, side), *win);
+            let (side, win) = (SideC::of(ir, side), *win);
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);
@@ -172,7 +172,7 @@ pub fn effect_f<const W: usize>(sets: &Sets, e: &EffN, capture: bool) -> FX<W> {
             Flow::GO
         }),
         EffN::FinishTiesTo(side) => {
-            let side = SideC::of(sets, side);
+            let side = SideC::of(ir, side);
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);
@@ -208,18 +208,18 @@ pub(super) fn captured<const W: usize>(s: &mut State<W>, cx: &mut Ctx<'_, W>, ca
 }
 
 /// The cells an effect acts on, as a closure.
-pub(super) fn target_f<const W: usize>(sets: &Sets, t: &Target) -> FS<W> {
+pub(super) fn target_f<const W: usize>(ir: &Ir, t: &Target) -> FS<W> {
     match t {
-        Target::Cell(c) => cell_set_f(sets, c),
-        Target::Set(x) => set_f(sets, *x),
+        Target::Cell(c) => cell_set_f(ir, c),
+        Target::Set(x) => set_f(ir, *x),
     }
 }
 
 /// The one cell a target names, when it names one.
-fn one_cell<'a>(sets: &'a Sets, t: &'a Target) -> Option<&'a CellN> {
+fn one_cell<'a>(ir: &'a Ir, t: &'a Target) -> Option<&'a CellN> {
     match t {
         Target::Cell(c) => Some(c),
-        Target::Set(x) => match &sets[*x] {
+        Target::Set(x) => match &ir[*x] {
             SetN::Cell(c) => Some(c),
             _ => None,
         },
@@ -227,9 +227,9 @@ fn one_cell<'a>(sets: &'a Sets, t: &'a Target) -> Option<&'a CellN> {
 }
 
 /// A counter's index as the statements read it.
-pub(crate) fn index_f<const W: usize>(sets: &Sets, i: &IndexN) -> Index<W> {
+pub(crate) fn index_f<const W: usize>(ir: &Ir, i: &IndexN) -> Index<W> {
     match i {
         IndexN::At(pos) => Index::At(*pos),
-        IndexN::Read(v) => Index::Read(val_f(sets, v)),
+        IndexN::Read(v) => Index::Read(val_f(ir, v)),
     }
 }

@@ -16,7 +16,7 @@ use super::literals::conj_bits;
 use super::numbers::{NumC, RunTerm, num_c};
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::FB;
-use crate::engine::exec::ir::{BoolN, Lit, NumN, Sets};
+use crate::engine::exec::ir::{BoolId, BoolN, Ir, Lit, NumId, NumN};
 
 /// The most runs one fused comparison adds up (a row through a cell is two); a
 /// comparison of more is left to the generic path.
@@ -43,8 +43,8 @@ struct Lines {
 }
 
 /// A number as runs from one cell through one set: `(cell, lits, dirs, konst)`.
-fn runs_of<const W: usize>(sets: &Sets, n: &NumN) -> Option<(PathC, Vec<Lit>, Vec<u8>, i64)> {
-    let terms = match num_c::<W>(sets, n) {
+fn runs_of<const W: usize>(ir: &Ir, n: NumId) -> Option<(PathC, Vec<Lit>, Vec<u8>, i64)> {
+    let terms = match num_c::<W>(ir, n) {
         NumC::Runs(terms) => terms,
         NumC::RunLen(p, d, l) => vec![RunTerm::Run(p, d, l)],
         _ => return None,
@@ -69,11 +69,12 @@ fn runs_of<const W: usize>(sets: &Sets, n: &NumN) -> Option<(PathC, Vec<Lit>, Ve
 
 /// A comparison of runs with a constant (`neg`: its negation), as a [`Line`] with its
 /// cell and literals.
-fn line_of<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option<(PathC, Vec<Lit>, Line)> {
-    let BoolN::Cmp(op, a, NumN::Const(k)) = n else { return None };
+fn line_of<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<(PathC, Vec<Lit>, Line)> {
+    let BoolN::Cmp(op, a, b) = &ir[n] else { return None };
+    let NumN::Const(k) = ir[*b] else { return None };
     let op = if neg { inverse(*op) } else { *op };
-    let range = Range::of(op, *k)?;
-    let (cell, lits, runs, konst) = runs_of::<W>(sets, a)?;
+    let range = Range::of(op, k)?;
+    let (cell, lits, runs, konst) = runs_of::<W>(ir, *a)?;
     if runs.len() > RUNS {
         return None;
     }
@@ -88,20 +89,20 @@ fn line_of<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option<(PathC, 
 
 /// `n` (negated when `neg`) as one closure over lines, when it is a comparison of
 /// runs with a constant or an `or` of them through one cell and one set.
-pub(super) fn lines_f<const W: usize>(sets: &Sets, n: &BoolN, neg: bool) -> Option<FB<W>> {
-    let is_or = match n {
+pub(super) fn lines_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<FB<W>> {
+    let is_or = match ir[n] {
         BoolN::Cmp(..) => true,
-        BoolN::And(..) | BoolN::Or(..) => matches!(n, BoolN::Or(..)) != neg,
+        BoolN::And(..) | BoolN::Or(..) => matches!(ir[n], BoolN::Or(..)) != neg,
         _ => return None,
     };
     if !is_or {
         return None;
     }
     let mut ls = Vec::new();
-    leaves(n, neg, false, &mut ls);
+    leaves(ir, n, neg, false, &mut ls);
     let mut out: Option<Lines> = None;
     for (leaf, neg) in ls {
-        let (cell, lits, line) = line_of::<W>(sets, leaf, neg)?;
+        let (cell, lits, line) = line_of::<W>(ir, leaf, neg)?;
         match &mut out {
             Some(o) if o.cell == cell && o.lits == lits => o.lines.push(line),
             Some(_) => return None,

@@ -8,7 +8,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FM, FS, Game};
-use crate::engine::exec::ir::{Base, CellN, Lit, SetId, SetLit, SetN, Sets, SideN, Src};
+use crate::engine::exec::ir::{Base, CellN, Ir, Lit, SetId, SetLit, SetN, SideN, Src};
 use crate::engine::exec::state::State;
 
 use super::cells::{PathC, cell_f};
@@ -67,8 +67,8 @@ pub(super) fn conj_has<const W: usize>(g: &Game<W>, s: &State<W>, lits: &[Lit], 
 }
 
 /// The set as one literal, when it is one.
-pub fn set_lit(sets: &Sets, set: SetId) -> Option<SetLit> {
-    match lits_of(sets, set)?.as_slice() {
+pub fn set_lit(ir: &Ir, set: SetId) -> Option<SetLit> {
+    match lits_of(ir, set)?.as_slice() {
         [l] => Some(SetLit(*l)),
         _ => None,
     }
@@ -83,9 +83,9 @@ pub fn set_lit_bits<const W: usize>(g: &Game<W>, s: &State<W>, l: SetLit) -> Bit
 
 /// A set as a conjunction of literals, when it is one. Literals that need no bits
 /// come first (positive ones before negated), so the bitset starts from a set.
-pub(super) fn lits_of(sets: &Sets, set: SetId) -> Option<Vec<Lit>> {
+pub(super) fn lits_of(ir: &Ir, set: SetId) -> Option<Vec<Lit>> {
     let pos = |src| Some(vec![Lit { src, neg: false }]);
-    let mut out = match &sets[set] {
+    let mut out = match &ir[set] {
         SetN::Occupied => pos(Src::Occupied)?,
         SetN::Empty => vec![Lit { src: Src::Occupied, neg: true }],
         SetN::Own => pos(Src::Own)?,
@@ -99,13 +99,13 @@ pub(super) fn lits_of(sets: &Sets, set: SetId) -> Option<Vec<Lit>> {
         SetN::Side(SideN::Mover) => pos(Src::Own)?,
         SetN::Side(SideN::Opponent) => pos(Src::Opponent)?,
         SetN::And(a, b) => {
-            let mut x = lits_of(sets, *a)?;
-            x.extend(lits_of(sets, *b)?);
+            let mut x = lits_of(ir, *a)?;
+            x.extend(lits_of(ir, *b)?);
             x
         }
         SetN::Sub(a, b) => {
-            let mut x = lits_of(sets, *a)?;
-            let y = lits_of(sets, *b)?;
+            let mut x = lits_of(ir, *a)?;
+            let y = lits_of(ir, *b)?;
             if y.len() != 1 {
                 return None;
             }
@@ -113,7 +113,7 @@ pub(super) fn lits_of(sets: &Sets, set: SetId) -> Option<Vec<Lit>> {
             x
         }
         SetN::Complement(a) => {
-            let y = lits_of(sets, *a)?;
+            let y = lits_of(ir, *a)?;
             if y.len() != 1 {
                 return None;
             }
@@ -128,11 +128,11 @@ pub(super) fn lits_of(sets: &Sets, set: SetId) -> Option<Vec<Lit>> {
 }
 
 /// `c in set` (`neg`: `c not in set`; no cell is in no set).
-pub(super) fn in_f<const W: usize>(sets: &Sets, c: &CellN, set: SetId, neg: bool) -> FB<W> {
-    match (PathC::of(c), lits_of(sets, set)) {
+pub(super) fn in_f<const W: usize>(ir: &Ir, c: &CellN, set: SetId, neg: bool) -> FB<W> {
+    match (PathC::of(c), lits_of(ir, set)) {
         (Some(p), Some(l)) if !l.is_empty() => in_spec(p, l, neg),
         (Some(p), _) => {
-            let m = member_f::<W>(sets, set);
+            let m = member_f::<W>(ir, set);
             fb(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
                 if c == NONE {
@@ -142,7 +142,7 @@ pub(super) fn in_f<const W: usize>(sets: &Sets, c: &CellN, set: SetId, neg: bool
             })
         }
         (None, _) => {
-            let (f, m) = (cell_f::<W>(sets, c), member_f::<W>(sets, set));
+            let (f, m) = (cell_f::<W>(ir, c), member_f::<W>(ir, set));
             fb(move |g, s, cx| {
                 let c = (f.0)(g, s, cx);
                 if c == NONE {
@@ -621,8 +621,8 @@ pub(super) struct Lits2 {
 
 impl Lits2 {
     /// The conjunction of `set`'s literals, when it is one of at most two.
-    pub(super) fn of(sets: &Sets, set: SetId) -> Option<Self> {
-        match *lits_of(sets, set)?.as_slice() {
+    pub(super) fn of(ir: &Ir, set: SetId) -> Option<Self> {
+        match *lits_of(ir, set)?.as_slice() {
             [first] => Some(Lits2 { first, second: None }),
             [first, second] => Some(Lits2 { first, second: Some(second) }),
             _ => None,

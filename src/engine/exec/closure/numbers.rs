@@ -7,7 +7,7 @@ use crate::check::hir::Builtin;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FN, Game, Index};
-use crate::engine::exec::ir::{DirN, Lit, NumN, SetN, Sets};
+use crate::engine::exec::ir::{DirN, Ir, Lit, NumId, NumN, SetN};
 use crate::engine::exec::state::State;
 
 use super::cells::{PathC, cell_f};
@@ -92,35 +92,35 @@ pub(super) fn run_len<const W: usize>(g: &Game<W>, s: &State<W>, cx: &Ctx<'_, W>
 // ---------------------------------------------------------------------------
 
 /// A number as a closure.
-pub fn num_f<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
-    match num_c::<W>(sets, n) {
+pub fn num_f<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
+    match num_c::<W>(ir, n) {
         NumC::Fn(f) => f,
         c => fnum(move |g, s, cx| c.eval(g, s, cx)),
     }
 }
 
-pub(super) fn num_c<const W: usize>(sets: &Sets, n: &NumN) -> NumC<W> {
-    match n {
+pub(super) fn num_c<const W: usize>(ir: &Ir, n: NumId) -> NumC<W> {
+    match &ir[n] {
         NumN::Const(v) => NumC::Const(*v),
-        NumN::Count(set) if lits_of(sets, *set).is_some() => NumC::Count(lits_of(sets, *set).expect("checked")),
+        NumN::Count(set) if lits_of(ir, *set).is_some() => NumC::Count(lits_of(ir, *set).expect("checked")),
         NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
         NumN::Passes => NumC::Passes,
         NumN::Captures => NumC::Captures,
         NumN::Count(x)
-            if let SetN::Run(c, DirN::Const(d), set) = &sets[*x]
+            if let SetN::Run(c, DirN::Const(d), set) = &ir[*x]
                 && let Some(p) = PathC::of(c)
-                && let Some(l) = lits_of(sets, *set) =>
+                && let Some(l) = lits_of(ir, *set) =>
         {
             NumC::RunLen(p, *d, l)
         }
         NumN::Add(..) => {
             // `(a + b) + c` as [a, b, c], summed from the left.
             let (mut terms, mut t) = (Vec::new(), n);
-            while let NumN::Add(a, b) = t {
-                terms.push(num_c::<W>(sets, b));
+            while let NumN::Add(a, b) = ir[t] {
+                terms.push(num_c::<W>(ir, b));
                 t = a;
             }
-            terms.push(num_c::<W>(sets, t));
+            terms.push(num_c::<W>(ir, t));
             terms.reverse();
             let runs: Option<Vec<RunTerm>> = terms
                 .iter()
@@ -135,18 +135,18 @@ pub(super) fn num_c<const W: usize>(sets: &Sets, n: &NumN) -> NumC<W> {
                 None => NumC::Sum(terms),
             }
         }
-        _ => NumC::Fn(num_node(sets, n)),
+        _ => NumC::Fn(num_node(ir, n)),
     }
 }
 
 /// `op(a, b)` of two numbers, evaluated in order.
 pub(super) fn num2<const W: usize>(
-    sets: &Sets,
-    a: &NumN,
-    b: &NumN,
+    ir: &Ir,
+    a: NumId,
+    b: NumId,
     op: impl Fn(i64, i64) -> i64 + Send + Sync + 'static,
 ) -> FN<W> {
-    let (a, b) = (num_c::<W>(sets, a), num_c::<W>(sets, b));
+    let (a, b) = (num_c::<W>(ir, a), num_c::<W>(ir, b));
     fnum(move |g, s, cx| {
         let x = a.eval(g, s, cx);
         op(x, b.eval(g, s, cx))
@@ -154,50 +154,50 @@ pub(super) fn num2<const W: usize>(
 }
 
 /// The closure of a number [`num_c`] does not evaluate inline.
-pub(super) fn num_node<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
-    match n {
+pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
+    match &ir[n] {
         // Inline in `num_c`.
         NumN::Const(_) | NumN::Passes | NumN::Captures | NumN::Add(..) => {
-            let c = num_c::<W>(sets, n);
+            let c = num_c::<W>(ir, n);
             fnum(move |g, s, cx| c.eval(g, s, cx))
         }
         NumN::Table(t, x) => {
-            let (t, x) = (*t as usize, cell_f::<W>(sets, x));
+            let (t, x) = (*t as usize, cell_f::<W>(ir, x));
             fnum(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 g.prog.num_tables[t][g.table_at(c)]
             })
         }
         NumN::Count(set) => {
-            let f = set_f::<W>(sets, *set);
+            let f = set_f::<W>(ir, *set);
             fnum(move |g, s, cx| (f.0)(g, s, cx).count() as i64)
         }
-        NumN::Sub(a, b) => num2(sets, a, b, i64::saturating_sub),
-        NumN::Mul(a, b) => num2(sets, a, b, i64::saturating_mul),
+        NumN::Sub(a, b) => num2(ir, *a, *b, i64::saturating_sub),
+        NumN::Mul(a, b) => num2(ir, *a, *b, i64::saturating_mul),
         NumN::Div(a, b) => {
-            num2(sets, a, b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) })
+            num2(ir, *a, *b, |x, y| if y == 0 { 0 } else { x.checked_div_euclid(y).unwrap_or(i64::MAX) })
         }
-        NumN::Mod(a, b) => num2(sets, a, b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
-        NumN::MinMax(a, b, true) => num2(sets, a, b, i64::min),
-        NumN::MinMax(a, b, false) => num2(sets, a, b, i64::max),
+        NumN::Mod(a, b) => num2(ir, *a, *b, |x, y| if y == 0 { x } else { x.checked_rem_euclid(y).unwrap_or(0) }),
+        NumN::MinMax(a, b, true) => num2(ir, *a, *b, i64::min),
+        NumN::MinMax(a, b, false) => num2(ir, *a, *b, i64::max),
         NumN::Neg(x) => {
-            let x = num_c::<W>(sets, x);
+            let x = num_c::<W>(ir, *x);
             fnum(move |g, s, cx| x.eval(g, s, cx).saturating_neg())
         }
         NumN::Abs(x) => {
-            let x = num_c::<W>(sets, x);
+            let x = num_c::<W>(ir, *x);
             fnum(move |g, s, cx| x.eval(g, s, cx).saturating_abs())
         }
         NumN::TurnsWithoutCapture => fnum(|_, s, _| s.turns_without_capture() as i64),
         NumN::Height(x) => {
-            let x = cell_f::<W>(sets, x);
+            let x = cell_f::<W>(ir, x);
             fnum(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 if c == NONE { 0 } else { s.height(c) as i64 }
             })
         }
         NumN::Groups(x) => {
-            let x = set_f::<W>(sets, *x);
+            let x = set_f::<W>(ir, *x);
             fnum(move |g, s, cx| {
                 let b = (x.0)(g, s, cx);
                 g.groups_of(cx, b).len() as i64
@@ -206,22 +206,22 @@ pub(super) fn num_node<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
         NumN::Repetitions => fnum(|_, s, _| s.repeats() as i64),
         NumN::SeenTurnsAgo => fnum(|g, s, _| g.seen_turns_ago(s) as i64),
         NumN::Counter(c, idx) => {
-            let (c, idx): (u16, Vec<Index<W>>) = (*c, idx.iter().map(|i| index_f::<W>(sets, i)).collect());
+            let (c, idx): (u16, Vec<Index<W>>) = (*c, idx.iter().map(|i| index_f::<W>(ir, i)).collect());
             fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
         }
         NumN::Score(x) => {
-            let x = SideC::of(sets, x);
+            let x = SideC::of(ir, x);
             fnum(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 s.score(g.sides.score_index(s, side))
             })
         }
         NumN::Len(list) => {
-            let l = list_f::<W>(sets, list);
+            let l = list_f::<W>(ir, list);
             fnum(move |g, s, cx| (l.0)(g, s, cx).len() as i64)
         }
         NumN::CountIf(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(sets, src), bool_f::<W>(sets, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
             fnum(move |g, s, cx| {
                 let mut n = 0;
                 for item in (src.0)(g, s, cx) {
@@ -232,7 +232,7 @@ pub(super) fn num_node<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
             })
         }
         NumN::Sum(slot, src, body) => {
-            let (slot, src, body) = (*slot, items_f::<W>(sets, src), num_c::<W>(sets, body));
+            let (slot, src, body) = (*slot, items_f::<W>(ir, src), num_c::<W>(ir, *body));
             fnum(move |g, s, cx| {
                 let mut n = 0i64;
                 for item in (src.0)(g, s, cx) {
@@ -243,14 +243,14 @@ pub(super) fn num_node<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
             })
         }
         NumN::Distance(a, b) => {
-            let (a, b) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
+            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
             fnum(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 g.board.distance(&g.prog, a, b)
             })
         }
         NumN::Coord(which, c) => {
-            let (which, c) = (*which, cell_f::<W>(sets, c));
+            let (which, c) = (*which, cell_f::<W>(ir, c));
             fnum(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 if c == NONE {
@@ -265,7 +265,7 @@ pub(super) fn num_node<const W: usize>(sets: &Sets, n: &NumN) -> FN<W> {
                 })
             })
         }
-        NumN::W(w) => wrap_f(sets, w),
+        NumN::W(w) => wrap_f(ir, w),
     }
 }
 

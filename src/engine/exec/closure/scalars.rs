@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellN, DirN, DirsN, IdN, Sets, SideN};
+use crate::engine::exec::ir::{CellN, DirN, DirsN, IdN, Ir, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -24,11 +24,11 @@ pub enum SideC<const W: usize> {
 
 impl<const W: usize> SideC<W> {
     /// The side's code.
-    pub fn of(sets: &Sets, n: &SideN) -> SideC<W> {
+    pub fn of(ir: &Ir, n: &SideN) -> SideC<W> {
         match n {
             SideN::Const(x) => SideC::Const(*x),
             SideN::Mover => SideC::Mover,
-            _ => SideC::Fn(side_f(sets, n)),
+            _ => SideC::Fn(side_f(ir, n)),
         }
     }
 
@@ -44,7 +44,7 @@ impl<const W: usize> SideC<W> {
 }
 
 /// A side as a closure.
-pub fn side_f<const W: usize>(sets: &Sets, n: &SideN) -> FU8<W> {
+pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
     match n {
         SideN::Const(x) => {
             let x = *x;
@@ -60,14 +60,14 @@ pub fn side_f<const W: usize>(sets: &Sets, n: &SideN) -> FU8<W> {
             })
         }
         SideN::OpponentOf(x) => {
-            let x = SideC::of(sets, x);
+            let x = SideC::of(ir, x);
             ff(move |g, s, cx| {
                 let x = x.eval(g, s, cx);
                 g.sides.opponent_of(x)
             })
         }
         SideN::Owner(c) => {
-            let c = cell_f::<W>(sets, c);
+            let c = cell_f::<W>(ir, c);
             ff(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 match (c != NONE).then(|| g.top(s, c)).flatten() {
@@ -78,12 +78,12 @@ pub fn side_f<const W: usize>(sets: &Sets, n: &SideN) -> FU8<W> {
         }
         SideN::Previous => ff(|_, s, _| s.previous().player),
         SideN::TakenOwner => ff(|_, _, cx| cx.mv.taken.map_or(u8::MAX, side_of)),
-        SideN::W(w) => wrap_f(sets, w),
+        SideN::W(w) => wrap_f(ir, w),
     }
 }
 
 /// A direction as a closure (`u8::MAX`: none).
-pub fn dir_f<const W: usize>(sets: &Sets, n: &DirN) -> FU8<W> {
+pub fn dir_f<const W: usize>(ir: &Ir, n: &DirN) -> FU8<W> {
     match n {
         DirN::Const(d) => {
             let d = *d;
@@ -97,14 +97,14 @@ pub fn dir_f<const W: usize>(sets: &Sets, n: &DirN) -> FU8<W> {
             })
         }
         DirN::Opposite(x) => {
-            let x = dir_f::<W>(sets, x);
+            let x = dir_f::<W>(ir, x);
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => g.board.opposite[d as usize],
                 d => d,
             })
         }
         DirN::Rotate(x, k) => {
-            let (x, k) = (dir_f::<W>(sets, x), num_c::<W>(sets, k));
+            let (x, k) = (dir_f::<W>(ir, x), num_c::<W>(ir, *k));
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => {
                     let k = k.eval(g, s, cx).clamp(-1000, 1000) as i32;
@@ -113,40 +113,40 @@ pub fn dir_f<const W: usize>(sets: &Sets, n: &DirN) -> FU8<W> {
                 d => d,
             })
         }
-        DirN::W(w) => wrap_f(sets, w),
+        DirN::W(w) => wrap_f(ir, w),
     }
 }
 
 /// A kind or a flag as a closure (`u16::MAX`: none).
-pub fn id_f<const W: usize>(sets: &Sets, n: &IdN) -> FId<W> {
+pub fn id_f<const W: usize>(ir: &Ir, n: &IdN) -> FId<W> {
     match n {
         IdN::Const(k) => {
             let k = *k;
             ff(move |_, _, _| k)
         }
         IdN::Taken => ff(|_, _, cx| cx.mv.taken.map_or(u16::MAX, kind_of)),
-        IdN::KindOf(c) => kind_on_f(sets, c),
-        IdN::W(w) => wrap_f(sets, w),
+        IdN::KindOf(c) => kind_on_f(ir, c),
+        IdN::W(w) => wrap_f(ir, w),
     }
 }
 
 /// The flag or kind an effect names (`None`: none; a constant is always one).
-pub fn id_opt_f<const W: usize>(sets: &Sets, n: &IdN) -> FF<W, Option<u16>> {
+pub fn id_opt_f<const W: usize>(ir: &Ir, n: &IdN) -> FF<W, Option<u16>> {
     match n {
         IdN::Const(k) => {
             let k = *k;
             ff(move |_, _, _| Some(k))
         }
         _ => {
-            let f = id_f::<W>(sets, n);
+            let f = id_f::<W>(ir, n);
             ff(move |g, s, cx| Some((f.0)(g, s, cx)).filter(|k| *k != u16::MAX))
         }
     }
 }
 
 /// The kind of the (top) piece on a cell (`u16::MAX` for none).
-pub fn kind_on_f<const W: usize>(sets: &Sets, c: &CellN) -> FId<W> {
-    let c = cell_f::<W>(sets, c);
+pub fn kind_on_f<const W: usize>(ir: &Ir, c: &CellN) -> FId<W> {
+    let c = cell_f::<W>(ir, c);
     ff(move |g, s, cx| {
         let c = (c.0)(g, s, cx);
         match (c != NONE).then(|| g.top(s, c)).flatten() {
@@ -157,7 +157,7 @@ pub fn kind_on_f<const W: usize>(sets: &Sets, c: &CellN) -> FId<W> {
 }
 
 /// A set of directions as a closure.
-pub fn dirs_f<const W: usize>(sets: &Sets, n: &DirsN) -> FD<W> {
+pub fn dirs_f<const W: usize>(ir: &Ir, n: &DirsN) -> FD<W> {
     match n {
         DirsN::Const(m) => {
             let m = *m;
@@ -168,14 +168,14 @@ pub fn dirs_f<const W: usize>(sets: &Sets, n: &DirsN) -> FD<W> {
             fd(move |_, s, _| masks.get(s.mover() as usize).copied().unwrap_or(0))
         }
         DirsN::One(d) => {
-            let d = dir_f::<W>(sets, d);
+            let d = dir_f::<W>(ir, d);
             fd(move |g, s, cx| match (d.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => 1 << d,
                 _ => 0,
             })
         }
         DirsN::Both(a, b, and) => {
-            let (a, b) = (dirs_f::<W>(sets, a), dirs_f::<W>(sets, b));
+            let (a, b) = (dirs_f::<W>(ir, a), dirs_f::<W>(ir, b));
             if *and {
                 fd(move |g, s, cx| (a.0)(g, s, cx) & (b.0)(g, s, cx))
             } else {
@@ -183,7 +183,7 @@ pub fn dirs_f<const W: usize>(sets: &Sets, n: &DirsN) -> FD<W> {
             }
         }
         DirsN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(sets, src), bool_f::<W>(sets, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
             fd(move |g, s, cx| {
                 let mut out = 0;
                 for item in (src.0)(g, s, cx) {
@@ -196,6 +196,6 @@ pub fn dirs_f<const W: usize>(sets: &Sets, n: &DirsN) -> FD<W> {
                 out
             })
         }
-        DirsN::W(w) => wrap_f(sets, w),
+        DirsN::W(w) => wrap_f(ir, w),
     }
 }

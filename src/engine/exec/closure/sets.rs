@@ -5,7 +5,7 @@ use crate::board::{CellId, SymId};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::{FM, FS};
-use crate::engine::exec::ir::{CellN, SetId, SetN, Sets, Src};
+use crate::engine::exec::ir::{CellN, Ir, SetId, SetN, Src};
 use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
@@ -17,34 +17,34 @@ use super::values::{items_f, list_f, val_f, wrap_f};
 use super::{fm, fs};
 
 /// Membership in a set, without building it where its structure allows.
-pub fn member_f<const W: usize>(sets: &Sets, id: SetId) -> FM<W> {
-    if let Some(l) = lits_of(sets, id) {
+pub fn member_f<const W: usize>(ir: &Ir, id: SetId) -> FM<W> {
+    if let Some(l) = lits_of(ir, id) {
         if l.is_empty() {
             return fm(|g, _, _, c| (c as usize) < g.board.n);
         }
         return member_spec(l);
     }
-    match &sets[id] {
+    match &ir[id] {
         SetN::And(a, b) => {
-            let (x, y) = (member_f::<W>(sets, *a), member_f::<W>(sets, *b));
+            let (x, y) = (member_f::<W>(ir, *a), member_f::<W>(ir, *b));
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (y.0)(g, s, cx, c))
         }
         SetN::Or(a, b) => {
-            let (x, y) = (member_f::<W>(sets, *a), member_f::<W>(sets, *b));
+            let (x, y) = (member_f::<W>(ir, *a), member_f::<W>(ir, *b));
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || (y.0)(g, s, cx, c))
         }
         SetN::Sub(a, b) => {
-            let (x, y) = (member_f::<W>(sets, *a), member_f::<W>(sets, *b));
+            let (x, y) = (member_f::<W>(ir, *a), member_f::<W>(ir, *b));
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && !(y.0)(g, s, cx, c))
         }
         SetN::Complement(a) => {
-            let x = member_f::<W>(sets, *a);
+            let x = member_f::<W>(ir, *a);
             fm(move |g, s, cx, c| (c as usize) < g.board.n && !(x.0)(g, s, cx, c))
         }
         // The cell's test first: often a constant set, cheaper than the condition.
         SetN::IfAll(k, a) => {
-            let k = bool_f::<W>(sets, k, false);
-            if let Some(l) = lits_of(sets, *a)
+            let k = bool_f::<W>(ir, *k, false);
+            if let Some(l) = lits_of(ir, *a)
                 && let [first] = l[..]
             {
                 return with_lit_type!(first, x => {
@@ -52,37 +52,37 @@ pub fn member_f<const W: usize>(sets: &Sets, id: SetId) -> FM<W> {
                     fm(move |g, s, cx, c| x.has(g, s, c) != xn || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
                 });
             }
-            let x = member_f::<W>(sets, *a);
+            let x = member_f::<W>(ir, *a);
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) || ((c as usize) < g.board.n && (k.0)(g, s, cx)))
         }
         SetN::IfThen(k, a) => {
-            let (k, x) = (bool_f::<W>(sets, k, false), member_f::<W>(sets, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), member_f::<W>(ir, *a));
             fm(move |g, s, cx, c| (x.0)(g, s, cx, c) && (k.0)(g, s, cx))
         }
         SetN::If(k, a, b) => {
-            let (k, x, y) = (bool_f::<W>(sets, k, false), member_f::<W>(sets, *a), member_f::<W>(sets, *b));
+            let (k, x, y) = (bool_f::<W>(ir, *k, false), member_f::<W>(ir, *a), member_f::<W>(ir, *b));
             fm(move |g, s, cx, c| if (k.0)(g, s, cx) { (x.0)(g, s, cx, c) } else { (y.0)(g, s, cx, c) })
         }
         SetN::Cell(x) => {
-            let f = cell_f::<W>(sets, x);
+            let f = cell_f::<W>(ir, x);
             fm(move |g, s, cx, c| (f.0)(g, s, cx) == c)
         }
         _ => {
-            let f = set_f::<W>(sets, id);
+            let f = set_f::<W>(ir, id);
             fm(move |g, s, cx, c| (f.0)(g, s, cx).has(c))
         }
     }
 }
 
 /// The set of one cell (none: the empty set) as a closure: [`SetN::Cell`]'s.
-pub(super) fn cell_set_f<const W: usize>(sets: &Sets, x: &CellN) -> FS<W> {
+pub(super) fn cell_set_f<const W: usize>(ir: &Ir, x: &CellN) -> FS<W> {
     match PathC::of(x) {
         Some(p) => fs(move |g, s, cx| {
             let c = p.eval(g, s, cx);
             if c == NONE { Bits::EMPTY } else { Bits::single(c) }
         }),
         None => {
-            let f = cell_f::<W>(sets, x);
+            let f = cell_f::<W>(ir, x);
             fs(move |g, s, cx| {
                 let c = (f.0)(g, s, cx);
                 if c == NONE { Bits::EMPTY } else { Bits::single(c) }
@@ -92,11 +92,11 @@ pub(super) fn cell_set_f<const W: usize>(sets: &Sets, x: &CellN) -> FS<W> {
 }
 
 /// A set of cells as a closure.
-pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
-    if let Some(l) = lits_of(sets, id) {
+pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
+    if let Some(l) = lits_of(ir, id) {
         return lits_set_f(l);
     }
-    match &sets[id] {
+    match &ir[id] {
         // Literals (taken above).
         SetN::Const(_)
         | SetN::ByMover(_)
@@ -106,48 +106,48 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
         | SetN::Enemy
         | SetN::Jumped
         | SetN::Kind(_)
-        | SetN::Flag(_) => lits_set_f(lits_of(sets, id).unwrap_or_default()),
+        | SetN::Flag(_) => lits_set_f(lits_of(ir, id).unwrap_or_default()),
         // The second operand is left out when the first is empty, unless it is a
         // few literals (reading them costs less than the test).
-        SetN::And(a, b) if lits_of(sets, *b).is_none() => {
-            let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+        SetN::And(a, b) if lits_of(ir, *b).is_none() => {
+            let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| {
                 let x = (x.0)(g, s, cx);
                 if x.is_empty() { x } else { x & (y.0)(g, s, cx) }
             })
         }
         SetN::And(a, b) => {
-            let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) & (y.0)(g, s, cx))
         }
-        SetN::Or(a, b) if let (Some(x), Some(y)) = (Lits2::of(sets, *a), Lits2::of(sets, *b)) => {
+        SetN::Or(a, b) if let (Some(x), Some(y)) = (Lits2::of(ir, *a), Lits2::of(ir, *b)) => {
             fs(move |g, s, _| x.bits(g, s) | y.bits(g, s))
         }
         SetN::Or(a, b) => {
-            let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
         }
         SetN::Sub(a, b) => {
-            let (x, y) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) - (y.0)(g, s, cx))
         }
         SetN::Complement(a) => {
-            let x = set_f::<W>(sets, *a);
+            let x = set_f::<W>(ir, *a);
             fs(move |g, s, cx| g.board.all - (x.0)(g, s, cx))
         }
         SetN::IfAll(k, a) => {
-            let (k, x) = (bool_f::<W>(sets, k, false), set_f::<W>(sets, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { g.board.all } else { (x.0)(g, s, cx) })
         }
         SetN::IfThen(k, a) => {
-            let (k, x) = (bool_f::<W>(sets, k, false), set_f::<W>(sets, *a));
+            let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { Bits::EMPTY })
         }
         SetN::If(k, a, b) => {
-            let (k, x, y) = (bool_f::<W>(sets, k, false), set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (k, x, y) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { (y.0)(g, s, cx) })
         }
-        SetN::Cell(x) => cell_set_f(sets, x),
+        SetN::Cell(x) => cell_set_f(ir, x),
         SetN::FromTable(t) => {
             let t = *t as usize;
             fs(move |g, _, cx| {
@@ -156,47 +156,47 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Dilate(x) => {
-            let f = set_f::<W>(sets, *x);
+            let f = set_f::<W>(ir, *x);
             fs(move |g, s, cx| g.board.dilate((f.0)(g, s, cx)))
         }
         SetN::StepsInto(x, d) => {
-            let (f, d) = (set_f::<W>(sets, *x), *d);
+            let (f, d) = (set_f::<W>(ir, *x), *d);
             fs(move |g, s, cx| g.board.steps_into((f.0)(g, s, cx), d))
         }
         SetN::NbCount(x, op, k) => {
-            let (f, k, op) = (set_f::<W>(sets, *x), num_c::<W>(sets, k), *op);
+            let (f, k, op) = (set_f::<W>(ir, *x), num_c::<W>(ir, *k), *op);
             fs(move |g, s, cx| {
                 let k = k.eval(g, s, cx);
                 g.board.nb_count((f.0)(g, s, cx), op, k)
             })
         }
         SetN::Neighbours(x) => {
-            let f = set_f::<W>(sets, *x);
+            let f = set_f::<W>(ir, *x);
             fs(move |g, s, cx| g.board.neighbours_of((f.0)(g, s, cx)))
         }
         SetN::Group(c) => {
-            let c = cell_f::<W>(sets, c);
+            let c = cell_f::<W>(ir, c);
             fs(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.group_of(s, cx, c)
             })
         }
         SetN::AtStart(x) => {
-            let f = set_f::<W>(sets, *x);
+            let f = set_f::<W>(ir, *x);
             fs(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (f.0)(g, start, cx)
             })
         }
         SetN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(sets, c), set_f::<W>(sets, *x));
+            let (c, f) = (cell_f::<W>(ir, c), set_f::<W>(ir, *x));
             fs(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
             })
         }
         SetN::Let(k, v, body) => {
-            let (k, v, body) = (*k, set_f::<W>(sets, *v), set_f::<W>(sets, *body));
+            let (k, v, body) = (*k, set_f::<W>(ir, *v), set_f::<W>(ir, *body));
             fs(move |g, s, cx| {
                 let x = (v.0)(g, s, cx);
                 cx.set_temp(k, x);
@@ -208,7 +208,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             fs(move |_, _, cx| cx.temp(k))
         }
         SetN::Cached(k, x) => {
-            let (k, f) = (*k, set_f::<W>(sets, *x));
+            let (k, f) = (*k, set_f::<W>(ir, *x));
             fs(move |g, s, cx| {
                 let key = crate::engine::exec::context::cache_key(k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
@@ -220,35 +220,35 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::KindOf(k) => {
-            let k = id_f::<W>(sets, k);
+            let k = id_f::<W>(ir, k);
             fs(move |g, s, cx| {
                 let k = (k.0)(g, s, cx);
                 s.kind_cells(k as usize)
             })
         }
         SetN::Side(x) => {
-            let x = SideC::of(sets, x);
+            let x = SideC::of(ir, x);
             fs(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 g.side_cells(s, side)
             })
         }
         SetN::Table(t, x) => {
-            let (t, f) = (*t as usize, cell_f::<W>(sets, x));
+            let (t, f) = (*t as usize, cell_f::<W>(ir, x));
             fs(move |g, s, cx| {
                 let c = (f.0)(g, s, cx);
                 g.sets[g.prog.set_tables[t][g.table_at(c)] as usize]
             })
         }
         SetN::Otherwise(a, b) => {
-            let (a, b) = (set_f::<W>(sets, *a), set_f::<W>(sets, *b));
+            let (a, b) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| {
                 let x = (a.0)(g, s, cx);
                 if x.is_empty() { (b.0)(g, s, cx) } else { x }
             })
         }
         SetN::Range(a, b) => {
-            let (a, b) = (cell_f::<W>(sets, a), cell_f::<W>(sets, b));
+            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
             fs(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 if a == NONE || b == NONE {
@@ -259,7 +259,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::NeighboursAlong(x, dirs) => {
-            let (x, m) = (set_f::<W>(sets, *x), dirs_f::<W>(sets, dirs));
+            let (x, m) = (set_f::<W>(ir, *x), dirs_f::<W>(ir, dirs));
             fs(move |g, s, cx| {
                 let (set, mask) = ((x.0)(g, s, cx), (m.0)(g, s, cx));
                 let mut out = Bits::EMPTY;
@@ -275,7 +275,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(sets, src), bool_f::<W>(sets, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
             fs(move |g, s, cx| {
                 let mut out = Bits::EMPTY;
                 for item in (src.0)(g, s, cx) {
@@ -289,7 +289,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::UnionOf(slot, src, body) => {
-            let (slot, src, body) = (*slot, items_f::<W>(sets, src), set_f::<W>(sets, *body));
+            let (slot, src, body) = (*slot, items_f::<W>(ir, src), set_f::<W>(ir, *body));
             fs(move |g, s, cx| {
                 let mut out = Bits::EMPTY;
                 for item in (src.0)(g, s, cx) {
@@ -300,7 +300,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Fold(list, union) => {
-            let (l, union) = (list_f::<W>(sets, list), *union);
+            let (l, union) = (list_f::<W>(ir, list), *union);
             fs(move |g, s, cx| {
                 let l = (l.0)(g, s, cx);
                 let mut sets = l.iter().map(|v| g.set_of(v.clone()));
@@ -313,7 +313,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::FoldIf(slot, src, cond, union) => {
-            let (slot, src, cond, union) = (*slot, items_f::<W>(sets, src), bool_f::<W>(sets, cond, false), *union);
+            let (slot, src, cond, union) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false), *union);
             fs(move |g, s, cx| {
                 let mut out: Option<Bits<W>> = None;
                 for item in (src.0)(g, s, cx) {
@@ -331,7 +331,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Image(x, sym) => {
-            let (x, sym) = (set_f::<W>(sets, *x), val_f::<W>(sets, sym));
+            let (x, sym) = (set_f::<W>(ir, *x), val_f::<W>(ir, sym));
             fs(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 match (sym.0)(g, s, cx) {
@@ -341,7 +341,7 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Ray(c, d, line) => {
-            let (c, d, line) = (cell_f::<W>(sets, c), dir_f::<W>(sets, d), *line);
+            let (c, d, line) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), *line);
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let mut out = g.board.ray(c, d);
@@ -353,13 +353,13 @@ pub fn set_f<const W: usize>(sets: &Sets, id: SetId) -> FS<W> {
             })
         }
         SetN::Run(c, d, set) => {
-            let (c, d, set) = (cell_f::<W>(sets, c), dir_f::<W>(sets, d), set_f::<W>(sets, *set));
+            let (c, d, set) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
                 g.board.run(c, d, set)
             })
         }
-        SetN::W(w) => wrap_f(sets, w),
+        SetN::W(w) => wrap_f(ir, w),
     }
 }

@@ -6,7 +6,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FS, FX, Flow, Game};
-use crate::engine::exec::ir::{Base, BoolN, Lit, SetId, SetN, Sets, Src};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, Ir, Lit, SetId, SetN, Src};
 use crate::engine::exec::state::State;
 
 use super::conditions::{Range, base_code, bool_f, collect, combine, inverse, leaves, start_at};
@@ -19,9 +19,9 @@ use super::sets::set_f;
 use super::{fb, fx};
 
 /// The conjuncts of a condition, as closures (one when it is not an `and`).
-pub fn conjuncts<const W: usize>(sets: &Sets, n: &BoolN) -> Vec<FB<W>> {
+pub fn conjuncts<const W: usize>(ir: &Ir, n: BoolId) -> Vec<FB<W>> {
     let mut items = Vec::new();
-    collect(sets, n, false, true, &mut items);
+    collect(ir, n, false, true, &mut items);
     items
 }
 
@@ -49,9 +49,9 @@ pub fn if1_fx<const W: usize>(conds: Vec<FB<W>>, body: FX<W>) -> FX<W> {
 
 /// The first test of a condition: its leftmost conjunct (the condition itself when it
 /// is not an `and`). The condition implies it.
-pub fn first_conjunct(n: &BoolN) -> &BoolN {
+pub fn first_conjunct(ir: &Ir, n: BoolId) -> BoolId {
     let mut n = n;
-    while let BoolN::And(a, _) = n {
+    while let BoolN::And(a, _) = ir[n] {
         n = a;
     }
     n
@@ -61,17 +61,17 @@ pub fn first_conjunct(n: &BoolN) -> &BoolN {
 /// literals with literals common to all: the test of the common literals alone
 /// (`R within common`, `any(common)`), which each of the tests implies: when it fails,
 /// they all fail. `None` when the tests are not of one such shape.
-pub fn shared_test<const W: usize>(sets: &Sets, firsts: &[&BoolN]) -> Option<FB<W>> {
-    fn key(sets: &Sets, n: &BoolN) -> Option<(Option<u32>, Vec<Lit>)> {
-        match n {
-            BoolN::Within(a, b) if let SetN::Const(id) = sets[*a] => Some((Some(id), lits_of(sets, *b)?)),
-            BoolN::Any(s) => Some((None, lits_of(sets, *s)?)),
+pub fn shared_test<const W: usize>(ir: &Ir, firsts: &[BoolId]) -> Option<FB<W>> {
+    fn key(ir: &Ir, n: BoolId) -> Option<(Option<u32>, Vec<Lit>)> {
+        match &ir[n] {
+            BoolN::Within(a, b) if let SetN::Const(id) = ir[*a] => Some((Some(id), lits_of(ir, *b)?)),
+            BoolN::Any(s) => Some((None, lits_of(ir, *s)?)),
             _ => None,
         }
     }
-    let (region, mut common) = key(sets, firsts.first()?)?;
+    let (region, mut common) = key(ir, *firsts.first()?)?;
     for f in &firsts[1..] {
-        let (r, l) = key(sets, f)?;
+        let (r, l) = key(ir, *f)?;
         if r != region {
             return None;
         }
@@ -125,14 +125,14 @@ impl NumTest {
 
 /// The conjuncts of a condition as [`Cond`]s (one when it is not an `and`): those
 /// comparing `passes` or `captures` with a constant inline, the others as closures.
-pub fn step_conds<const W: usize>(sets: &Sets, n: &BoolN) -> Vec<Cond<W>> {
+pub fn step_conds<const W: usize>(ir: &Ir, n: BoolId) -> Vec<Cond<W>> {
     let mut ls = Vec::new();
-    leaves(n, false, true, &mut ls);
+    leaves(ir, n, false, true, &mut ls);
     ls.into_iter()
         .map(|(n, neg)| {
-            if let BoolN::Cmp(op, a, b) = n {
+            if let BoolN::Cmp(op, a, b) = &ir[n] {
                 let op = if neg { inverse(*op) } else { *op };
-                if let (x, NumC::Const(k)) = (num_c::<W>(sets, a), num_c::<W>(sets, b))
+                if let (x, NumC::Const(k)) = (num_c::<W>(ir, *a), num_c::<W>(ir, *b))
                     && let Some(r) = Range::of(op, k)
                 {
                     match x {
@@ -142,7 +142,7 @@ pub fn step_conds<const W: usize>(sets: &Sets, n: &BoolN) -> Vec<Cond<W>> {
                     }
                 }
             }
-            Cond::Fn(bool_f(sets, n, neg))
+            Cond::Fn(bool_f(ir, n, neg))
         })
         .collect()
 }
@@ -318,7 +318,7 @@ pub struct GuardItem<const W: usize> {
 /// `table[c]` in `S` are computed once; until a body runs (and may change the
 /// position) each `if` looks its first test up there, after that it tests in full.
 pub fn guard_run_fx<const W: usize>(
-    sets: &Sets,
+    ir: &Ir,
     base: Base,
     table: Vec<Bits<W>>,
     cells: Vec<u16>,
@@ -491,7 +491,7 @@ pub fn guard_run_fx<const W: usize>(
         }
     }
     let parts = Parts { table, cells, k, items, by_rank };
-    match lits_of(sets, set) {
+    match lits_of(ir, set) {
         Some(l) if !l.is_empty() => {
             let (first, rest) = split_first(&l);
             match first {
@@ -513,6 +513,6 @@ pub fn guard_run_fx<const W: usize>(
                 }
             }
         }
-        _ => run(base, parts, BySet(set_f::<W>(sets, set))),
+        _ => run(base, parts, BySet(set_f::<W>(ir, set))),
     }
 }

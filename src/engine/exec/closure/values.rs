@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolN, CellN, Const, DirN, DirsN, IdN, Items, ListN, NumN, SetId, Sets, SideN, ValN, Wrap,
+    BoolId, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -23,7 +23,7 @@ pub trait Node<const W: usize>: 'static {
     /// What it evaluates to.
     type Out: 'static;
     /// The node's closure.
-    fn build(&self, sets: &Sets) -> FF<W, Self::Out>;
+    fn build(&self, ir: &Ir) -> FF<W, Self::Out>;
     /// A stored value (a local, `chosen`) as this type, read where it is kept.
     fn read(g: &Game<W>, v: &Val<W>) -> Self::Out;
 }
@@ -32,8 +32,8 @@ macro_rules! node {
     ($t:ty, $out:ty, $build:expr, |$g:ident, $v:ident| $read:expr) => {
         impl<const W: usize> Node<W> for $t {
             type Out = $out;
-            fn build(&self, sets: &Sets) -> FF<W, $out> {
-                ($build)(sets, self)
+            fn build(&self, ir: &Ir) -> FF<W, $out> {
+                ($build)(ir, self)
             }
             fn read($g: &Game<W>, $v: &Val<W>) -> $out {
                 $read
@@ -42,10 +42,10 @@ macro_rules! node {
     };
 }
 
-node!(BoolN, bool, |sets, n| closure::bool_f(sets, n, false), |_g, v| v.bool());
-node!(NumN, i64, closure::num_f, |_g, v| v.num());
+node!(BoolId, bool, |ir, n: &BoolId| closure::bool_f(ir, *n, false), |_g, v| v.bool());
+node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
 node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
-node!(SetId, Bits<W>, |sets, n: &SetId| closure::set_f(sets, *n), |_g, v| v.cells());
+node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
 node!(DirN, u8, closure::dir_f, |_g, v| match v {
     Val::Dir(d) => *d,
     _ => u8::MAX,
@@ -63,15 +63,15 @@ node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
 });
 
 /// A form every node type shares, as a closure.
-pub fn wrap_f<const W: usize, T: Node<W>>(sets: &Sets, w: &Wrap<T>) -> FF<W, T::Out> {
+pub fn wrap_f<const W: usize, T: Node<W>>(ir: &Ir, w: &Wrap<T>) -> FF<W, T::Out> {
     match w {
         Wrap::If(c, a, b) => {
-            let (c, a, b) = (closure::bool_f::<W>(sets, c, false), a.build(sets), b.build(sets));
+            let (c, a, b) = (closure::bool_f::<W>(ir, *c, false), a.build(ir), b.build(ir));
             ff(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         Wrap::Bind(binds, body) => {
-            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(sets, x))).collect();
-            let body = body.build(sets);
+            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(ir, x))).collect();
+            let body = body.build(ir);
             ff(move |g, s, cx| {
                 for (slot, x) in &binds {
                     let v = (x.0)(g, s, cx);
@@ -81,14 +81,14 @@ pub fn wrap_f<const W: usize, T: Node<W>>(sets: &Sets, w: &Wrap<T>) -> FF<W, T::
             })
         }
         Wrap::AtStart(x) => {
-            let x = x.build(sets);
+            let x = x.build(ir);
             ff(move |g, s, cx| {
                 let start = cx.turn_start.unwrap_or(s);
                 (x.0)(g, start, cx)
             })
         }
         Wrap::Without(c, x) => {
-            let (c, x) = (closure::cell_f::<W>(sets, c), x.build(sets));
+            let (c, x) = (closure::cell_f::<W>(ir, c), x.build(ir));
             ff(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (x.0)(g, t, cx))
@@ -103,16 +103,16 @@ pub fn wrap_f<const W: usize, T: Node<W>>(sets: &Sets, w: &Wrap<T>) -> FF<W, T::
 }
 
 /// A value as a closure.
-pub fn val_f<const W: usize>(sets: &Sets, n: &ValN) -> FV<W> {
+pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
     macro_rules! of {
         ($f:expr, $x:expr, $v:path) => {{
-            let f = $f(sets, $x);
+            let f = $f(ir, $x);
             ff(move |g, s, cx| $v((f.0)(g, s, cx)))
         }};
     }
     match n {
-        ValN::Bool(x) => of!(|sets, x| closure::bool_f::<W>(sets, x, false), x, Val::Bool),
-        ValN::Num(x) => of!(closure::num_f::<W>, x, Val::Num),
+        ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), *x, Val::Bool),
+        ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
@@ -120,14 +120,14 @@ pub fn val_f<const W: usize>(sets: &Sets, n: &ValN) -> FV<W> {
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, c, Val::Kind),
         ValN::Dir(x) => {
-            let f = closure::dir_f::<W>(sets, x);
+            let f = closure::dir_f::<W>(ir, x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => Val::Dir(d),
                 _ => Val::Bool(false),
             })
         }
         ValN::Id(..) | ValN::Action(_) => {
-            let v = Const::of(n).unwrap_or(Const::Bool(false));
+            let v = Const::of(ir, n).unwrap_or(Const::Bool(false));
             ff(move |_, _, _| v.val())
         }
         ValN::Phase => {
@@ -136,15 +136,15 @@ pub fn val_f<const W: usize>(sets: &Sets, n: &ValN) -> FV<W> {
         ValN::Previous(Field::Phase) => ff(|_, s, _| Val::Phase(s.previous().phase)),
         ValN::Previous(_) => ff(|_, s, _| s.previous().action.map_or(Val::Bool(false), Val::Action)),
         ValN::Taken => ff(|_, _, cx| Val::Kind(cx.mv.taken.map_or(u16::MAX, crate::engine::exec::state::kind_of))),
-        ValN::W(w) => wrap_f(sets, w),
+        ValN::W(w) => wrap_f(ir, w),
     }
 }
 
 /// `x == k` (`want`: or `x != k`) for a constant `k` and a value read straight from
 /// the position (`previous.action`, `previous.phase`, `phase`), compared without
 /// building either value: as [`Game::same`] compares them.
-pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
-    Some(match (x, Const::of(k)?) {
+pub fn eq_const_f<const W: usize>(ir: &Ir, x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
+    Some(match (x, Const::of(ir, k)?) {
         (ValN::Previous(Field::Phase), Const::Phase(p)) => fb(move |_, s, _| (s.previous().phase == p) == want),
         (ValN::Previous(f), Const::Action(a)) if *f != Field::Phase => {
             fb(move |_, s, _| (s.previous().action == Some(a)) == want)
@@ -158,10 +158,10 @@ pub fn eq_const_f<const W: usize>(x: &ValN, k: &ValN, want: bool) -> Option<FB<W
 }
 
 /// A list as a closure.
-pub fn list_f<const W: usize>(sets: &Sets, n: &ListN) -> FL<W> {
+pub fn list_f<const W: usize>(ir: &Ir, n: &ListN) -> FL<W> {
     match n {
         ListN::Items(xs) => {
-            let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(sets, x)).collect();
+            let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(ir, x)).collect();
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for x in &xs {
@@ -179,7 +179,7 @@ pub fn list_f<const W: usize>(sets: &Sets, n: &ListN) -> FL<W> {
             ff(move |_, _, cx| cx.make_list(|_, out| out.extend((0..k).map(Val::Sym))))
         }
         ListN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(sets, src), closure::bool_f::<W>(sets, cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), closure::bool_f::<W>(ir, *cond, false));
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for item in (src.0)(g, s, cx) {
@@ -192,26 +192,26 @@ pub fn list_f<const W: usize>(sets: &Sets, n: &ListN) -> FL<W> {
             })
         }
         ListN::Groups(x) => {
-            let x = closure::set_f::<W>(sets, *x);
+            let x = closure::set_f::<W>(ir, *x);
             ff(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 let groups = g.groups_of(cx, set);
                 cx.make_list(|_, out| out.extend(groups.iter().copied().map(Val::Cells)))
             })
         }
-        ListN::W(w) => wrap_f(sets, w),
+        ListN::W(w) => wrap_f(ir, w),
     }
 }
 
 /// The elements of a collection, as a closure taking them when it is called.
-pub fn items_f<const W: usize>(sets: &Sets, n: &Items) -> FI<W> {
+pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
     match n {
         Items::Cells(x) => {
-            let x = closure::set_f::<W>(sets, *x);
+            let x = closure::set_f::<W>(ir, *x);
             ff(move |g, s, cx| ItemIter::Cells((x.0)(g, s, cx).iter()))
         }
         Items::Dirs(x) => {
-            let x = closure::dirs_f::<W>(sets, x);
+            let x = closure::dirs_f::<W>(ir, x);
             ff(move |g, s, cx| ItemIter::Dirs((x.0)(g, s, cx)))
         }
         Items::Sides(a, b) => {
@@ -219,15 +219,17 @@ pub fn items_f<const W: usize>(sets: &Sets, n: &Items) -> FI<W> {
             ff(move |_, _, _| ItemIter::Sides(a, b))
         }
         // A list of constants is made once, and shared by every loop over it.
-        Items::List(ListN::Items(xs)) if let Some(l) = xs.iter().map(Const::of).collect::<Option<Arc<[Const]>>>() => {
+        Items::List(ListN::Items(xs))
+            if let Some(l) = xs.iter().map(|x| Const::of(ir, x)).collect::<Option<Arc<[Const]>>>() =>
+        {
             ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }
         Items::List(x) => {
-            let x = list_f::<W>(sets, x);
+            let x = list_f::<W>(ir, x);
             ff(move |g, s, cx| ItemIter::List((x.0)(g, s, cx), 0))
         }
         Items::Groups(x) => {
-            let x = closure::set_f::<W>(sets, *x);
+            let x = closure::set_f::<W>(ir, *x);
             ff(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 ItemIter::Groups(g.groups_of(cx, set), 0)

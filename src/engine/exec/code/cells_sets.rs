@@ -2,12 +2,11 @@
 //! be, a set with its constant parts folded while lowering.
 
 use super::Lower;
-use super::conditions::not;
 use super::filtered::Unrolled;
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape};
-use crate::engine::exec::ir::{Base, BoolN, CellN, SetId, SetN};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a cell.
@@ -34,9 +33,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
             E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(self.set(&args[0])),
-            E::Call(Builtin::CellAt, args) if args.len() == 2 => {
-                CellN::At(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])))
-            }
+            E::Call(Builtin::CellAt, args) if args.len() == 2 => CellN::At(self.num(&args[0]), self.num(&args[1])),
             E::Call(Builtin::Image, args) if args.len() == 2 => {
                 CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
             }
@@ -45,7 +42,7 @@ impl<const W: usize> Lower<'_, W> {
                 CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Call(Builtin::Offset, args) if args.len() == 3 => {
-                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), Box::new(self.num(&args[2])))
+                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.num(&args[2]))
             }
             _ => self.wrap(e, Self::cell, |_, w| CellN::W(w)).unwrap_or_else(|| {
                 self.unlowered(e);
@@ -90,7 +87,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Bin(Op::SetOr, a, b) => {
                 let (x, y) = (self.set(a), self.set(b));
-                match (&self.sets[x], &self.sets[y]) {
+                match (&self.ir[x], &self.ir[y]) {
                     (SetN::Const(i), SetN::Const(j)) => {
                         let v = self.const_bits(*i) | self.const_bits(*j);
                         SetN::Const(self.const_set(v))
@@ -118,10 +115,10 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::If(c, a, b) => {
                 let c = self.bool(c);
-                match c {
+                match self.ir[c] {
                     BoolN::Const(true) => self.set_node(a),
                     BoolN::Const(false) => self.set_node(b),
-                    c => SetN::If(Box::new(c), self.set(a), self.set(b)),
+                    _ => SetN::If(c, self.set(a), self.set(b)),
                 }
             }
             E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(self.set(a), self.set(b)),
@@ -133,11 +130,11 @@ impl<const W: usize> Lower<'_, W> {
                 if self.shape(&args[0]) == Shape::List {
                     // A filtered list is folded as it is taken, never built.
                     let union = *b == Builtin::Union;
-                    let unrolled = |l: &mut Self, parts: Vec<(BoolN, &E)>| {
+                    let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
                         let mut terms = Vec::new();
                         for (c, x) in parts {
                             let x = l.set(x);
-                            terms.push(l.intern(SetN::IfThen(Box::new(c), x)));
+                            terms.push(l.intern(SetN::IfThen(c, x)));
                         }
                         let none = SetN::Const(l.const_set(Bits::EMPTY));
                         match terms.into_iter().reduce(|a, b| l.intern(SetN::Or(a, b))) {
@@ -148,7 +145,7 @@ impl<const W: usize> Lower<'_, W> {
                     let fold = |l: &mut Self, v, src, cond| l.intern(SetN::FoldIf(v, src, cond, union));
                     let unrolled: Option<&Unrolled<Self, SetId>> = if union { Some(&unrolled) } else { None };
                     match self.over_filter(&args[0], &fold, unrolled, |l, w| l.intern(SetN::W(w))) {
-                        Some(x) => self.sets[x].clone(),
+                        Some(x) => self.ir[x].clone(),
                         None => SetN::Fold(Box::new(self.list(&args[0])), union),
                     }
                 } else {
@@ -165,14 +162,14 @@ impl<const W: usize> Lower<'_, W> {
                 SetN::Run(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
-                SetN::Filter(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                SetN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
                 SetN::UnionOf(*slot, Box::new(self.items(source)), self.set(body))
             }
             _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
             _ => match self.wrap(e, Self::set, |l, w| l.intern(SetN::W(w))) {
-                Some(x) => self.sets[x].clone(),
+                Some(x) => self.ir[x].clone(),
                 None => {
                     self.unlowered(e);
                     SetN::Const(self.const_set(Bits::EMPTY))
@@ -188,14 +185,14 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn and_node(&mut self, x: SetId, y: SetId) -> SetN {
-        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
-        match (self.sets[x].clone(), self.sets[y].clone()) {
+        let is_board = |l: &Self, a: SetId| matches!(l.ir[a], SetN::Const(i) if i == l.board_id);
+        match (self.ir[x].clone(), self.ir[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) & self.const_bits(j);
                 SetN::Const(self.const_set(v))
             }
-            (SetN::Const(i), _) if i == self.board_id => self.sets[y].clone(),
-            (_, SetN::Const(i)) if i == self.board_id => self.sets[x].clone(),
+            (SetN::Const(i), _) if i == self.board_id => self.ir[y].clone(),
+            (_, SetN::Const(i)) if i == self.board_id => self.ir[x].clone(),
             (_, SetN::Complement(z)) => self.sub_node(x, z),
             (SetN::Complement(z), _) => self.sub_node(y, z),
             (SetN::IfThen(c, a), _) if is_board(self, a) => SetN::IfThen(c, y),
@@ -206,8 +203,8 @@ impl<const W: usize> Lower<'_, W> {
 
     /// The union of two sets, constant parts folded.
     pub(super) fn or(&mut self, x: SetId, y: SetId) -> SetId {
-        let is_board = |l: &Self, a: SetId| matches!(l.sets[a], SetN::Const(i) if i == l.board_id);
-        let n = match (self.sets[x].clone(), self.sets[y].clone()) {
+        let is_board = |l: &Self, a: SetId| matches!(l.ir[a], SetN::Const(i) if i == l.board_id);
+        let n = match (self.ir[x].clone(), self.ir[y].clone()) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(i) | self.const_bits(j);
                 SetN::Const(self.const_set(v))
@@ -226,7 +223,7 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn sub_node(&mut self, x: SetId, y: SetId) -> SetN {
-        match (&self.sets[x], &self.sets[y]) {
+        match (&self.ir[x], &self.ir[y]) {
             (SetN::Const(i), SetN::Const(j)) => {
                 let v = self.const_bits(*i) - self.const_bits(*j);
                 SetN::Const(self.const_set(v))
@@ -242,14 +239,15 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     fn complement_node(&mut self, x: SetId) -> SetN {
-        match self.sets[x].clone() {
+        match self.ir[x].clone() {
             SetN::Const(i) => {
                 let v = self.g.board.all - self.const_bits(i);
                 SetN::Const(self.const_set(v))
             }
-            SetN::Complement(y) => self.sets[y].clone(),
-            SetN::IfThen(c, a) if matches!(self.sets[a], SetN::Const(i) if i == self.board_id) => {
-                SetN::IfThen(Box::new(not(*c)), a)
+            SetN::Complement(y) => self.ir[y].clone(),
+            SetN::IfThen(c, a) if matches!(self.ir[a], SetN::Const(i) if i == self.board_id) => {
+                let n = self.not(c);
+                SetN::IfThen(self.intern(n), a)
             }
             _ => SetN::Complement(x),
         }

@@ -6,28 +6,46 @@ use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape, any_node};
-use crate::engine::exec::ir::{Base, BoolN, CellN, CellsDnf, Cmp, DirN, NumN, SetId, SetN, Sets};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellN, CellsDnf, Cmp, DirN, Ir, NumId, NumN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a condition.
-    pub fn bool(&mut self, e: &E) -> BoolN {
+    pub fn bool(&mut self, e: &E) -> BoolId {
+        let n = self.bool_node(e);
+        self.intern(n)
+    }
+
+    /// The node of a condition, its parts lowered.
+    fn bool_node(&mut self, e: &E) -> BoolN {
         match e {
             E::Bool(b) => BoolN::Const(*b),
-            E::Not(x) => not(self.bool(x)),
-            E::Bin(Op::And, a, b) => match (self.bool(a), self.bool(b)) {
-                (BoolN::Const(false), _) => BoolN::Const(false),
-                (BoolN::Const(true), y) => y,
-                (x, BoolN::Const(true)) => x,
-                (x, y) => BoolN::And(Box::new(x), Box::new(y)),
-            },
-            E::Bin(Op::Or, a, b) => match (self.bool(a), self.bool(b)) {
-                (BoolN::Const(true), _) => BoolN::Const(true),
-                (BoolN::Const(false), y) => y,
-                (x, BoolN::Const(false)) => x,
-                (x, y) => BoolN::Or(Box::new(x), Box::new(y)),
-            },
+            E::Not(x) => {
+                let x = self.bool(x);
+                self.not(x)
+            }
+            E::Bin(Op::And, a, b) => {
+                let (x, y) = (self.bool(a), self.bool(b));
+                match (&self.ir[x], &self.ir[y]) {
+                    (BoolN::Const(false), _) => BoolN::Const(false),
+                    (BoolN::Const(true), y) => y.clone(),
+                    (x, BoolN::Const(true)) => x.clone(),
+                    _ => BoolN::And(x, y),
+                }
+            }
+            E::Bin(Op::Or, a, b) => {
+                let (x, y) = (self.bool(a), self.bool(b));
+                match (&self.ir[x], &self.ir[y]) {
+                    (BoolN::Const(true), _) => BoolN::Const(true),
+                    (BoolN::Const(false), y) => y.clone(),
+                    (x, BoolN::Const(false)) => x.clone(),
+                    _ => BoolN::Or(x, y),
+                }
+            }
             E::Bin(Op::CellIn, a, b) => BoolN::In(self.cell(a), self.set(b)),
-            E::Ctx(ContextVar::Repeats) => self.cmp(Cmp::Gt, NumN::SeenTurnsAgo, NumN::Const(0)),
+            E::Ctx(ContextVar::Repeats) => {
+                let (a, b) = (self.intern(NumN::SeenTurnsAgo), self.intern(NumN::Const(0)));
+                self.cmp(Cmp::Gt, a, b)
+            }
             E::Bin(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
                 let c = match op {
                     Op::Lt => Cmp::Lt,
@@ -57,18 +75,18 @@ impl<const W: usize> Lower<'_, W> {
             // `if c then any(a) else any(b)`: each stops as soon as it knows.
             E::Call(Builtin::Any, args) if let [E::Bin(Op::SetOr, a, b)] = &args[..] => {
                 let any = |x: &E| E::Call(Builtin::Any, vec![x.clone()]);
-                self.bool(&E::Bin(Op::Or, Box::new(any(a)), Box::new(any(b))))
+                self.bool_node(&E::Bin(Op::Or, Box::new(any(a)), Box::new(any(b))))
             }
             E::Call(Builtin::Any, args) if let [E::If(c, a, b)] = &args[..] => {
                 let any = |x: &E| E::Call(Builtin::Any, vec![(*x).clone()]);
                 let (c, a, b) = (self.bool(c), self.bool(&any(a)), self.bool(&any(b)));
-                match b {
+                match self.ir[b] {
                     // Conditions have no effects: the one test of a cell goes first.
-                    BoolN::Const(false) if one_cell_test(&self.sets, &a) && !one_cell_test(&self.sets, &c) => {
-                        BoolN::And(Box::new(a), Box::new(c))
+                    BoolN::Const(false) if one_cell_test(&self.ir, a) && !one_cell_test(&self.ir, c) => {
+                        BoolN::And(a, c)
                     }
-                    BoolN::Const(false) => BoolN::And(Box::new(c), Box::new(a)),
-                    b => BoolN::If(Box::new(c), Box::new(a), Box::new(b)),
+                    BoolN::Const(false) => BoolN::And(c, a),
+                    _ => BoolN::If(c, a, b),
                 }
             }
             // `any(union(x in xs: s))` is `any(x in xs: any(s))`: it stops at the first
@@ -77,7 +95,7 @@ impl<const W: usize> Lower<'_, W> {
                 if let [E::Comp { kind: Comprehension::Union, slot, source, body, .. }] = &args[..] =>
             {
                 let any = E::Call(Builtin::Any, vec![(**body).clone()]);
-                BoolN::Comp(true, *slot, Box::new(self.items(source)), Box::new(self.bool(&any)))
+                BoolN::Comp(true, *slot, Box::new(self.items(source)), self.bool(&any))
             }
             E::Call(Builtin::Any, args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
@@ -96,24 +114,30 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Spans([self.set(within), self.set(a), self.set(b)])
             }
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
-                BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), self.bool(body))
             }
-            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(Box::new(self.bool(&args[0]))),
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(self.bool(&args[0])),
             E::Call(Builtin::Attacked, args) if args.len() == 2 => {
                 BoolN::Attacked(self.set(&args[0]), self.side(&args[1]))
             }
             E::Call(Builtin::Without, args) if args.len() == 2 => {
-                BoolN::Without(self.cell(&args[0]), Box::new(self.bool(&args[1])))
+                BoolN::Without(self.cell(&args[0]), self.bool(&args[1]))
             }
-            E::If(c, a, b) => match self.bool(c) {
-                BoolN::Const(true) => self.bool(a),
-                BoolN::Const(false) => self.bool(b),
-                c => BoolN::If(Box::new(c), Box::new(self.bool(a)), Box::new(self.bool(b))),
+            E::If(c, a, b) => {
+                let c = self.bool(c);
+                match self.ir[c] {
+                    BoolN::Const(true) => self.bool_node(a),
+                    BoolN::Const(false) => self.bool_node(b),
+                    _ => BoolN::If(c, self.bool(a), self.bool(b)),
+                }
+            }
+            _ => match self.wrap(e, Self::bool, |l, w| l.intern(BoolN::W(w))) {
+                Some(x) => self.ir[x].clone(),
+                None => {
+                    self.unlowered(e);
+                    BoolN::Const(false)
+                }
             },
-            _ => self.wrap(e, Self::bool, |_, w| BoolN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                BoolN::Const(false)
-            }),
         }
     }
 
@@ -122,7 +146,7 @@ impl<const W: usize> Lower<'_, W> {
     fn any(&mut self, s: SetId) -> BoolN {
         // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
         // is in `S`.
-        if let SetN::Run(c, d, inner) = self.sets[s].clone() {
+        if let SetN::Run(c, d, inner) = self.ir[s].clone() {
             let first = match (c, d) {
                 (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
                     dirs[len as usize] = d;
@@ -143,7 +167,7 @@ impl<const W: usize> Lower<'_, W> {
                 _ => {}
             }
         }
-        match self.sets[s] {
+        match self.ir[s] {
             SetN::And(x, y) => BoolN::Meet(x, y),
             _ => BoolN::Any(s),
         }
@@ -151,7 +175,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Splits a constant set out of an intersection: its id and the rest.
     fn split_const(&mut self, set: SetId) -> Option<(u32, SetId)> {
-        match self.sets[set] {
+        match self.ir[set] {
             SetN::Const(id) => Some((id, self.board())),
             SetN::And(a, b) => {
                 if let Some((id, rest)) = self.split_const(a) {
@@ -171,18 +195,21 @@ impl<const W: usize> Lower<'_, W> {
     /// A comparison of numbers, with the counts of a region compared with its size or
     /// with zero turned into tests that count nothing: `count(R and X) == size(R)` is
     /// `R within X`; `count(S) == 0` is `not any(S)`.
-    fn cmp(&mut self, op: Cmp, a: NumN, b: NumN) -> BoolN {
-        let (op, set, k) = match (&a, &b) {
+    fn cmp(&mut self, op: Cmp, a: NumId, b: NumId) -> BoolN {
+        let (op, set, k) = match (&self.ir[a], &self.ir[b]) {
             (NumN::Count(s), NumN::Const(k)) => (op, *s, *k),
             (NumN::Const(k), NumN::Count(s)) => (flip(op), *s, *k),
             _ => return BoolN::Cmp(op, a, b),
         };
         // Whether "the count is k" (`eq`) or "the count is not k", for k at an end of
         // the range of counts.
-        let at_end = |eq: bool, test: BoolN| if eq { test } else { not(test) };
         if k == 0 {
             match op {
-                Cmp::Eq | Cmp::Le => return at_end(false, self.any(set)),
+                Cmp::Eq | Cmp::Le => {
+                    let any = self.any(set);
+                    let any = self.intern(any);
+                    return self.not(any);
+                }
                 Cmp::Ne | Cmp::Gt => return self.any(set),
                 Cmp::Lt => return BoolN::Const(false),
                 Cmp::Ge => return BoolN::Const(true),
@@ -194,7 +221,10 @@ impl<const W: usize> Lower<'_, W> {
             if k == r {
                 return match op {
                     Cmp::Eq | Cmp::Ge => within,
-                    Cmp::Ne | Cmp::Lt => not(within),
+                    Cmp::Ne | Cmp::Lt => {
+                        let within = self.intern(within);
+                        self.not(within)
+                    }
                     Cmp::Le => BoolN::Const(true),
                     Cmp::Gt => BoolN::Const(false),
                 };
@@ -208,36 +238,42 @@ impl<const W: usize> Lower<'_, W> {
 
     /// Lowers a condition that becomes code as a whole (not a part of a larger one):
     /// the tables of [`CellsDnf`] are made here.
-    pub fn cond(&mut self, e: &E) -> BoolN {
+    pub fn cond(&mut self, e: &E) -> BoolId {
         let b = self.bool(e);
         self.fuse(b)
     }
 
-    fn fuse(&mut self, n: BoolN) -> BoolN {
-        if let Some(d) = self.cells_dnf(&n) {
+    /// A condition with each `and` and `or` of tests of cells against one set that
+    /// [`Lower::cells_dnf`] makes a table made one.
+    fn fuse(&mut self, n: BoolId) -> BoolId {
+        if let Some(d) = self.cells_dnf(n) {
             return d;
         }
-        match n {
-            BoolN::Not(x) => not(self.fuse(*x)),
-            BoolN::And(a, b) => BoolN::And(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
-            BoolN::Or(a, b) => BoolN::Or(Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
-            BoolN::If(c, a, b) => BoolN::If(Box::new(self.fuse(*c)), Box::new(self.fuse(*a)), Box::new(self.fuse(*b))),
-            BoolN::AtStart(x) => BoolN::AtStart(Box::new(self.fuse(*x))),
-            BoolN::Without(c, x) => BoolN::Without(c, Box::new(self.fuse(*x))),
-            n => n,
-        }
+        let node = match self.ir[n].clone() {
+            BoolN::Not(x) => {
+                let x = self.fuse(x);
+                self.not(x)
+            }
+            BoolN::And(a, b) => BoolN::And(self.fuse(a), self.fuse(b)),
+            BoolN::Or(a, b) => BoolN::Or(self.fuse(a), self.fuse(b)),
+            BoolN::If(c, a, b) => BoolN::If(self.fuse(c), self.fuse(a), self.fuse(b)),
+            BoolN::AtStart(x) => BoolN::AtStart(self.fuse(x)),
+            BoolN::Without(c, x) => BoolN::Without(c, self.fuse(x)),
+            _ => return n,
+        };
+        self.intern(node)
     }
 
-    fn cells_dnf(&mut self, n: &BoolN) -> Option<BoolN> {
-        let (mut core, mut neg) = (n, false);
+    fn cells_dnf(&mut self, n: BoolId) -> Option<BoolId> {
+        let (mut core, mut neg) = (&self.ir[n], false);
         while let BoolN::Not(x) = core {
-            core = x;
+            core = &self.ir[*x];
             neg = !neg;
         }
         if !matches!(core, BoolN::And(..) | BoolN::Or(..)) {
             return None;
         }
-        let ts = core.or_of_ands();
+        let ts = core.or_of_ands(&self.ir);
         let mut key: Option<(Base, SetId)> = None;
         let mut paths = Vec::new();
         let mut sizes = Vec::new();
@@ -276,15 +312,29 @@ impl<const W: usize> Lower<'_, W> {
         }
         let union_words = union.iter().flat_map(|b| b.0).collect();
         self.from_tables.push(union);
-        let node = BoolN::Cells(Box::new(CellsDnf {
+        let node = self.intern(BoolN::Cells(Box::new(CellsDnf {
             base,
             union: self.from_tables.len() as u32 - 1,
             union_words,
             cells,
             terms: sizes,
             set,
-        }));
-        Some(if neg { not(node) } else { node })
+        })));
+        Some(if neg {
+            let x = self.not(node);
+            self.intern(x)
+        } else {
+            node
+        })
+    }
+
+    /// The negation of a condition: a constant flipped, a `not` taken off.
+    pub(super) fn not(&self, b: BoolId) -> BoolN {
+        match self.ir[b] {
+            BoolN::Const(v) => BoolN::Const(!v),
+            BoolN::Not(x) => self.ir[x].clone(),
+            _ => BoolN::Not(b),
+        }
     }
 }
 
@@ -312,22 +362,14 @@ pub(super) fn flip(op: Cmp) -> Cmp {
 
 /// Whether a condition is one test of a cell reached by constant steps against a set
 /// of the position (`to + d in enemy`): a few instructions.
-fn one_cell_test(sets: &Sets, b: &BoolN) -> bool {
+fn one_cell_test(ir: &Ir, b: BoolId) -> bool {
     matches!(
-        b,
+        &ir[b],
         BoolN::In(CellN::Path(..), s) if matches!(
-            sets[*s],
+            ir[*s],
             SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
         )
     )
-}
-
-pub(super) fn not(b: BoolN) -> BoolN {
-    match b {
-        BoolN::Const(v) => BoolN::Const(!v),
-        BoolN::Not(x) => *x,
-        b => BoolN::Not(Box::new(b)),
-    }
 }
 
 /// The parts of `any(g in groups(s): any(g and a) and any(g and b))` (either operand

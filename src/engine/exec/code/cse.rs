@@ -2,7 +2,7 @@
 //! ([`SetN::Let`]), a set kept per turn and start cell ([`SetN::Cached`]).
 
 use super::Lower;
-use crate::engine::exec::ir::{SetId, SetN, Sets};
+use crate::engine::exec::ir::{Ir, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// A set kept per turn and start cell (see [`SetN::Cached`]); equal sets share
@@ -25,8 +25,8 @@ impl<const W: usize> Lower<'_, W> {
         let mut n = n;
         loop {
             let mut seen: Vec<(SetId, usize)> = Vec::new();
-            costly_parts(&self.sets, n, &mut seen);
-            let best = seen.into_iter().filter(|(_, k)| *k >= 2).max_by_key(|(x, _)| set_size(&self.sets, *x));
+            costly_parts(&self.ir, n, &mut seen);
+            let best = seen.into_iter().filter(|(_, k)| *k >= 2).max_by_key(|(x, _)| set_size(&self.ir, *x));
             let Some((part, _)) = best else { break };
             let k = self.temps;
             self.temps += 1;
@@ -38,7 +38,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// [`Lower::cse`] within each `at_turn_start` and `without` of a set.
     fn cse_scopes(&mut self, n: SetId) -> SetId {
-        match self.sets[n].clone() {
+        match self.ir[n].clone() {
             SetN::AtStart(inner) => {
                 let x = self.cse(inner);
                 self.intern(SetN::AtStart(x))
@@ -53,7 +53,7 @@ impl<const W: usize> Lower<'_, W> {
 
     /// A set with each direct operand that is a set replaced by `f` of it.
     fn map_sets(&mut self, n: SetId, f: &mut dyn FnMut(&mut Self, SetId) -> SetId) -> SetId {
-        let node = match self.sets[n].clone() {
+        let node = match self.ir[n].clone() {
             SetN::And(x, y) => {
                 let (x, y) = (f(self, x), f(self, y));
                 SetN::And(x, y)
@@ -95,7 +95,7 @@ impl<const W: usize> Lower<'_, W> {
         if n == part {
             return self.intern(SetN::Temp(k));
         }
-        match self.sets[n] {
+        match self.ir[n] {
             SetN::AtStart(_) | SetN::Without(..) => n,
             _ => self.map_sets(n, &mut |l, x| l.replace_part(x, part, k)),
         }
@@ -124,23 +124,23 @@ fn set_children(n: &SetN, f: &mut dyn FnMut(SetId)) {
 }
 
 /// How many set nodes a set has (a part it holds twice counted twice).
-fn set_size(sets: &Sets, n: SetId) -> usize {
+fn set_size(ir: &Ir, n: SetId) -> usize {
     let mut k = 1;
-    set_children(&sets[n], &mut |c| k += set_size(sets, c));
+    set_children(&ir[n], &mut |c| k += set_size(ir, c));
     k
 }
 
 /// Whether a set reads a temporary.
-fn reads_temp(sets: &Sets, n: SetId) -> bool {
-    let mut found = matches!(sets[n], SetN::Temp(_));
-    set_children(&sets[n], &mut |c| found |= reads_temp(sets, c));
+fn reads_temp(ir: &Ir, n: SetId) -> bool {
+    let mut found = matches!(ir[n], SetN::Temp(_));
+    set_children(&ir[n], &mut |c| found |= reads_temp(ir, c));
     found
 }
 
 /// The costly parts of a set that [`Lower::cse`] may share, with how often each
 /// occurs (not looking under `at_turn_start` and `without`, evaluated elsewhere).
-fn costly_parts(sets: &Sets, n: SetId, seen: &mut Vec<(SetId, usize)>) {
-    let node = &sets[n];
+fn costly_parts(ir: &Ir, n: SetId, seen: &mut Vec<(SetId, usize)>) {
+    let node = &ir[n];
     let costly = matches!(
         node,
         SetN::Group(_)
@@ -151,13 +151,13 @@ fn costly_parts(sets: &Sets, n: SetId, seen: &mut Vec<(SetId, usize)>) {
             | SetN::AtStart(_)
             | SetN::Without(..)
     );
-    if costly && !reads_temp(sets, n) {
+    if costly && !reads_temp(ir, n) {
         match seen.iter_mut().find(|(x, _)| *x == n) {
             Some((_, k)) => *k += 1,
             None => seen.push((n, 1)),
         }
     }
     if !matches!(node, SetN::AtStart(_) | SetN::Without(..)) {
-        set_children(node, &mut |c| costly_parts(sets, c, seen));
+        set_children(node, &mut |c| costly_parts(ir, c, seen));
     }
 }

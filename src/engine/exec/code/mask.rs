@@ -22,34 +22,34 @@ impl<const W: usize> Lower<'_, W> {
         let choose = r.action == Action::Choose;
         let choices = r.subject.as_ref().filter(|_| choose).map(|e| {
             let l = self.list(e);
-            list_f(&self.sets, &l)
+            list_f(&self.ir, &l)
         });
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
         let by = r.by.as_ref().map(|e| {
             let x = self.side(e);
-            closure::side_f(&self.sets, &x)
+            closure::side_f(&self.ir, &x)
         });
         let owner = r.owner.as_ref().map(|e| {
             let x = self.side(e);
-            closure::side_f(&self.sets, &x)
+            closure::side_f(&self.ir, &x)
         });
         let kind = r.kind_of.as_ref().map(|e| {
             let x = self.id(e);
-            closure::id_opt_f(&self.sets, &x)
+            closure::id_opt_f(&self.ir, &x)
         });
-        let subject = subject_set.map(|x| closure::set_f(&self.sets, x));
-        let subject_lit = subject_set.and_then(|x| closure::set_lit(&self.sets, x));
+        let subject = subject_set.map(|x| closure::set_f(&self.ir, x));
+        let subject_lit = subject_set.and_then(|x| closure::set_lit(&self.ir, x));
         let along = r.along.as_ref().map(|e| {
             let x = self.dirs(e);
-            closure::dirs_f(&self.sets, &x)
+            closure::dirs_f(&self.ir, &x)
         });
         let over = r.over.as_ref().map(|e| {
             let x = self.set(e);
-            closure::set_f(&self.sets, x)
+            closure::set_f(&self.ir, x)
         });
         let to_set = r.to.as_ref().map(|e| self.set(e));
-        let to = to_set.map(|x| closure::set_f(&self.sets, x));
-        let to_lit = to_set.and_then(|x| closure::set_lit(&self.sets, x));
+        let to = to_set.map(|x| closure::set_f(&self.ir, x));
+        let to_lit = to_set.and_then(|x| closure::set_lit(&self.ir, x));
         let conds = self.all_of(&r.conds);
         let then = self.block(&r.then, false, Form::Runs);
         let mask = self.mask(rid);
@@ -60,8 +60,11 @@ impl<const W: usize> Lower<'_, W> {
     fn all_of(&mut self, conds: &[E]) -> Option<FB<W>> {
         let mut it = conds.iter();
         let first = self.cond(it.next()?);
-        let all = it.fold(first, |acc, c| BoolN::And(Box::new(acc), Box::new(self.cond(c))));
-        Some(closure::bool_f(&self.sets, &all, false))
+        let all = it.fold(first, |acc, c| {
+            let c = self.cond(c);
+            self.intern(BoolN::And(acc, c))
+        });
+        Some(closure::bool_f(&self.ir, all, false))
     }
 
     /// The cells a `step` (one step) or `jump` (two) reaches from `from` along `d`,
@@ -135,12 +138,12 @@ impl<const W: usize> Lower<'_, W> {
             }
             uses.push(match self.setize(c, action) {
                 Some(set) if d.from => {
-                    per_from_member.push(closure::member_f(&self.sets, set));
+                    per_from_member.push(closure::member_f(&self.ir, set));
                     per_from.push(set);
                     CondUse::SetPerPiece
                 }
                 Some(set) => {
-                    per_gen.push(closure::set_f(&self.sets, set));
+                    per_gen.push(closure::set_f(&self.ir, set));
                     CondUse::SetOnce
                 }
                 None => {
@@ -154,7 +157,7 @@ impl<const W: usize> Lower<'_, W> {
             .iter()
             .map(|c| {
                 let b = self.bool(c);
-                closure::bool_f(&self.sets, &b, false)
+                closure::bool_f(&self.ir, b, false)
             })
             .collect();
         let view = self.view();
@@ -220,7 +223,7 @@ impl<const W: usize> Lower<'_, W> {
         let per_from = match per_from.into_iter().reduce(|a, b| self.and(a, b)) {
             Some(all) => {
                 let all = self.cse(all);
-                vec![closure::set_f(&self.sets, all)]
+                vec![closure::set_f(&self.ir, all)]
             }
             None => Vec::new(),
         };
@@ -247,13 +250,13 @@ impl<const W: usize> Lower<'_, W> {
     fn along_by(&mut self, e: &E) -> Option<AlongBy<W>> {
         if !deps(e).from {
             let x = self.dirs(e);
-            return Some(AlongBy::Dirs(closure::dirs_f(&self.sets, &x)));
+            return Some(AlongBy::Dirs(closure::dirs_f(&self.ir, &x)));
         }
         let E::If(c, a, b) = e else { return None };
         let (set, holds) = self.piece_in(c)?;
         let (a, b) = (self.along_by(a)?, self.along_by(b)?);
         let (a, b) = if holds { (a, b) } else { (b, a) };
-        Some(AlongBy::If(closure::set_f(&self.sets, set), Box::new(a), Box::new(b)))
+        Some(AlongBy::If(closure::set_f(&self.ir, set), Box::new(a), Box::new(b)))
     }
 
     /// A condition `from in S` (`true`) or `not (from in S)` (`false`) whose set does
@@ -293,10 +296,10 @@ impl<const W: usize> Lower<'_, W> {
         }
         if !d.to {
             let b = self.bool(c);
-            let n = match b {
+            let n = match self.ir[b] {
                 BoolN::Const(true) => SetN::Const(self.board_id),
                 BoolN::Const(false) => SetN::Const(self.const_set(Bits::EMPTY)),
-                b => SetN::IfThen(Box::new(b), self.board()),
+                _ => SetN::IfThen(b, self.board()),
             };
             return Some(self.intern(n));
         }
@@ -346,7 +349,7 @@ impl<const W: usize> Lower<'_, W> {
             E::If(k, a, b) if !deps(k).to && !deps(k).middle => {
                 let k = self.bool(k);
                 let (x, y) = (self.cell_set(a, var, action)?, self.cell_set(b, var, action)?);
-                Some(self.intern(SetN::If(Box::new(k), x, y)))
+                Some(self.intern(SetN::If(k, x, y)))
             }
             E::Bind(binds, body) => {
                 let inlined = inline_binds(binds, body)?;
@@ -380,7 +383,7 @@ impl<const W: usize> Lower<'_, W> {
                 match self.nb_factor(counted, var) {
                     Some(rest) => {
                         let k = self.num(k);
-                        Some(self.intern(SetN::NbCount(rest, op, Box::new(k))))
+                        Some(self.intern(SetN::NbCount(rest, op, k)))
                     }
                     None if is_to => self.the_set(c, action),
                     None => None,
@@ -446,19 +449,21 @@ impl<const W: usize> Lower<'_, W> {
         if dn.to || dn.middle || self.g.board.max_degree > MAX_DEGREE {
             return None;
         }
-        let one = self.intern(SetN::NbCount(s, Cmp::Eq, Box::new(NumN::Const(1))));
+        let k = self.intern(NumN::Const(1));
+        let one = self.intern(SetN::NbCount(s, Cmp::Eq, k));
         let tips = self.and(s, z);
         let near = self.intern(SetN::Dilate(tips));
         let hit = self.and(one, near);
-        Some(match self.bool(&none) {
+        let q = self.bool(&none);
+        Some(match self.ir[q] {
             BoolN::Const(false) => hit,
             BoolN::Const(true) => {
                 let miss = self.complement(one);
                 self.or(hit, miss)
             }
-            q => {
+            _ => {
                 let miss = self.complement(one);
-                let miss = self.intern(SetN::IfThen(Box::new(q), miss));
+                let miss = self.intern(SetN::IfThen(q, miss));
                 self.or(hit, miss)
             }
         })
@@ -469,7 +474,7 @@ impl<const W: usize> Lower<'_, W> {
     fn static_set(&mut self, c: &E, action: Action) -> Option<SetId> {
         let g = self.g;
         let b = self.bool(c);
-        let cond = closure::bool_f::<W>(&self.sets, &b, false);
+        let cond = closure::bool_f::<W>(&self.ir, b, false);
         let view = self.view();
         let empty = g.empty_state();
         let mut cx = Ctx::new(None);

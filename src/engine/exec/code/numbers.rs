@@ -4,7 +4,7 @@
 use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::compile::program::{E, Op, Shape};
-use crate::engine::exec::ir::{BoolN, Const, IndexN, NumN, Wrap};
+use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, Wrap};
 use crate::engine::exec::statement::key_of;
 
 impl<const W: usize> Lower<'_, W> {
@@ -16,7 +16,7 @@ impl<const W: usize> Lower<'_, W> {
         let mut out = Vec::with_capacity(idx.len());
         for (k, e) in idx.iter().enumerate() {
             let v = self.value(e);
-            let key = Const::of(&v).and_then(|x| key_of(&x.val::<W>()));
+            let key = Const::of(&self.ir, &v).and_then(|x| key_of(&x.val::<W>()));
             let keys = dims.and_then(|d| d.get(k));
             match (key, keys) {
                 (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
@@ -29,22 +29,35 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a number.
-    pub fn num(&mut self, e: &E) -> NumN {
-        match e {
+    pub fn num(&mut self, e: &E) -> NumId {
+        let n = match e {
             E::Num(n) => NumN::Const(*n),
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
             // A filtered list is counted as it is taken, never built.
             E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
-                let unrolled = |_: &mut Self, parts: Vec<(BoolN, &E)>| {
-                    let one = |c| match c {
-                        BoolN::Const(b) => NumN::Const(i64::from(b)),
-                        c => NumN::W(Box::new(Wrap::If(c, NumN::Const(1), NumN::Const(0)))),
+                let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
+                    let one = |l: &mut Self, c: BoolId| match l.ir[c] {
+                        BoolN::Const(b) => l.intern(NumN::Const(i64::from(b))),
+                        _ => {
+                            let (a, b) = (l.intern(NumN::Const(1)), l.intern(NumN::Const(0)));
+                            l.intern(NumN::W(Box::new(Wrap::If(c, a, b))))
+                        }
                     };
-                    let terms = parts.into_iter().map(|(c, _)| one(c));
-                    terms.reduce(|a, b| NumN::Add(Box::new(a), Box::new(b))).unwrap_or(NumN::Const(0))
+                    let terms: Vec<NumId> = parts.into_iter().map(|(c, _)| one(l, c)).collect();
+                    match terms.into_iter().reduce(|a, b| l.intern(NumN::Add(a, b))) {
+                        Some(x) => x,
+                        None => l.intern(NumN::Const(0)),
+                    }
                 };
-                self.over_filter(&args[0], &|_, v, s, c| NumN::CountIf(v, s, c), Some(&unrolled), |_, w| NumN::W(w))
-                    .unwrap_or_else(|| NumN::Len(Box::new(self.list(&args[0]))))
+                if let Some(x) = self.over_filter(
+                    &args[0],
+                    &|l, v, s, c| l.intern(NumN::CountIf(v, s, c)),
+                    Some(&unrolled),
+                    |l, w| l.intern(NumN::W(w)),
+                ) {
+                    return x;
+                }
+                NumN::Len(Box::new(self.list(&args[0])))
             }
             E::Call(Builtin::Count, args)
                 if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
@@ -65,12 +78,12 @@ impl<const W: usize> Lower<'_, W> {
                 NumN::Groups(self.set(&g[0]))
             }
             E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
-            E::Bin(Op::Add, a, b) => NumN::Add(Box::new(self.num(a)), Box::new(self.num(b))),
-            E::Bin(Op::Sub, a, b) => NumN::Sub(Box::new(self.num(a)), Box::new(self.num(b))),
-            E::Bin(Op::Mul, a, b) => NumN::Mul(Box::new(self.num(a)), Box::new(self.num(b))),
-            E::Bin(Op::Div, a, b) => NumN::Div(Box::new(self.num(a)), Box::new(self.num(b))),
-            E::Bin(Op::Mod, a, b) => NumN::Mod(Box::new(self.num(a)), Box::new(self.num(b))),
-            E::Neg(x) => NumN::Neg(Box::new(self.num(x))),
+            E::Bin(Op::Add, a, b) => NumN::Add(self.num(a), self.num(b)),
+            E::Bin(Op::Sub, a, b) => NumN::Sub(self.num(a), self.num(b)),
+            E::Bin(Op::Mul, a, b) => NumN::Mul(self.num(a), self.num(b)),
+            E::Bin(Op::Div, a, b) => NumN::Div(self.num(a), self.num(b)),
+            E::Bin(Op::Mod, a, b) => NumN::Mod(self.num(a), self.num(b)),
+            E::Neg(x) => NumN::Neg(self.num(x)),
             E::Ctx(ContextVar::Passes) => NumN::Passes,
             E::Ctx(ContextVar::Captures) => NumN::Captures,
             E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
@@ -79,10 +92,10 @@ impl<const W: usize> Lower<'_, W> {
             E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
-                NumN::CountIf(*slot, Box::new(self.items(source)), Box::new(self.bool(body)))
+                NumN::CountIf(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Comp { kind: Comprehension::Sum, slot, source, body, .. } => {
-                NumN::Sum(*slot, Box::new(self.items(source)), Box::new(self.num(body)))
+                NumN::Sum(*slot, Box::new(self.items(source)), self.num(body))
             }
             E::Call(Builtin::Distance, args) if args.len() == 2 => {
                 NumN::Distance(self.cell(&args[0]), self.cell(&args[1]))
@@ -90,14 +103,17 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(b @ (Builtin::X | Builtin::Y | Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
                 NumN::Coord(*b, self.cell(&args[0]))
             }
-            E::Call(Builtin::Abs, args) if args.len() == 1 => NumN::Abs(Box::new(self.num(&args[0]))),
+            E::Call(Builtin::Abs, args) if args.len() == 1 => NumN::Abs(self.num(&args[0])),
             E::Call(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
-                NumN::MinMax(Box::new(self.num(&args[0])), Box::new(self.num(&args[1])), *b == Builtin::Min)
+                NumN::MinMax(self.num(&args[0]), self.num(&args[1]), *b == Builtin::Min)
             }
-            _ => self.wrap(e, Self::num, |_, w| NumN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                NumN::Const(0)
-            }),
-        }
+            _ => {
+                return self.wrap(e, Self::num, |l, w| l.intern(NumN::W(w))).unwrap_or_else(|| {
+                    self.unlowered(e);
+                    self.intern(NumN::Const(0))
+                });
+            }
+        };
+        self.intern(n)
     }
 }

@@ -8,7 +8,7 @@ use crate::engine::compile::program::{E, NONE, Op, S, Shape};
 use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::closure::{self, index_f};
 use crate::engine::exec::game::{CS, FX, Flow, Form, Index};
-use crate::engine::exec::ir::{Base, BoolN, CellN, EffN, Sets, Target};
+use crate::engine::exec::ir::{Base, BoolId, CellN, EffN, Ir, Target};
 
 impl<const W: usize> Lower<'_, W> {
     fn target(&mut self, e: &E) -> Target {
@@ -71,18 +71,18 @@ impl<const W: usize> Lower<'_, W> {
                     .iter()
                     .map(|(c, b)| {
                         let c = self.cond(c);
-                        (closure::bool_f(&self.sets, &c, false), self.block(b, capture, form))
+                        (closure::bool_f(&self.ir, c, false), self.block(b, capture, form))
                     })
                     .collect(),
                 otherwise.as_ref().map(|b| self.block(b, capture, form)),
             ),
             S::For(slot, src, body) => {
                 let src = self.items(src);
-                CS::For(*slot, items_f(&self.sets, &src), self.block(body, capture, form))
+                CS::For(*slot, items_f(&self.ir, &src), self.block(body, capture, form))
             }
             S::Let(slot, e) => {
                 let v = self.value(e);
-                CS::Let(*slot, val_f(&self.sets, &v))
+                CS::Let(*slot, val_f(&self.ir, &v))
             }
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture, Form::Moves)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture, Form::Moves)),
@@ -103,7 +103,7 @@ impl<const W: usize> Lower<'_, W> {
         let fast = self.g.fast;
         let mut items = Vec::new();
         // The first test of each `if` step (`None` for other steps).
-        let mut firsts: Vec<Option<BoolN>> = Vec::new();
+        let mut firsts: Vec<Option<BoolId>> = Vec::new();
         let mut i = 0;
         while i < stmts.len() {
             if fast && let Some(key) = self.guard_key(&stmts[i]) {
@@ -124,8 +124,8 @@ impl<const W: usize> Lower<'_, W> {
                 S::If(branches, None) if branches.len() == 1 => {
                     let body = self.block_fx(&branches[0].1, capture);
                     let c = self.cond(&branches[0].0);
-                    firsts.push(Some(closure::first_conjunct(&c).clone()));
-                    closure::Step::If(closure::step_conds(&self.sets, &c), body)
+                    firsts.push(Some(closure::first_conjunct(&self.ir, c)));
+                    closure::Step::If(closure::step_conds(&self.ir, c), body)
                 }
                 st => {
                     firsts.push(None);
@@ -134,7 +134,7 @@ impl<const W: usize> Lower<'_, W> {
             });
             i += 1;
         }
-        closure::steps_fx(if fast { shared_runs(&self.sets, items, &firsts) } else { items })
+        closure::steps_fx(if fast { shared_runs(&self.ir, items, &firsts) } else { items })
     }
 
     /// For `if P(c) in S and ... { }` with `P(c)` a path from a cell of the move:
@@ -176,11 +176,11 @@ impl<const W: usize> Lower<'_, W> {
                 .iter()
                 .map(|c| {
                     let c = self.cond(c);
-                    closure::bool_f(&self.sets, &c, false)
+                    closure::bool_f(&self.ir, c, false)
                 })
                 .collect();
             let full = self.cond(cond);
-            let full = closure::bool_f(&self.sets, &full, false);
+            let full = closure::bool_f(&self.ir, full, false);
             let body = self.block_fx(body, capture);
             items.push(closure::GuardItem { rest, full, body });
         }
@@ -205,7 +205,7 @@ impl<const W: usize> Lower<'_, W> {
             }
         }
         let set = self.set(&set);
-        Some(closure::guard_run_fx(&self.sets, base, table, cells, set, items))
+        Some(closure::guard_run_fx(&self.ir, base, table, cells, set, items))
     }
 
     /// A statement that holds no continuation as one closure.
@@ -214,14 +214,14 @@ impl<const W: usize> Lower<'_, W> {
             S::If(branches, None) if branches.len() == 1 => {
                 let body = self.block_fx(&branches[0].1, capture);
                 let c = self.cond(&branches[0].0);
-                closure::if1_fx(closure::conjuncts(&self.sets, &c), body)
+                closure::if1_fx(closure::conjuncts(&self.ir, c), body)
             }
             S::If(branches, otherwise) => {
                 let bs = branches
                     .iter()
                     .map(|(c, b)| {
                         let c = self.cond(c);
-                        (closure::bool_f(&self.sets, &c, false), self.block_fx(b, capture))
+                        (closure::bool_f(&self.ir, c, false), self.block_fx(b, capture))
                     })
                     .collect();
                 let otherwise = otherwise.as_ref().map(|b| self.block_fx(b, capture));
@@ -229,12 +229,12 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Effect(e, args) => {
                 let e = self.effect(*e, args);
-                closure::effect_f(&self.sets, &e, capture)
+                closure::effect_f(&self.ir, &e, capture)
             }
             S::Capture(inner) => self.stmt_fx(inner, true),
             S::For(slot, src, body) => {
                 let src = self.items(src);
-                let (slot, items, body) = (*slot, items_f(&self.sets, &src), self.block_fx(body, capture));
+                let (slot, items, body) = (*slot, items_f(&self.ir, &src), self.block_fx(body, capture));
                 closure::fx(move |g, st, cx| {
                     for item in (items.0)(g, st, cx) {
                         g.store(cx, slot, item);
@@ -248,7 +248,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Let(slot, e) => {
                 let v = self.value(e);
-                let (slot, v) = (*slot, val_f(&self.sets, &v));
+                let (slot, v) = (*slot, val_f(&self.ir, &v));
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     g.store(cx, slot, x);
@@ -260,7 +260,7 @@ impl<const W: usize> Lower<'_, W> {
             S::Set(c, idx, v) | S::Add(c, idx, v) if idx.is_empty() && *c != u16::MAX => {
                 let (c, add) = (*c as usize, matches!(s, S::Add(..)));
                 let v = self.num(v);
-                let v = closure::num_f(&self.sets, &v);
+                let v = closure::num_f(&self.ir, v);
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     let i = g.counter_base[c];
@@ -274,9 +274,9 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Set(c, idx, v) | S::Add(c, idx, v) => {
                 let (c, add) = (*c, matches!(s, S::Add(..)));
-                let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(|i| index_f(&self.sets, i)).collect();
+                let idx: Vec<Index<W>> = self.counter_indexes(c, idx).iter().map(|i| index_f(&self.ir, i)).collect();
                 let v = self.num(v);
-                let v = closure::num_f(&self.sets, &v);
+                let v = closure::num_f(&self.ir, v);
                 closure::fx(move |g, st, cx| {
                     g.run_counter(st, cx, add, c, &idx, &v);
                     Flow::GO
@@ -323,9 +323,9 @@ fn flatten_and<'e>(e: &'e E, out: &mut Vec<&'e E>) {
 /// under that shared test: when it fails, no first test holds, no body runs and
 /// nothing changes while the run is checked, so skipping the run is exact.
 fn shared_runs<const W: usize>(
-    sets: &Sets,
+    ir: &Ir,
     items: Vec<closure::Step<W>>,
-    firsts: &[Option<BoolN>],
+    firsts: &[Option<BoolId>],
 ) -> Vec<closure::Step<W>> {
     let mut out = Vec::new();
     let mut items = items.into_iter();
@@ -337,8 +337,8 @@ fn shared_runs<const W: usize>(
         }
         // The longest run from `i` with a shared test.
         let run = (i + 2..=j).rev().find_map(|end| {
-            let fs: Vec<&BoolN> = firsts[i..end].iter().flatten().collect();
-            closure::shared_test::<W>(sets, &fs).map(|t| (end, t))
+            let fs: Vec<BoolId> = firsts[i..end].iter().flatten().copied().collect();
+            closure::shared_test::<W>(ir, &fs).map(|t| (end, t))
         });
         match run {
             Some((end, test)) => {
