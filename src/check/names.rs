@@ -31,6 +31,14 @@ pub(crate) struct Ctx {
     pub further_part: bool,
 }
 
+impl Ctx {
+    /// Whether this is inside a move (its clauses or `then` block, or a further part
+    /// of it): a move rule here is a further part.
+    pub fn in_a_move(&self) -> bool {
+        self.from || self.to || self.further_part
+    }
+}
+
 const CONTEXT_NAMES: &[(&str, ContextVar, Ty)] = &[
     ("from", ContextVar::From, Ty::Cell),
     ("to", ContextVar::To, Ty::Cell),

@@ -351,7 +351,7 @@ impl Checker<'_> {
                 summary.moves.get_or_insert(span);
                 let then = then.as_ref().map(|b| {
                     let mut inner = Summary::default();
-                    let nested = ctx.from || ctx.to || ctx.further_part;
+                    let nested = ctx.in_a_move();
                     let c = Ctx { def: ctx.def, captures: true, further_part: nested, ..Ctx::default() };
                     self.block_in(b, Place::Then(Some(Action::Pass)), &c, &mut inner)
                 });
@@ -539,7 +539,7 @@ impl Checker<'_> {
             }
         } else {
             rule.then = then.as_ref().map(|b| {
-                let nested = ctx.from || ctx.to || ctx.further_part;
+                let nested = ctx.in_a_move();
                 let c = Ctx { def: ctx.def, to: true, captures: true, further_part: nested, ..Ctx::default() };
                 let mut inner = Summary::default();
                 self.block_in(b, Place::Then(Some(Action::Place)), &c, &mut inner)
@@ -562,7 +562,7 @@ impl Checker<'_> {
         summary: &mut Summary,
     ) -> Option<Stmt> {
         let word = verb.word();
-        let nested = ctx.from || ctx.to || ctx.further_part;
+        let nested = ctx.in_a_move();
         if matches!(place, Place::Setup | Place::Outcome) {
             self.misplaced(
                 verb_span,
@@ -720,8 +720,7 @@ impl Checker<'_> {
                 continue;
             }
             seen.push((c.keyword, c.keyword_span));
-            let base =
-                Ctx { def: outer.def, further_part: outer.from || outer.to || outer.further_part, ..Ctx::default() };
+            let base = Ctx { def: outer.def, further_part: outer.in_a_move(), ..Ctx::default() };
             let (ctx, ty, what) = match c.keyword {
                 K::Along => (Ctx { from: true, ..base }, Ty::Directions, "the directions of a move"),
                 K::Over => (Ctx { from: true, ..base }, Ty::Cells, "the cells a jump may pass over"),
