@@ -2,9 +2,9 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers and conditions are not held in trees of
-//! their own: each is stored once in the lowering's [`Ir`] and held by its id
-//! ([`SetId`], [`NumId`], [`BoolId`]), so that equal nodes are one node.
+//! walked at play time. Sets of cells, numbers, conditions and cells are not held in
+//! trees of their own: each is stored once in the lowering's [`Ir`] and held by its id
+//! ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -25,6 +25,10 @@ pub type NumId = Id<NumN>;
 /// A condition in the lowering's [`Ir`].
 pub type BoolId = Id<BoolN>;
 
+/// A cell in the lowering's [`Ir`] (a node, not a cell of the board: that is
+/// [`crate::board::CellId`]).
+pub type CellNId = Id<CellN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +39,8 @@ pub struct Ir {
     pub nums: Arena<NumN>,
     /// The conditions.
     pub bools: Arena<BoolN>,
+    /// The cells.
+    pub cells: Arena<CellN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -58,6 +64,20 @@ impl InIr for NumN {
 impl InIr for BoolN {
     fn arena(ir: &mut Ir) -> &mut Arena<BoolN> {
         &mut ir.bools
+    }
+}
+
+impl InIr for CellN {
+    fn arena(ir: &mut Ir) -> &mut Arena<CellN> {
+        &mut ir.cells
+    }
+}
+
+impl Index<CellNId> for Ir {
+    type Output = CellN;
+
+    fn index(&self, id: CellNId) -> &CellN {
+        &self.cells[id]
     }
 }
 
@@ -108,23 +128,23 @@ pub enum CellN {
     /// A start and up to four constant directions (`len` of them).
     Path(Base, [u8; 4], u8),
     /// A cell plus a direction known at play time (`true`: minus).
-    StepDyn(Box<CellN>, Box<DirN>, bool),
+    StepDyn(CellNId, Box<DirN>, bool),
     /// A per-cell table of cells.
-    Table(u32, Box<CellN>),
+    Table(u32, CellNId),
     /// `the(set)`: its one cell, or none.
     The(SetId),
     /// `cell(x, y)`.
     At(NumId, NumId),
     /// `image(c, symmetry)`.
-    Image(Box<CellN>, Box<ValN>),
+    Image(CellNId, Box<ValN>),
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
-    Next(Box<CellN>, DirN, SetId),
+    Next(CellNId, DirN, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(Box<CellN>, DirN, NumId),
+    Offset(CellNId, DirN, NumId),
     /// A form every node type shares.
-    W(Box<Wrap<CellN>>),
+    W(Box<Wrap<CellNId>>),
 }
 
 /// A direction.
@@ -174,7 +194,7 @@ pub enum SideN {
     /// `opponent(side)`.
     OpponentOf(Box<SideN>),
     /// `owner(c)` (no side: `u8::MAX`).
-    Owner(CellN),
+    Owner(CellNId),
     /// `previous.player`.
     Previous,
     /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
@@ -224,9 +244,9 @@ pub enum SetN {
     /// `if c then a else b`.
     If(BoolId, SetId, SetId),
     /// A per-cell table of sets.
-    Table(u32, CellN),
+    Table(u32, CellNId),
     /// One cell (none: the empty set).
-    Cell(CellN),
+    Cell(CellNId),
     /// A table of sets by `from`, made when the game is built (static conditions of a
     /// move rule as sets of destinations).
     FromTable(u32),
@@ -242,11 +262,11 @@ pub enum SetN {
     /// `neighbours(S)`: the cells next to the set, not in it.
     Neighbours(SetId),
     /// `group(c)`.
-    Group(CellN),
+    Group(CellNId),
     /// `at_turn_start(S)`.
     AtStart(SetId),
     /// `without(c, S)`.
-    Without(CellN, SetId),
+    Without(CellNId, SetId),
     /// Computes the first set once as temporary `k`, then the second (which reads it
     /// as [`SetN::Temp`]): a part repeated in a condition is computed once.
     Let(u32, SetId, SetId),
@@ -259,7 +279,7 @@ pub enum SetN {
     /// `a otherwise b`: `a`, or `b` when `a` is empty.
     Otherwise(SetId, SetId),
     /// The cells on the line from one cell to another.
-    Range(CellN, CellN),
+    Range(CellNId, CellNId),
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
     NeighboursAlong(SetId, DirsN),
     /// `{ c in source: cond }`.
@@ -274,9 +294,9 @@ pub enum SetN {
     /// `image(S, symmetry)`.
     Image(SetId, Box<ValN>),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
-    Ray(CellN, DirN, bool),
+    Ray(CellNId, DirN, bool),
     /// `run(c, d, S)`.
-    Run(CellN, DirN, SetId),
+    Run(CellNId, DirN, SetId),
     /// A form every node type shares.
     W(Box<Wrap<SetId>>),
 }
@@ -368,7 +388,7 @@ pub enum BoolN {
     /// Either (short-circuit).
     Or(BoolId, BoolId),
     /// A cell in a set (false for no cell).
-    In(CellN, SetId),
+    In(CellNId, SetId),
     /// A set is not empty.
     Any(SetId),
     /// Two sets share a cell.
@@ -381,9 +401,9 @@ pub enum BoolN {
     /// A comparison of numbers.
     Cmp(Cmp, NumId, NumId),
     /// Two cells are the same (`true`) or differ (`false`).
-    CellEq(CellN, CellN, bool),
+    CellEq(CellNId, CellNId, bool),
     /// A per-cell table of conditions.
-    Table(u32, CellN),
+    Table(u32, CellNId),
     /// `if c then a else b`.
     If(BoolId, BoolId, BoolId),
     /// `any` (`true`) or `all` (`false`) over a collection.
@@ -391,7 +411,7 @@ pub enum BoolN {
     /// `at_turn_start(c)`.
     AtStart(BoolId),
     /// `without(c, x)`.
-    Without(CellN, BoolId),
+    Without(CellNId, BoolId),
     /// `attacked(cells, side)`.
     Attacked(SetId, SideN),
     /// Whether a connected part of the first set meets both the second and the third
@@ -450,7 +470,7 @@ pub enum NumN {
     /// A constant.
     Const(i64),
     /// A per-cell table of numbers.
-    Table(u32, CellN),
+    Table(u32, CellNId),
     /// How many cells.
     Count(SetId),
     /// Saturating sum.
@@ -472,7 +492,7 @@ pub enum NumN {
     /// `turns_without_capture`.
     TurnsWithoutCapture,
     /// `height(c)`.
-    Height(CellN),
+    Height(CellNId),
     /// `count(groups(S))`: how many groups the set falls into.
     Groups(SetId),
     /// `repetitions`.
@@ -490,9 +510,9 @@ pub enum NumN {
     /// `sum(x in source: n)`.
     Sum(u32, Box<Items>, NumId),
     /// `distance(a, b)` by the board's neighbours.
-    Distance(CellN, CellN),
+    Distance(CellNId, CellNId),
     /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
-    Coord(Builtin, CellN),
+    Coord(Builtin, CellNId),
     /// `abs(n)`.
     Abs(NumId),
     /// `min` (`true`) or `max` of two numbers.
@@ -513,7 +533,7 @@ pub enum IndexN {
 #[derive(Clone, Debug)]
 pub enum Target {
     /// One cell.
-    Cell(CellN),
+    Cell(CellNId),
     /// A set of cells.
     Set(SetId),
 }
@@ -527,7 +547,7 @@ pub enum IdN {
     /// `taken`: the kind of the piece the part took.
     Taken,
     /// `kind(c)`: the kind of the (top) piece on a cell.
-    KindOf(CellN),
+    KindOf(CellNId),
     /// A form every node type shares.
     W(Box<Wrap<IdN>>),
 }
@@ -544,9 +564,9 @@ pub enum EffN {
     /// `promote`.
     Promote(Target, IdN),
     /// `tuck`.
-    Tuck(CellN, CellN),
+    Tuck(CellNId, CellNId),
     /// `move(a, b)`.
-    Move(CellN, CellN),
+    Move(CellNId, CellNId),
     /// `put(cells, kind, side)`.
     Put(Target, IdN, SideN),
     /// `assign(colour, player)`.
@@ -583,7 +603,7 @@ pub enum Wrap<T> {
     /// `at_turn_start(x)`: in the position at the start of the turn.
     AtStart(T),
     /// `without(c, x)`: with the top piece of the cell lifted off.
-    Without(CellN, T),
+    Without(CellNId, T),
     /// A local slot.
     Local(u32),
     /// `chosen`.
@@ -596,7 +616,7 @@ pub enum Wrap<T> {
 pub enum ValN {
     Bool(BoolId),
     Num(NumId),
-    Cell(CellN),
+    Cell(CellNId),
     Set(SetId),
     Dir(DirN),
     Dirs(DirsN),
@@ -613,7 +633,7 @@ pub enum ValN {
     /// `taken`: the kind of the piece the part took by moving onto it.
     Taken,
     /// `kind(c)`: the kind of the (top) piece on a cell.
-    KindOf(CellN),
+    KindOf(CellNId),
     /// A form every node type shares.
     W(Box<Wrap<ValN>>),
 }

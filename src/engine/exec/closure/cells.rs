@@ -5,7 +5,7 @@ use crate::board::{CellId, SymId};
 use crate::engine::compile::program::{NONE, Shape};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FC, Game};
-use crate::engine::exec::ir::{Base, CellN, Ir, ValN};
+use crate::engine::exec::ir::{Base, CellN, CellNId, Ir, ValN};
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
@@ -24,9 +24,9 @@ pub struct PathC {
 }
 
 impl PathC {
-    pub(super) fn of(c: &CellN) -> Option<PathC> {
-        match c {
-            CellN::Path(base, dirs, len) => Some(PathC { base: *base, dirs: *dirs, len: *len }),
+    pub(super) fn of(ir: &Ir, c: CellNId) -> Option<PathC> {
+        match ir[c] {
+            CellN::Path(base, dirs, len) => Some(PathC { base, dirs, len }),
             _ => None,
         }
     }
@@ -55,14 +55,14 @@ impl PathC {
 }
 
 /// A cell as a closure.
-pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
-    match c {
+pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
+    match &ir[c] {
         CellN::Path(base, dirs, len) => {
             let p = PathC { base: *base, dirs: *dirs, len: *len };
             fc(move |g, s, cx| p.eval(g, s, cx))
         }
         CellN::StepDyn(a, d, back) => {
-            let (a, d, back) = (cell_f::<W>(ir, a), dir_f::<W>(ir, d), *back);
+            let (a, d, back) = (cell_f::<W>(ir, *a), dir_f::<W>(ir, d), *back);
             fc(move |g, s, cx| {
                 let c = (a.0)(g, s, cx);
                 if c == NONE {
@@ -77,7 +77,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
             })
         }
         CellN::Table(t, x) => {
-            let (t, x) = (*t as usize, cell_f::<W>(ir, x));
+            let (t, x) = (*t as usize, cell_f::<W>(ir, *x));
             fc(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 g.prog.cell_tables[t][g.table_at(c)]
@@ -101,14 +101,14 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
         }
         // A symmetry named in the rules: no value is built.
         CellN::Image(x, sym) if let ValN::Id(Shape::Sym, k) = **sym => {
-            let (x, k) = (cell_f::<W>(ir, x), SymId(k as u8));
+            let (x, k) = (cell_f::<W>(ir, *x), SymId(k as u8));
             fc(move |g, s, cx| match (x.0)(g, s, cx) {
                 NONE => NONE,
                 c => g.prog.geometry.image(CellId(c), k).0,
             })
         }
         CellN::Image(x, sym) => {
-            let (x, sym) = (cell_f::<W>(ir, x), val_f::<W>(ir, sym));
+            let (x, sym) = (cell_f::<W>(ir, *x), val_f::<W>(ir, sym));
             fc(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 match (sym.0)(g, s, cx) {
@@ -120,7 +120,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
         CellN::Previous(true) => fc(|_, s, _| s.previous().from),
         CellN::Previous(false) => fc(|_, s, _| s.previous().to),
         CellN::Next(c, d, set) => {
-            let (c, d, set) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
+            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
@@ -128,7 +128,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: &CellN) -> FC<W> {
             })
         }
         CellN::Offset(c, d, k) => {
-            let (c, d, k) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), num_c::<W>(ir, *k));
+            let (c, d, k) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), num_c::<W>(ir, *k));
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 match k.eval(g, s, cx) {

@@ -38,7 +38,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             collect(ir, n, neg, is_and, &mut items);
             combine(items, is_and)
         }
-        BoolN::In(c, set) => in_f(ir, c, *set, neg),
+        BoolN::In(c, set) => in_f(ir, *c, *set, neg),
         BoolN::Any(set) => match lits_of(ir, *set) {
             Some(l) if !l.is_empty() => any_spec(l, neg),
             _ => {
@@ -96,10 +96,10 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
         }
         BoolN::CellEq(a, b, eq) => {
             let want = *eq != neg;
-            match (PathC::of(a), PathC::of(b)) {
+            match (PathC::of(ir, *a), PathC::of(ir, *b)) {
                 (Some(x), Some(y)) => fb(move |g, s, cx| (x.eval(g, s, cx) == y.eval(g, s, cx)) == want),
                 _ => {
-                    let (x, y) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
+                    let (x, y) = (cell_f::<W>(ir, *a), cell_f::<W>(ir, *b));
                     fb(move |g, s, cx| {
                         let a = (x.0)(g, s, cx);
                         (a == (y.0)(g, s, cx)) == want
@@ -109,13 +109,13 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
         }
         BoolN::Table(t, c) => {
             let t = *t;
-            match PathC::of(c) {
+            match PathC::of(ir, *c) {
                 Some(p) => fb(move |g, s, cx| {
                     let c = p.eval(g, s, cx);
                     g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
                 }),
                 None => {
-                    let f = cell_f::<W>(ir, c);
+                    let f = cell_f::<W>(ir, *c);
                     fb(move |g, s, cx| {
                         let c = (f.0)(g, s, cx);
                         g.prog.bool_tables[t as usize][if c == NONE { g.board.n } else { c as usize }] != neg
@@ -135,7 +135,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(ir, c), bool_f::<W>(ir, *x, neg));
+            let (c, f) = (cell_f::<W>(ir, *c), bool_f::<W>(ir, *x, neg));
             fb(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
@@ -341,7 +341,7 @@ pub(super) fn dnf_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> Option<FB<
                 return None;
             }
             set = Some(*s);
-            ps.push(PathC::of(c)?);
+            ps.push(PathC::of(ir, *c)?);
         }
         paths.push(ps);
     }

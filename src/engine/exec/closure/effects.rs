@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FS, FX, Flow, Index};
-use crate::engine::exec::ir::{CellN, EffN, IdN, IndexN, Ir, SetN, Target};
+use crate::engine::exec::ir::{CellNId, EffN, IdN, IndexN, Ir, SetN, Target};
 use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 
 use super::cells::{PathC, cell_f};
@@ -18,7 +18,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
     match e {
         // A constant flag on one cell reached by a constant path (`flag(f, to + d)`):
         // the cell is worked out and the flag set without building a set.
-        EffN::Flag(IdN::Const(f), on, t) if let Some(p) = one_cell(ir, t).and_then(PathC::of) => {
+        EffN::Flag(IdN::Const(f), on, t) if let Some(p) = one_cell(ir, t).and_then(|c| PathC::of(ir, c)) => {
             let (f, on) = (*f, *on);
             fx(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
@@ -95,7 +95,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Tuck(a, b) => {
-            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
+            let (a, b) = (cell_f::<W>(ir, *a), cell_f::<W>(ir, *b));
             fx(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 if a != NONE
@@ -109,7 +109,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Move(a, b) => {
-            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
+            let (a, b) = (cell_f::<W>(ir, *a), cell_f::<W>(ir, *b));
             fx(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 // A piece moved onto another takes it, as a move does.
@@ -210,17 +210,17 @@ pub(super) fn captured<const W: usize>(s: &mut State<W>, cx: &mut Ctx<'_, W>, ca
 /// The cells an effect acts on, as a closure.
 pub(super) fn target_f<const W: usize>(ir: &Ir, t: &Target) -> FS<W> {
     match t {
-        Target::Cell(c) => cell_set_f(ir, c),
+        Target::Cell(c) => cell_set_f(ir, *c),
         Target::Set(x) => set_f(ir, *x),
     }
 }
 
 /// The one cell a target names, when it names one.
-fn one_cell<'a>(ir: &'a Ir, t: &'a Target) -> Option<&'a CellN> {
+fn one_cell(ir: &Ir, t: &Target) -> Option<CellNId> {
     match t {
-        Target::Cell(c) => Some(c),
+        Target::Cell(c) => Some(*c),
         Target::Set(x) => match &ir[*x] {
-            SetN::Cell(c) => Some(c),
+            SetN::Cell(c) => Some(*c),
             _ => None,
         },
     }

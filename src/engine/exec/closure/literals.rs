@@ -8,7 +8,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FM, FS, Game};
-use crate::engine::exec::ir::{Base, CellN, Ir, Lit, SetId, SetLit, SetN, SideN, Src};
+use crate::engine::exec::ir::{Base, CellNId, Ir, Lit, SetId, SetLit, SetN, SideN, Src};
 use crate::engine::exec::state::State;
 
 use super::cells::{PathC, cell_f};
@@ -128,8 +128,8 @@ pub(super) fn lits_of(ir: &Ir, set: SetId) -> Option<Vec<Lit>> {
 }
 
 /// `c in set` (`neg`: `c not in set`; no cell is in no set).
-pub(super) fn in_f<const W: usize>(ir: &Ir, c: &CellN, set: SetId, neg: bool) -> FB<W> {
-    match (PathC::of(c), lits_of(ir, set)) {
+pub(super) fn in_f<const W: usize>(ir: &Ir, c: CellNId, set: SetId, neg: bool) -> FB<W> {
+    match (PathC::of(ir, c), lits_of(ir, set)) {
         (Some(p), Some(l)) if !l.is_empty() => in_spec(p, l, neg),
         (Some(p), _) => {
             let m = member_f::<W>(ir, set);

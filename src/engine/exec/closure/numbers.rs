@@ -103,12 +103,12 @@ pub(super) fn num_c<const W: usize>(ir: &Ir, n: NumId) -> NumC<W> {
     match &ir[n] {
         NumN::Const(v) => NumC::Const(*v),
         NumN::Count(set) if lits_of(ir, *set).is_some() => NumC::Count(lits_of(ir, *set).expect("checked")),
-        NumN::Table(t, c) if PathC::of(c).is_some() => NumC::Table(*t, PathC::of(c).expect("checked")),
+        NumN::Table(t, c) if PathC::of(ir, *c).is_some() => NumC::Table(*t, PathC::of(ir, *c).expect("checked")),
         NumN::Passes => NumC::Passes,
         NumN::Captures => NumC::Captures,
         NumN::Count(x)
             if let SetN::Run(c, DirN::Const(d), set) = &ir[*x]
-                && let Some(p) = PathC::of(c)
+                && let Some(p) = PathC::of(ir, *c)
                 && let Some(l) = lits_of(ir, *set) =>
         {
             NumC::RunLen(p, *d, l)
@@ -162,7 +162,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             fnum(move |g, s, cx| c.eval(g, s, cx))
         }
         NumN::Table(t, x) => {
-            let (t, x) = (*t as usize, cell_f::<W>(ir, x));
+            let (t, x) = (*t as usize, cell_f::<W>(ir, *x));
             fnum(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 g.prog.num_tables[t][g.table_at(c)]
@@ -190,7 +190,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
         }
         NumN::TurnsWithoutCapture => fnum(|_, s, _| s.turns_without_capture() as i64),
         NumN::Height(x) => {
-            let x = cell_f::<W>(ir, x);
+            let x = cell_f::<W>(ir, *x);
             fnum(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 if c == NONE { 0 } else { s.height(c) as i64 }
@@ -243,14 +243,14 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             })
         }
         NumN::Distance(a, b) => {
-            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
+            let (a, b) = (cell_f::<W>(ir, *a), cell_f::<W>(ir, *b));
             fnum(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 g.board.distance(&g.prog, a, b)
             })
         }
         NumN::Coord(which, c) => {
-            let (which, c) = (*which, cell_f::<W>(ir, c));
+            let (which, c) = (*which, cell_f::<W>(ir, *c));
             fnum(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 if c == NONE {

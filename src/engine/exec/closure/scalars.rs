@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellN, DirN, DirsN, IdN, Ir, SideN};
+use crate::engine::exec::ir::{CellNId, DirN, DirsN, IdN, Ir, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -67,7 +67,7 @@ pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
             })
         }
         SideN::Owner(c) => {
-            let c = cell_f::<W>(ir, c);
+            let c = cell_f::<W>(ir, *c);
             ff(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 match (c != NONE).then(|| g.top(s, c)).flatten() {
@@ -125,7 +125,7 @@ pub fn id_f<const W: usize>(ir: &Ir, n: &IdN) -> FId<W> {
             ff(move |_, _, _| k)
         }
         IdN::Taken => ff(|_, _, cx| cx.mv.taken.map_or(u16::MAX, kind_of)),
-        IdN::KindOf(c) => kind_on_f(ir, c),
+        IdN::KindOf(c) => kind_on_f(ir, *c),
         IdN::W(w) => wrap_f(ir, w),
     }
 }
@@ -145,7 +145,7 @@ pub fn id_opt_f<const W: usize>(ir: &Ir, n: &IdN) -> FF<W, Option<u16>> {
 }
 
 /// The kind of the (top) piece on a cell (`u16::MAX` for none).
-pub fn kind_on_f<const W: usize>(ir: &Ir, c: &CellN) -> FId<W> {
+pub fn kind_on_f<const W: usize>(ir: &Ir, c: CellNId) -> FId<W> {
     let c = cell_f::<W>(ir, c);
     ff(move |g, s, cx| {
         let c = (c.0)(g, s, cx);

@@ -5,7 +5,7 @@ use crate::board::{CellId, SymId};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::{FM, FS};
-use crate::engine::exec::ir::{CellN, Ir, SetId, SetN, Src};
+use crate::engine::exec::ir::{CellNId, Ir, SetId, SetN, Src};
 use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
@@ -64,7 +64,7 @@ pub fn member_f<const W: usize>(ir: &Ir, id: SetId) -> FM<W> {
             fm(move |g, s, cx, c| if (k.0)(g, s, cx) { (x.0)(g, s, cx, c) } else { (y.0)(g, s, cx, c) })
         }
         SetN::Cell(x) => {
-            let f = cell_f::<W>(ir, x);
+            let f = cell_f::<W>(ir, *x);
             fm(move |g, s, cx, c| (f.0)(g, s, cx) == c)
         }
         _ => {
@@ -75,8 +75,8 @@ pub fn member_f<const W: usize>(ir: &Ir, id: SetId) -> FM<W> {
 }
 
 /// The set of one cell (none: the empty set) as a closure: [`SetN::Cell`]'s.
-pub(super) fn cell_set_f<const W: usize>(ir: &Ir, x: &CellN) -> FS<W> {
-    match PathC::of(x) {
+pub(super) fn cell_set_f<const W: usize>(ir: &Ir, x: CellNId) -> FS<W> {
+    match PathC::of(ir, x) {
         Some(p) => fs(move |g, s, cx| {
             let c = p.eval(g, s, cx);
             if c == NONE { Bits::EMPTY } else { Bits::single(c) }
@@ -147,7 +147,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             let (k, x, y) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { (x.0)(g, s, cx) } else { (y.0)(g, s, cx) })
         }
-        SetN::Cell(x) => cell_set_f(ir, x),
+        SetN::Cell(x) => cell_set_f(ir, *x),
         SetN::FromTable(t) => {
             let t = *t as usize;
             fs(move |g, _, cx| {
@@ -175,7 +175,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             fs(move |g, s, cx| g.board.neighbours_of((f.0)(g, s, cx)))
         }
         SetN::Group(c) => {
-            let c = cell_f::<W>(ir, c);
+            let c = cell_f::<W>(ir, *c);
             fs(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.group_of(s, cx, c)
@@ -189,7 +189,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Without(c, x) => {
-            let (c, f) = (cell_f::<W>(ir, c), set_f::<W>(ir, *x));
+            let (c, f) = (cell_f::<W>(ir, *c), set_f::<W>(ir, *x));
             fs(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (f.0)(g, t, cx))
@@ -234,7 +234,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Table(t, x) => {
-            let (t, f) = (*t as usize, cell_f::<W>(ir, x));
+            let (t, f) = (*t as usize, cell_f::<W>(ir, *x));
             fs(move |g, s, cx| {
                 let c = (f.0)(g, s, cx);
                 g.sets[g.prog.set_tables[t][g.table_at(c)] as usize]
@@ -248,7 +248,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Range(a, b) => {
-            let (a, b) = (cell_f::<W>(ir, a), cell_f::<W>(ir, b));
+            let (a, b) = (cell_f::<W>(ir, *a), cell_f::<W>(ir, *b));
             fs(move |g, s, cx| {
                 let (a, b) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 if a == NONE || b == NONE {
@@ -341,7 +341,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Ray(c, d, line) => {
-            let (c, d, line) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), *line);
+            let (c, d, line) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), *line);
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let mut out = g.board.ray(c, d);
@@ -353,7 +353,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Run(c, d, set) => {
-            let (c, d, set) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
+            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);

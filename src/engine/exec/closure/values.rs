@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellN, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
+    BoolId, CellNId, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -44,7 +44,7 @@ macro_rules! node {
 
 node!(BoolId, bool, |ir, n: &BoolId| closure::bool_f(ir, *n, false), |_g, v| v.bool());
 node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
-node!(CellN, u16, closure::cell_f, |_g, v| v.cell());
+node!(CellNId, u16, |ir, n: &CellNId| closure::cell_f(ir, *n), |_g, v| v.cell());
 node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
 node!(DirN, u8, closure::dir_f, |_g, v| match v {
     Val::Dir(d) => *d,
@@ -88,7 +88,7 @@ pub fn wrap_f<const W: usize, T: Node<W>>(ir: &Ir, w: &Wrap<T>) -> FF<W, T::Out>
             })
         }
         Wrap::Without(c, x) => {
-            let (c, x) = (closure::cell_f::<W>(ir, c), x.build(ir));
+            let (c, x) = (closure::cell_f::<W>(ir, *c), x.build(ir));
             ff(move |g, s, cx| {
                 let c = (c.0)(g, s, cx);
                 g.in_lifted(s, cx, c, &mut |g, t, cx| (x.0)(g, t, cx))
@@ -113,12 +113,12 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
     match n {
         ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), *x, Val::Bool),
         ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
-        ValN::Cell(x) => of!(closure::cell_f::<W>, x, Val::Cell),
+        ValN::Cell(x) => of!(closure::cell_f::<W>, *x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
         ValN::Side(x) => of!(closure::side_f::<W>, x, Val::Side),
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
-        ValN::KindOf(c) => of!(closure::kind_on_f::<W>, c, Val::Kind),
+        ValN::KindOf(c) => of!(closure::kind_on_f::<W>, *c, Val::Kind),
         ValN::Dir(x) => {
             let f = closure::dir_f::<W>(ir, x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {

@@ -6,11 +6,17 @@ use super::filtered::Unrolled;
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, Shape};
-use crate::engine::exec::ir::{Base, BoolId, BoolN, CellN, SetId, SetN};
+use crate::engine::exec::ir::{Base, BoolId, BoolN, CellN, CellNId, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers a cell.
-    pub fn cell(&mut self, e: &E) -> CellN {
+    pub fn cell(&mut self, e: &E) -> CellNId {
+        let n = self.cell_node(e);
+        self.intern(n)
+    }
+
+    /// Lowers a cell to its node.
+    fn cell_node(&mut self, e: &E) -> CellN {
         let path = |b: Base| CellN::Path(b, [0; 4], 0);
         match e {
             E::Cell(c) => path(Base::Const(*c)),
@@ -22,32 +28,38 @@ impl<const W: usize> Lower<'_, W> {
             E::Local(i) => path(Base::Local(*i)),
             E::Bin(op @ (Op::Step | Op::StepBack), a, b) => {
                 let back = *op == Op::StepBack;
-                let base = self.cell(a);
+                let base = self.cell_node(a);
                 match (base, &**b) {
                     (CellN::Path(bs, mut dirs, len), E::Dir(d)) if len < 4 => {
                         dirs[len as usize] = if back { self.g.board.opposite[*d as usize] } else { *d };
                         CellN::Path(bs, dirs, len + 1)
                     }
-                    (base, _) => CellN::StepDyn(Box::new(base), Box::new(self.dir(b)), back),
+                    (base, _) => {
+                        let base = self.intern(base);
+                        CellN::StepDyn(base, Box::new(self.dir(b)), back)
+                    }
                 }
             }
-            E::CellTable(t, x) => CellN::Table(*t, Box::new(self.cell(x))),
+            E::CellTable(t, x) => CellN::Table(*t, self.cell(x)),
             E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(self.set(&args[0])),
             E::Call(Builtin::CellAt, args) if args.len() == 2 => CellN::At(self.num(&args[0]), self.num(&args[1])),
             E::Call(Builtin::Image, args) if args.len() == 2 => {
-                CellN::Image(Box::new(self.cell(&args[0])), Box::new(self.value(&args[1])))
+                CellN::Image(self.cell(&args[0]), Box::new(self.value(&args[1])))
             }
             E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
             E::Call(Builtin::Next, args) if args.len() == 3 => {
-                CellN::Next(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.set(&args[2]))
+                CellN::Next(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Call(Builtin::Offset, args) if args.len() == 3 => {
-                CellN::Offset(Box::new(self.cell(&args[0])), self.dir(&args[1]), self.num(&args[2]))
+                CellN::Offset(self.cell(&args[0]), self.dir(&args[1]), self.num(&args[2]))
             }
-            _ => self.wrap(e, Self::cell, |_, w| CellN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                path(Base::Const(NONE))
-            }),
+            _ => match self.wrap(e, Self::cell, |l, w| l.intern(CellN::W(w))) {
+                Some(x) => self.ir[x].clone(),
+                None => {
+                    self.unlowered(e);
+                    path(Base::Const(NONE))
+                }
+            },
         }
     }
 

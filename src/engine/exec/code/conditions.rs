@@ -147,14 +147,14 @@ impl<const W: usize> Lower<'_, W> {
         // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
         // is in `S`.
         if let SetN::Run(c, d, inner) = self.ir[s].clone() {
-            let first = match (c, d) {
+            let first = match (self.ir[c].clone(), d) {
                 (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
                     dirs[len as usize] = d;
                     CellN::Path(b, dirs, len + 1)
                 }
-                (c, d) => CellN::StepDyn(Box::new(c), Box::new(d), false),
+                (_, d) => CellN::StepDyn(c, Box::new(d), false),
             };
-            return BoolN::In(first, inner);
+            return BoolN::In(self.intern(first), inner);
         }
         if let Some((id, rest)) = self.split_const(s) {
             let r = self.const_bits(id);
@@ -162,7 +162,8 @@ impl<const W: usize> Lower<'_, W> {
                 0 => return BoolN::Const(false),
                 1 => {
                     let c = r.first().unwrap_or(NONE);
-                    return BoolN::In(CellN::Path(Base::Const(c), [0; 4], 0), rest);
+                    let c = self.intern(CellN::Path(Base::Const(c), [0; 4], 0));
+                    return BoolN::In(c, rest);
                 }
                 _ => {}
             }
@@ -282,14 +283,15 @@ impl<const W: usize> Lower<'_, W> {
                 return None;
             }
             for f in t {
-                let BoolN::In(CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len), set) = f else {
+                let BoolN::In(c, set) = f else { return None };
+                let CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len) = self.ir[*c] else {
                     return None;
                 };
-                if key.is_some_and(|(b, s)| b != *base || s != *set) {
+                if key.is_some_and(|(b, s)| b != base || s != *set) {
                     return None;
                 }
-                key = Some((*base, *set));
-                paths.push((*dirs, *len));
+                key = Some((base, *set));
+                paths.push((dirs, len));
             }
             sizes.push(t.len() as u8);
         }
@@ -365,7 +367,7 @@ pub(super) fn flip(op: Cmp) -> Cmp {
 fn one_cell_test(ir: &Ir, b: BoolId) -> bool {
     matches!(
         &ir[b],
-        BoolN::In(CellN::Path(..), s) if matches!(
+        BoolN::In(c, s) if matches!(ir[*c], CellN::Path(..)) && matches!(
             ir[*s],
             SetN::Empty | SetN::Occupied | SetN::Own | SetN::Enemy | SetN::Kind(_) | SetN::Flag(_) | SetN::Const(_)
         )

@@ -149,7 +149,8 @@ impl<const W: usize> Lower<'_, W> {
             c = a;
         }
         let E::Bin(Op::CellIn, cell, set) = c else { return None };
-        match self.cell(cell) {
+        let c = self.cell(cell);
+        match self.ir[c] {
             CellN::Path(base @ (Base::From | Base::To | Base::Middle), dirs, len) => {
                 Some((base, (**set).clone(), dirs, len))
             }
