@@ -2,9 +2,10 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers, conditions and cells are not held in
-//! trees of their own: each is stored once in the lowering's [`Ir`] and held by its id
-//! ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`]), so that equal nodes are one node.
+//! walked at play time. Sets of cells, numbers, conditions, cells and values are not
+//! held in trees of their own: each is stored once in the lowering's [`Ir`] and held by
+//! its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`]), so that equal
+//! nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -25,6 +26,9 @@ pub type NumId = Id<NumN>;
 /// A condition in the lowering's [`Ir`].
 pub type BoolId = Id<BoolN>;
 
+/// A value in the lowering's [`Ir`].
+pub type ValId = Id<ValN>;
+
 /// A cell in the lowering's [`Ir`] (a node, not a cell of the board: that is
 /// [`crate::board::CellId`]).
 pub type CellNId = Id<CellN>;
@@ -41,6 +45,8 @@ pub struct Ir {
     pub bools: Arena<BoolN>,
     /// The cells.
     pub cells: Arena<CellN>,
+    /// The values of any type.
+    pub vals: Arena<ValN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -70,6 +76,20 @@ impl InIr for BoolN {
 impl InIr for CellN {
     fn arena(ir: &mut Ir) -> &mut Arena<CellN> {
         &mut ir.cells
+    }
+}
+
+impl InIr for ValN {
+    fn arena(ir: &mut Ir) -> &mut Arena<ValN> {
+        &mut ir.vals
+    }
+}
+
+impl Index<ValId> for Ir {
+    type Output = ValN;
+
+    fn index(&self, id: ValId) -> &ValN {
+        &self.vals[id]
     }
 }
 
@@ -136,7 +156,7 @@ pub enum CellN {
     /// `cell(x, y)`.
     At(NumId, NumId),
     /// `image(c, symmetry)`.
-    Image(CellNId, Box<ValN>),
+    Image(CellNId, ValId),
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
@@ -292,7 +312,7 @@ pub enum SetN {
     /// elements that pass, folded as they are taken (none: the empty set).
     FoldIf(u32, Box<Items>, BoolId, bool),
     /// `image(S, symmetry)`.
-    Image(SetId, Box<ValN>),
+    Image(SetId, ValId),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
     Ray(CellNId, DirN, bool),
     /// `run(c, d, S)`.
@@ -419,13 +439,13 @@ pub enum BoolN {
     /// from the cells of `s` in `a`, instead of every group listed).
     Spans([SetId; 3]),
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
-    Eq(Box<ValN>, Box<ValN>, bool),
+    Eq(ValId, ValId, bool),
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
     SideEq(SideN, SideN, bool),
     /// A direction in a set of directions.
     DirIn(DirN, DirsN),
     /// A value in a list.
-    ListIn(Box<ValN>, Box<ListN>),
+    ListIn(ValId, Box<ListN>),
     /// A list is not empty.
     AnyOf(Box<ListN>),
     /// A form every node type shares.
@@ -526,7 +546,7 @@ pub enum NumN {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexN {
     At(usize),
-    Read(Box<ValN>),
+    Read(ValId),
 }
 
 /// What an effect acts on.
@@ -599,7 +619,7 @@ pub enum Wrap<T> {
     /// `if c then a else b`.
     If(BoolId, T, T),
     /// Bind slots, then evaluate.
-    Bind(Vec<(u32, ValN)>, T),
+    Bind(Vec<(u32, ValId)>, T),
     /// `at_turn_start(x)`: in the position at the start of the turn.
     AtStart(T),
     /// `without(c, x)`: with the top piece of the cell lifted off.
@@ -635,14 +655,14 @@ pub enum ValN {
     /// `kind(c)`: the kind of the (top) piece on a cell.
     KindOf(CellNId),
     /// A form every node type shares.
-    W(Box<Wrap<ValN>>),
+    W(Box<Wrap<ValId>>),
 }
 
 /// A list.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ListN {
     /// `[a, b, ...]`.
-    Items(Vec<ValN>),
+    Items(Vec<ValId>),
     /// `players` or `colours`: the sides from the first to before the second.
     Sides(u8, u8),
     /// `symmetries`.
@@ -687,8 +707,8 @@ pub enum Const {
 
 impl Const {
     /// The value a node always has, when it has one.
-    pub fn of(ir: &Ir, n: &ValN) -> Option<Const> {
-        Some(match n {
+    pub fn of(ir: &Ir, n: ValId) -> Option<Const> {
+        Some(match &ir[n] {
             ValN::Bool(x) if let BoolN::Const(b) = ir[*x] => Const::Bool(b),
             ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
             ValN::Side(SideN::Const(k)) => Const::Side(*k),

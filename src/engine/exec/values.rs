@@ -8,7 +8,7 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
-use crate::engine::exec::ir::{BoolN, DirN, DirsN, IdN, Items, ListN, SideN, ValN, Wrap};
+use crate::engine::exec::ir::{BoolN, DirN, DirsN, IdN, Items, ListN, SideN, ValId, ValN, Wrap};
 
 impl<const W: usize> Lower<'_, W> {
     /// The shape of an expression of the program.
@@ -56,7 +56,7 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers bindings.
-    pub(crate) fn binds(&mut self, binds: &[(u32, E)]) -> Vec<(u32, ValN)> {
+    pub(crate) fn binds(&mut self, binds: &[(u32, E)]) -> Vec<(u32, ValId)> {
         binds.iter().map(|(slot, x)| (*slot, self.value(x))).collect()
     }
 
@@ -67,8 +67,8 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a value of any shape.
-    pub fn value(&mut self, e: &E) -> ValN {
-        match self.shape(e) {
+    pub fn value(&mut self, e: &E) -> ValId {
+        let n = match self.shape(e) {
             Shape::Bool => ValN::Bool(self.bool(e)),
             Shape::Num => ValN::Num(self.num(e)),
             Shape::Cell => ValN::Cell(self.cell(e)),
@@ -87,12 +87,16 @@ impl<const W: usize> Lower<'_, W> {
                 E::Previous(f) => ValN::Previous(*f),
                 E::Ctx(ContextVar::Taken) => ValN::Taken,
                 E::Call(Builtin::KindOf, args) if args.len() == 1 => ValN::KindOf(self.cell(&args[0])),
-                _ => self.wrap(e, Self::value, |_, w| ValN::W(w)).unwrap_or_else(|| {
-                    self.unlowered(e);
-                    ValN::Bool(self.intern(BoolN::Const(false)))
-                }),
+                _ => match self.wrap(e, Self::value, |l, w| l.intern(ValN::W(w))) {
+                    Some(x) => return x,
+                    None => {
+                        self.unlowered(e);
+                        ValN::Bool(self.intern(BoolN::Const(false)))
+                    }
+                },
             },
-        }
+        };
+        self.intern(n)
     }
 
     /// Lowers a list.

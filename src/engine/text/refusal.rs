@@ -184,7 +184,7 @@ fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Opti
                         &mv,
                         outer,
                         |lw| lw.value(src),
-                        |view, s, cx, ir, node| (val_f(ir, node).0)(view, s, cx),
+                        |view, s, cx, ir, node| (val_f(ir, *node).0)(view, s, cx),
                     )?]
                 }
             };

@@ -100,7 +100,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
             })
         }
         // A symmetry named in the rules: no value is built.
-        CellN::Image(x, sym) if let ValN::Id(Shape::Sym, k) = **sym => {
+        CellN::Image(x, sym) if let ValN::Id(Shape::Sym, k) = ir[*sym] => {
             let (x, k) = (cell_f::<W>(ir, *x), SymId(k as u8));
             fc(move |g, s, cx| match (x.0)(g, s, cx) {
                 NONE => NONE,
@@ -108,7 +108,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
             })
         }
         CellN::Image(x, sym) => {
-            let (x, sym) = (cell_f::<W>(ir, *x), val_f::<W>(ir, sym));
+            let (x, sym) = (cell_f::<W>(ir, *x), val_f::<W>(ir, *sym));
             fc(move |g, s, cx| {
                 let c = (x.0)(g, s, cx);
                 match (sym.0)(g, s, cx) {

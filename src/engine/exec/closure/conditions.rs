@@ -163,10 +163,10 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::Eq(a, b, eq) => {
-            if let Some(f) = eq_const_f(ir, a, b, *eq != neg).or_else(|| eq_const_f(ir, b, a, *eq != neg)) {
+            if let Some(f) = eq_const_f(ir, *a, *b, *eq != neg).or_else(|| eq_const_f(ir, *b, *a, *eq != neg)) {
                 return f;
             }
-            let (a, b, want) = (val_f::<W>(ir, a), val_f::<W>(ir, b), *eq != neg);
+            let (a, b, want) = (val_f::<W>(ir, *a), val_f::<W>(ir, *b), *eq != neg);
             fb(move |g, s, cx| {
                 let (x, y) = ((a.0)(g, s, cx), (b.0)(g, s, cx));
                 g.same(s, &x, &y) == want
@@ -180,7 +180,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::ListIn(x, list) => {
-            let (x, l) = (val_f::<W>(ir, x), list_f::<W>(ir, list));
+            let (x, l) = (val_f::<W>(ir, *x), list_f::<W>(ir, list));
             fb(move |g, s, cx| {
                 let x = (x.0)(g, s, cx);
                 (l.0)(g, s, cx).contains(&x) != neg

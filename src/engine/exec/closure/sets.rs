@@ -331,7 +331,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Image(x, sym) => {
-            let (x, sym) = (set_f::<W>(ir, *x), val_f::<W>(ir, sym));
+            let (x, sym) = (set_f::<W>(ir, *x), val_f::<W>(ir, *sym));
             fs(move |g, s, cx| {
                 let set = (x.0)(g, s, cx);
                 match (sym.0)(g, s, cx) {

@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValN, Wrap,
+    BoolId, CellNId, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -56,7 +56,7 @@ node!(IdN, u16, closure::id_f, |_g, v| match v {
     Val::Kind(k) | Val::Flag(k) => *k,
     _ => u16::MAX,
 });
-node!(ValN, Val<W>, val_f, |_g, v| v.clone());
+node!(ValId, Val<W>, |ir, n: &ValId| val_f(ir, *n), |_g, v| v.clone());
 node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
     Val::List(l) => l.clone(),
     _ => Rc::new(Vec::new()),
@@ -70,7 +70,7 @@ pub fn wrap_f<const W: usize, T: Node<W>>(ir: &Ir, w: &Wrap<T>) -> FF<W, T::Out>
             ff(move |g, s, cx| if (c.0)(g, s, cx) { (a.0)(g, s, cx) } else { (b.0)(g, s, cx) })
         }
         Wrap::Bind(binds, body) => {
-            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(ir, x))).collect();
+            let binds: Vec<(u32, FV<W>)> = binds.iter().map(|(slot, x)| (*slot, val_f(ir, *x))).collect();
             let body = body.build(ir);
             ff(move |g, s, cx| {
                 for (slot, x) in &binds {
@@ -103,14 +103,14 @@ pub fn wrap_f<const W: usize, T: Node<W>>(ir: &Ir, w: &Wrap<T>) -> FF<W, T::Out>
 }
 
 /// A value as a closure.
-pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
+pub fn val_f<const W: usize>(ir: &Ir, n: ValId) -> FV<W> {
     macro_rules! of {
         ($f:expr, $x:expr, $v:path) => {{
             let f = $f(ir, $x);
             ff(move |g, s, cx| $v((f.0)(g, s, cx)))
         }};
     }
-    match n {
+    match &ir[n] {
         ValN::Bool(x) => of!(|ir, x| closure::bool_f::<W>(ir, x, false), *x, Val::Bool),
         ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, *x, Val::Cell),
@@ -143,8 +143,8 @@ pub fn val_f<const W: usize>(ir: &Ir, n: &ValN) -> FV<W> {
 /// `x == k` (`want`: or `x != k`) for a constant `k` and a value read straight from
 /// the position (`previous.action`, `previous.phase`, `phase`), compared without
 /// building either value: as [`Game::same`] compares them.
-pub fn eq_const_f<const W: usize>(ir: &Ir, x: &ValN, k: &ValN, want: bool) -> Option<FB<W>> {
-    Some(match (x, Const::of(ir, k)?) {
+pub fn eq_const_f<const W: usize>(ir: &Ir, x: ValId, k: ValId, want: bool) -> Option<FB<W>> {
+    Some(match (&ir[x], Const::of(ir, k)?) {
         (ValN::Previous(Field::Phase), Const::Phase(p)) => fb(move |_, s, _| (s.previous().phase == p) == want),
         (ValN::Previous(f), Const::Action(a)) if *f != Field::Phase => {
             fb(move |_, s, _| (s.previous().action == Some(a)) == want)
@@ -161,7 +161,7 @@ pub fn eq_const_f<const W: usize>(ir: &Ir, x: &ValN, k: &ValN, want: bool) -> Op
 pub fn list_f<const W: usize>(ir: &Ir, n: &ListN) -> FL<W> {
     match n {
         ListN::Items(xs) => {
-            let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(ir, x)).collect();
+            let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(ir, *x)).collect();
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for x in &xs {
@@ -220,7 +220,7 @@ pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
         }
         // A list of constants is made once, and shared by every loop over it.
         Items::List(ListN::Items(xs))
-            if let Some(l) = xs.iter().map(|x| Const::of(ir, x)).collect::<Option<Arc<[Const]>>>() =>
+            if let Some(l) = xs.iter().map(|x| Const::of(ir, *x)).collect::<Option<Arc<[Const]>>>() =>
         {
             ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }

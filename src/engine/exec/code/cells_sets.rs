@@ -43,9 +43,7 @@ impl<const W: usize> Lower<'_, W> {
             E::CellTable(t, x) => CellN::Table(*t, self.cell(x)),
             E::Call(Builtin::The, args) if args.len() == 1 => CellN::The(self.set(&args[0])),
             E::Call(Builtin::CellAt, args) if args.len() == 2 => CellN::At(self.num(&args[0]), self.num(&args[1])),
-            E::Call(Builtin::Image, args) if args.len() == 2 => {
-                CellN::Image(self.cell(&args[0]), Box::new(self.value(&args[1])))
-            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => CellN::Image(self.cell(&args[0]), self.value(&args[1])),
             E::Previous(f @ (Field::From | Field::To)) => CellN::Previous(*f == Field::From),
             E::Call(Builtin::Next, args) if args.len() == 3 => {
                 CellN::Next(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
@@ -164,9 +162,7 @@ impl<const W: usize> Lower<'_, W> {
                     self.set_node(&args[0])
                 }
             }
-            E::Call(Builtin::Image, args) if args.len() == 2 => {
-                SetN::Image(self.set(&args[0]), Box::new(self.value(&args[1])))
-            }
+            E::Call(Builtin::Image, args) if args.len() == 2 => SetN::Image(self.set(&args[0]), self.value(&args[1])),
             E::Call(b @ (Builtin::Ray | Builtin::Line), args) if args.len() == 2 => {
                 SetN::Ray(self.cell(&args[0]), self.dir(&args[1]), *b == Builtin::Line)
             }

@@ -67,7 +67,7 @@ impl<const W: usize> Lower<'_, W> {
                 } else if x == Shape::Side && y == Shape::Side {
                     BoolN::SideEq(self.side(a), self.side(b), eq)
                 } else {
-                    BoolN::Eq(Box::new(self.value(a)), Box::new(self.value(b)), eq)
+                    BoolN::Eq(self.value(a), self.value(b), eq)
                 }
             }
             E::BoolTable(t, x) => BoolN::Table(*t, self.cell(x)),
@@ -107,7 +107,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Bin(Op::Within, a, b) => BoolN::Within(self.set(a), self.set(b)),
             E::Bin(Op::DirIn, a, b) => BoolN::DirIn(self.dir(a), self.dirs(b)),
-            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(Box::new(self.value(a)), Box::new(self.list(b))),
+            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(self.value(a), Box::new(self.list(b))),
             E::Comp { kind: Comprehension::Any, slot, source, body, .. }
                 if let Some((within, a, b)) = spans(*slot, source, body) =>
             {

@@ -16,13 +16,13 @@ impl<const W: usize> Lower<'_, W> {
         let mut out = Vec::with_capacity(idx.len());
         for (k, e) in idx.iter().enumerate() {
             let v = self.value(e);
-            let key = Const::of(&self.ir, &v).and_then(|x| key_of(&x.val::<W>()));
+            let key = Const::of(&self.ir, v).and_then(|x| key_of(&x.val::<W>()));
             let keys = dims.and_then(|d| d.get(k));
             match (key, keys) {
                 (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
                     out.push(IndexN::At(pos))
                 }
-                _ => out.push(IndexN::Read(Box::new(v))),
+                _ => out.push(IndexN::Read(v)),
             }
         }
         out

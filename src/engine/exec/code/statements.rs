@@ -82,7 +82,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Let(slot, e) => {
                 let v = self.value(e);
-                CS::Let(*slot, val_f(&self.ir, &v))
+                CS::Let(*slot, val_f(&self.ir, v))
             }
             S::First(blocks) => CS::First(blocks.iter().map(|b| self.block(b, capture, Form::Moves)).collect()),
             S::Optional(b) => CS::Optional(self.block(b, capture, Form::Moves)),
@@ -249,7 +249,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::Let(slot, e) => {
                 let v = self.value(e);
-                let (slot, v) = (*slot, val_f(&self.ir, &v));
+                let (slot, v) = (*slot, val_f(&self.ir, v));
                 closure::fx(move |g, st, cx| {
                     let x = (v.0)(g, st, cx);
                     g.store(cx, slot, x);
