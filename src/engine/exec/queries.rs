@@ -69,6 +69,12 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The group (connected part) of `within` that holds `c`, found once per set in a
+    /// context.
+    pub fn group_in(&self, cx: &mut Ctx<W>, c: u16, within: Bits<W>) -> Bits<W> {
+        cx.extra().components.of(self.identity).part(c, within, || self.board.component(c, within))
+    }
+
     /// The groups (connected parts) of a set, in order of their first cells, found
     /// once per set in a context.
     pub fn groups_of(&self, cx: &mut Ctx<W>, set: Bits<W>) -> std::rc::Rc<Vec<Bits<W>>> {

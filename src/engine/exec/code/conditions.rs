@@ -380,14 +380,17 @@ fn spans<'e>(slot: u32, source: &'e E, body: &'e E) -> Option<(&'e E, &'e E, &'e
     let E::Call(Builtin::Groups, within) = source else { return None };
     let [within] = &within[..] else { return None };
     let E::Bin(Op::And, x, y) = body else { return None };
-    let meets = |e: &'e E| -> Option<&'e E> {
-        let E::Call(Builtin::Any, args) = e else { return None };
-        let [E::Bin(Op::SetAnd, p, q)] = &args[..] else { return None };
-        let other = match (&**p, &**q) {
-            (E::Local(i), o) | (o, E::Local(i)) if *i == slot => o,
-            _ => return None,
-        };
-        (!any_node(other, &|x| matches!(x, E::Local(i) if *i == slot))).then_some(other)
+    Some((within, meets(slot, x)?, meets(slot, y)?))
+}
+
+/// The set `x` of `any(g and x)` (either operand order) for the local `g` in `slot`,
+/// when `x` does not read `g`.
+pub(super) fn meets(slot: u32, e: &E) -> Option<&E> {
+    let E::Call(Builtin::Any, args) = e else { return None };
+    let [E::Bin(Op::SetAnd, p, q)] = &args[..] else { return None };
+    let other = match (&**p, &**q) {
+        (E::Local(i), o) | (o, E::Local(i)) if *i == slot => o,
+        _ => return None,
     };
-    Some((within, meets(x)?, meets(y)?))
+    (!any_node(other, &|x| matches!(x, E::Local(i) if *i == slot))).then_some(other)
 }

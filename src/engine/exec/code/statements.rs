@@ -2,13 +2,16 @@
 //! effects made one closure, with runs of `if`s that share a first test fused under it.
 
 use super::Lower;
-use crate::check::hir::Effect;
+use super::conditions::meets;
+use super::deps::deps;
+use crate::check::hir::{Builtin, Effect};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, NONE, Op, S, Shape};
 use crate::engine::exec::closure::values::{items_f, val_f};
 use crate::engine::exec::closure::{self, index_f};
 use crate::engine::exec::game::{CS, FX, Flow, Form, Index};
 use crate::engine::exec::ir::{Base, BoolId, CellN, EffN, Ir, Target};
+use crate::engine::exec::value::Val;
 
 impl<const W: usize> Lower<'_, W> {
     fn target(&mut self, e: &E) -> Target {
@@ -233,6 +236,34 @@ impl<const W: usize> Lower<'_, W> {
                 closure::effect_f(&self.ir, &e, capture)
             }
             S::Capture(inner) => self.stmt_fx(inner, true),
+            S::For(slot, src, body)
+                if self.g.fast
+                    && let Some((within, meeting, inner)) = groups_meeting(*slot, src, body) =>
+            {
+                let (within, meeting) = (self.set(within), self.set(meeting));
+                let (within, meeting) = (closure::set_f(&self.ir, within), closure::set_f(&self.ir, meeting));
+                let (slot, body) = (*slot, self.block_fx(inner, capture));
+                closure::fx(move |g, st, cx| {
+                    let within = (within.0)(g, st, cx);
+                    let seeds = within & (meeting.0)(g, st, cx);
+                    if seeds.is_empty() {
+                        return Flow::GO;
+                    }
+                    // The groups meeting the set, taken in order of their first cells,
+                    // as `groups` lists them.
+                    let mut left = g.board.connected_to(seeds, within);
+                    while let Some(c) = left.first() {
+                        let group = g.group_in(cx, c, within);
+                        left = left - group;
+                        g.store(cx, slot, Val::Cells(group));
+                        let r = (body.0)(g, st, cx);
+                        if r.ends() {
+                            return r;
+                        }
+                    }
+                    Flow::GO
+                })
+            }
             S::For(slot, src, body) => {
                 let src = self.items(src);
                 let (slot, items, body) = (*slot, items_f(&self.ir, &src), self.block_fx(body, capture));
@@ -354,4 +385,17 @@ fn shared_runs<const W: usize>(
         }
     }
     out
+}
+
+/// The parts of `for g in groups(within) { if any(g and meeting) { inner } }` (no
+/// `else`), when `meeting` reads neither `g` nor the position, so that it is the same
+/// at every group: (`within`, `meeting`, `inner`). Only the groups meeting it are
+/// then found, by one flood from their cells, instead of every group of `within`.
+fn groups_meeting<'e>(slot: u32, src: &'e E, body: &'e [S]) -> Option<(&'e E, &'e E, &'e [S])> {
+    let E::Call(Builtin::Groups, within) = src else { return None };
+    let [within] = &within[..] else { return None };
+    let [S::If(branches, None)] = body else { return None };
+    let [(cond, inner)] = &branches[..] else { return None };
+    let meeting = meets(slot, cond)?;
+    (!deps(meeting).state).then_some((within, meeting, &inner[..]))
 }
