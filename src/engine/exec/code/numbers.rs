@@ -33,6 +33,14 @@ impl<const W: usize> Lower<'_, W> {
         let n = match e {
             E::Num(n) => NumN::Const(*n),
             E::NumTable(t, x) => NumN::Table(*t, self.cell(x)),
+            // `count` reads nothing but its argument: it may be taken at the turn's start.
+            E::Call(Builtin::Count, args) if let [E::Call(Builtin::AtTurnStart, inner)] = &args[..] => {
+                NumN::W(Box::new(Wrap::AtStart(self.num(&E::Call(Builtin::Count, inner.clone())))))
+            }
+            // The groups of a set are counted as they are found, never listed.
+            E::Call(Builtin::Count, args) if let [E::Call(Builtin::Groups, g)] = &args[..] && g.len() == 1 => {
+                NumN::Groups(self.set(&g[0]))
+            }
             // A filtered list is counted as it is taken, never built.
             E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
                 let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
@@ -59,24 +67,7 @@ impl<const W: usize> Lower<'_, W> {
                 }
                 NumN::Len(Box::new(self.list(&args[0])))
             }
-            E::Call(Builtin::Count, args)
-                if args.len() == 1 && !matches!(&args[0], E::Call(Builtin::AtTurnStart | Builtin::Groups, _)) =>
-            {
-                NumN::Count(self.set(&args[0]))
-            }
-            // `count` reads nothing but its argument: it may be taken at the turn's start.
-            E::Call(Builtin::Count, args)
-                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::AtTurnStart, _)) =>
-            {
-                let E::Call(_, inner) = &args[0] else { unreachable!("matched") };
-                NumN::W(Box::new(Wrap::AtStart(self.num(&E::Call(Builtin::Count, inner.clone())))))
-            }
-            E::Call(Builtin::Count, args)
-                if args.len() == 1 && matches!(&args[0], E::Call(Builtin::Groups, g) if g.len() == 1) =>
-            {
-                let E::Call(_, g) = &args[0] else { unreachable!("matched") };
-                NumN::Groups(self.set(&g[0]))
-            }
+            E::Call(Builtin::Count, args) if args.len() == 1 => NumN::Count(self.set(&args[0])),
             E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
             E::Bin(Op::Add, a, b) => NumN::Add(self.num(a), self.num(b)),
             E::Bin(Op::Sub, a, b) => NumN::Sub(self.num(a), self.num(b)),
