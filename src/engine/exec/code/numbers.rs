@@ -38,7 +38,10 @@ impl<const W: usize> Lower<'_, W> {
                 NumN::W(Box::new(Wrap::AtStart(self.num(&E::Call(Builtin::Count, inner.clone())))))
             }
             // The groups of a set are counted as they are found, never listed.
-            E::Call(Builtin::Count, args) if let [E::Call(Builtin::Groups, g)] = &args[..] && g.len() == 1 => {
+            E::Call(Builtin::Count, args)
+                if let [E::Call(Builtin::Groups, g)] = &args[..]
+                    && g.len() == 1 =>
+            {
                 NumN::Groups(self.set(&g[0]))
             }
             // A filtered list is counted as it is taken, never built.
