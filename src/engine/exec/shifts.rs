@@ -364,6 +364,14 @@ mod tests {
                     for k in -1..=9 {
                         let want = g.board.nb_count_by(set, op, k, false);
                         assert_eq!(g.board.nb_count(set, op, k), want, "{name}: nb_count {op:?} {k}");
+                        for density in [1, 7] {
+                            let cells = random_set(g, &mut rng, density);
+                            assert_eq!(
+                                g.board.nb_count_in(cells, set, op, k),
+                                cells & want,
+                                "{name}: nb_count_in {op:?} {k}"
+                            );
+                        }
                         assert_eq!(
                             g.board.nb_count_by(set, op, k, true),
                             want,

@@ -118,6 +118,24 @@ impl<const W: usize> Board<W> {
         self.nb_count_by(set, op, k, false)
     }
 
+    /// The cells of `cells` whose number of neighbours in `set` compares with `k` by
+    /// `op`: `cells & nb_count(set, op, k)`, with each cell of `cells` tested on its
+    /// own (its neighbours in `set` counted) when it has fewer cells than `set`, whose
+    /// every cell the whole-board count visits.
+    pub fn nb_count_in(&self, cells: Bits<W>, set: Bits<W>, op: Cmp, k: i64) -> Bits<W> {
+        if cells.count() >= set.count() {
+            return cells & self.nb_count(set, op, k);
+        }
+        let mut out = cells;
+        for c in cells.iter() {
+            let n = self.neighbours.get(c as usize).map_or(0, |nb| (*nb & set).count() as i64);
+            if !op.holds(n, k) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
     /// [`Board::nb_count`], by shifts or cell by cell (by shifts only on a board whose
     /// plan allows it).
     pub(crate) fn nb_count_by(&self, set: Bits<W>, op: Cmp, k: i64, by_shifts: bool) -> Bits<W> {

@@ -109,6 +109,19 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         | SetN::Flag(_) => lits_set_f(lits_of(ir, id).unwrap_or_default()),
         // The second operand is left out when the first is empty, unless it is a
         // few literals (reading them costs less than the test).
+        // Cells counted by their neighbours, among the cells of a set: tested one by
+        // one when the set is the smaller (see `Board::nb_count_in`).
+        SetN::And(a, b) if let SetN::NbCount(t, op, k) = ir[*b] => {
+            let (x, t, k) = (set_f::<W>(ir, *a), set_f::<W>(ir, t), num_c::<W>(ir, k));
+            fs(move |g, s, cx| {
+                let x = (x.0)(g, s, cx);
+                if x.is_empty() {
+                    return x;
+                }
+                let k = k.eval(g, s, cx);
+                g.board.nb_count_in(x, (t.0)(g, s, cx), op, k)
+            })
+        }
         SetN::And(a, b) if lits_of(ir, *b).is_none() => {
             let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| {
