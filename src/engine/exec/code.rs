@@ -40,6 +40,7 @@ mod conditions;
 mod cse;
 mod deps;
 mod filtered;
+mod lift;
 mod mask;
 mod numbers;
 mod plan;

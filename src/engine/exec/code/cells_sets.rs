@@ -121,7 +121,9 @@ impl<const W: usize> Lower<'_, W> {
                 SetN::AtStart(self.set(&args[0]))
             }
             E::Call(Builtin::Without, args) if args.len() == 2 && self.shape(&args[1]) == Shape::Set => {
-                SetN::Without(self.cell(&args[0]), self.set(&args[1]))
+                let (cell, set) = (self.cell(&args[0]), self.set(&args[1]));
+                let id = self.without(cell, set);
+                self.ir[id].clone()
             }
             E::If(c, a, b) => {
                 let c = self.bool(c);

@@ -363,7 +363,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Without, args) if args.len() == 2 && !deps(&args[0]).to && !deps(&args[0]).middle => {
                 let cell = self.cell(&args[0]);
                 let inner = self.cell_set(&args[1], var, action)?;
-                Some(self.intern(SetN::Without(cell, inner)))
+                Some(self.without(cell, inner))
             }
             E::Call(Builtin::Any, args) if args.len() == 1 => match self.nb_factor(&args[0], var) {
                 Some(rest) => Some(self.intern(SetN::Dilate(rest))),
