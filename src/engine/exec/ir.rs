@@ -2,10 +2,10 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers, conditions, cells and values are not
-//! held in trees of their own: each is stored once in the lowering's [`Ir`] and held by
-//! its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`]), so that equal
-//! nodes are one node.
+//! walked at play time. Sets of cells, numbers, conditions, cells, values and
+//! directions are not held in trees of their own: each is stored once in the lowering's
+//! [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`],
+//! [`DirId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -33,6 +33,9 @@ pub type ValId = Id<ValN>;
 /// [`crate::board::CellId`]).
 pub type CellNId = Id<CellN>;
 
+/// A direction in the lowering's [`Ir`].
+pub type DirId = Id<DirN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -47,6 +50,8 @@ pub struct Ir {
     pub cells: Arena<CellN>,
     /// The values of any type.
     pub vals: Arena<ValN>,
+    /// The directions.
+    pub dirs: Arena<DirN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -82,6 +87,21 @@ impl InIr for CellN {
 impl InIr for ValN {
     fn arena(ir: &mut Ir) -> &mut Arena<ValN> {
         &mut ir.vals
+    }
+}
+
+/// Directions are held in [`Ir::dirs`].
+impl InIr for DirN {
+    fn arena(ir: &mut Ir) -> &mut Arena<DirN> {
+        &mut ir.dirs
+    }
+}
+
+impl Index<DirId> for Ir {
+    type Output = DirN;
+
+    fn index(&self, id: DirId) -> &DirN {
+        &self.dirs[id]
     }
 }
 
@@ -148,7 +168,7 @@ pub enum CellN {
     /// A start and up to four constant directions (`len` of them).
     Path(Base, [u8; 4], u8),
     /// A cell plus a direction known at play time (`true`: minus).
-    StepDyn(CellNId, Box<DirN>, bool),
+    StepDyn(CellNId, DirId, bool),
     /// A per-cell table of cells.
     Table(u32, CellNId),
     /// `the(set)`: its one cell, or none.
@@ -160,9 +180,9 @@ pub enum CellN {
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
-    Next(CellNId, DirN, SetId),
+    Next(CellNId, DirId, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(CellNId, DirN, NumId),
+    Offset(CellNId, DirId, NumId),
     /// A form every node type shares.
     W(Box<Wrap<CellNId>>),
 }
@@ -175,11 +195,11 @@ pub enum DirN {
     /// A local slot.
     Local(u32),
     /// The opposite direction.
-    Opposite(Box<DirN>),
+    Opposite(DirId),
     /// `rotate(d, k)`.
-    Rotate(Box<DirN>, NumId),
+    Rotate(DirId, NumId),
     /// A form every node type shares.
-    W(Box<Wrap<DirN>>),
+    W(Box<Wrap<DirId>>),
 }
 
 /// A set of directions.
@@ -191,7 +211,7 @@ pub enum DirsN {
     /// `mover`).
     ByMover(Vec<u32>),
     /// One direction.
-    One(DirN),
+    One(DirId),
     /// Both (`true`) or either.
     Both(Box<DirsN>, Box<DirsN>, bool),
     /// `{ d in source: cond }`.
@@ -314,9 +334,9 @@ pub enum SetN {
     /// `image(S, symmetry)`.
     Image(SetId, ValId),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
-    Ray(CellNId, DirN, bool),
+    Ray(CellNId, DirId, bool),
     /// `run(c, d, S)`.
-    Run(CellNId, DirN, SetId),
+    Run(CellNId, DirId, SetId),
     /// A form every node type shares.
     W(Box<Wrap<SetId>>),
 }
@@ -443,7 +463,7 @@ pub enum BoolN {
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
     SideEq(SideN, SideN, bool),
     /// A direction in a set of directions.
-    DirIn(DirN, DirsN),
+    DirIn(DirId, DirsN),
     /// A value in a list.
     ListIn(ValId, Box<ListN>),
     /// A list is not empty.
@@ -638,7 +658,7 @@ pub enum ValN {
     Num(NumId),
     Cell(CellNId),
     Set(SetId),
-    Dir(DirN),
+    Dir(DirId),
     Dirs(DirsN),
     Side(SideN),
     List(ListN),

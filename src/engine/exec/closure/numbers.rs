@@ -107,7 +107,8 @@ pub(super) fn num_c<const W: usize>(ir: &Ir, n: NumId) -> NumC<W> {
         NumN::Passes => NumC::Passes,
         NumN::Captures => NumC::Captures,
         NumN::Count(x)
-            if let SetN::Run(c, DirN::Const(d), set) = &ir[*x]
+            if let SetN::Run(c, d, set) = &ir[*x]
+                && let DirN::Const(d) = &ir[*d]
                 && let Some(p) = PathC::of(ir, *c)
                 && let Some(l) = lits_of(ir, *set) =>
         {

@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -46,7 +46,7 @@ node!(BoolId, bool, |ir, n: &BoolId| closure::bool_f(ir, *n, false), |_g, v| v.b
 node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
 node!(CellNId, u16, |ir, n: &CellNId| closure::cell_f(ir, *n), |_g, v| v.cell());
 node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
-node!(DirN, u8, closure::dir_f, |_g, v| match v {
+node!(DirId, u8, |ir, n: &DirId| closure::dir_f(ir, *n), |_g, v| match v {
     Val::Dir(d) => *d,
     _ => u8::MAX,
 });
@@ -120,7 +120,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: ValId) -> FV<W> {
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, *c, Val::Kind),
         ValN::Dir(x) => {
-            let f = closure::dir_f::<W>(ir, x);
+            let f = closure::dir_f::<W>(ir, *x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => Val::Dir(d),
                 _ => Val::Bool(false),
