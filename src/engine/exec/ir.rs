@@ -2,10 +2,10 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers, conditions, cells, values and
-//! directions are not held in trees of their own: each is stored once in the lowering's
+//! walked at play time. Sets of cells, numbers, conditions, cells, values, directions
+//! and sides are not held in trees of their own: each is stored once in the lowering's
 //! [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`],
-//! [`DirId`]), so that equal nodes are one node.
+//! [`DirId`], [`SideId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -36,6 +36,9 @@ pub type CellNId = Id<CellN>;
 /// A direction in the lowering's [`Ir`].
 pub type DirId = Id<DirN>;
 
+/// A side in the lowering's [`Ir`].
+pub type SideId = Id<SideN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -52,6 +55,8 @@ pub struct Ir {
     pub vals: Arena<ValN>,
     /// The directions.
     pub dirs: Arena<DirN>,
+    /// The sides.
+    pub sides: Arena<SideN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -94,6 +99,21 @@ impl InIr for ValN {
 impl InIr for DirN {
     fn arena(ir: &mut Ir) -> &mut Arena<DirN> {
         &mut ir.dirs
+    }
+}
+
+/// Sides are held in [`Ir::sides`].
+impl InIr for SideN {
+    fn arena(ir: &mut Ir) -> &mut Arena<SideN> {
+        &mut ir.sides
+    }
+}
+
+impl Index<SideId> for Ir {
+    type Output = SideN;
+
+    fn index(&self, id: SideId) -> &SideN {
+        &self.sides[id]
     }
 }
 
@@ -232,7 +252,7 @@ pub enum SideN {
     /// A local slot.
     Local(u32),
     /// `opponent(side)`.
-    OpponentOf(Box<SideN>),
+    OpponentOf(SideId),
     /// `owner(c)` (no side: `u8::MAX`).
     Owner(CellNId),
     /// `previous.player`.
@@ -240,7 +260,7 @@ pub enum SideN {
     /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
     TakenOwner,
     /// A form every node type shares.
-    W(Box<Wrap<SideN>>),
+    W(Box<Wrap<SideId>>),
 }
 
 /// A set of cells.
@@ -268,7 +288,7 @@ pub enum SetN {
     /// Cells whose top piece carries a flag.
     Flag(u16),
     /// `owned_by(side)`.
-    Side(SideN),
+    Side(SideId),
     /// Intersection.
     And(SetId, SetId),
     /// Union.
@@ -453,7 +473,7 @@ pub enum BoolN {
     /// `without(c, x)`.
     Without(CellNId, BoolId),
     /// `attacked(cells, side)`.
-    Attacked(SetId, SideN),
+    Attacked(SetId, SideId),
     /// Whether a connected part of the first set meets both the second and the third
     /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
     /// from the cells of `s` in `a`, instead of every group listed).
@@ -461,7 +481,7 @@ pub enum BoolN {
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(ValId, ValId, bool),
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
-    SideEq(SideN, SideN, bool),
+    SideEq(SideId, SideId, bool),
     /// A direction in a set of directions.
     DirIn(DirId, DirsN),
     /// A value in a list.
@@ -542,7 +562,7 @@ pub enum NumN {
     /// A counter at its indexes.
     Counter(u16, Vec<IndexN>),
     /// A side's score.
-    Score(SideN),
+    Score(SideId),
     /// How many elements a list has.
     Len(Box<ListN>),
     /// `count(x in source: cond)`.
@@ -600,7 +620,7 @@ pub enum EffN {
     /// `remove`.
     Remove(Target),
     /// `convert`.
-    Convert(Target, SideN),
+    Convert(Target, SideId),
     /// `promote`.
     Promote(Target, IdN),
     /// `tuck`.
@@ -608,17 +628,17 @@ pub enum EffN {
     /// `move(a, b)`.
     Move(CellNId, CellNId),
     /// `put(cells, kind, side)`.
-    Put(Target, IdN, SideN),
+    Put(Target, IdN, SideId),
     /// `assign(colour, player)`.
-    Assign(SideN, SideN),
+    Assign(SideId, SideId),
     /// `win` (`true`) or `lose`.
-    Win(SideN, bool),
+    Win(SideId, bool),
     /// `draw`.
     Draw,
     /// `finish`.
     Finish,
     /// `finish_ties_to(side)`.
-    FinishTiesTo(SideN),
+    FinishTiesTo(SideId),
     /// `reset_turns_without_capture`.
     ResetClock,
     /// `stop`.
@@ -660,7 +680,7 @@ pub enum ValN {
     Set(SetId),
     Dir(DirId),
     Dirs(DirsN),
-    Side(SideN),
+    Side(SideId),
     List(ListN),
     /// A kind, a flag, a symmetry or a phase, known when the game is built.
     Id(Shape, u16),
@@ -731,7 +751,7 @@ impl Const {
         Some(match &ir[n] {
             ValN::Bool(x) if let BoolN::Const(b) = ir[*x] => Const::Bool(b),
             ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
-            ValN::Side(SideN::Const(k)) => Const::Side(*k),
+            ValN::Side(x) if let SideN::Const(k) = ir[*x] => Const::Side(k),
             ValN::Id(shape, k) => match shape {
                 Shape::Kind => Const::Kind(*k),
                 Shape::Flag => Const::Flag(*k),

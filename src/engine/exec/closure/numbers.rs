@@ -211,7 +211,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
         }
         NumN::Score(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             fnum(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 s.score(g.sides.score_index(s, side))

@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, Ir, SideN};
+use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, Ir, SideId, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -24,9 +24,9 @@ pub enum SideC<const W: usize> {
 
 impl<const W: usize> SideC<W> {
     /// The side's code.
-    pub fn of(ir: &Ir, n: &SideN) -> SideC<W> {
-        match n {
-            SideN::Const(x) => SideC::Const(*x),
+    pub fn of(ir: &Ir, n: SideId) -> SideC<W> {
+        match ir[n] {
+            SideN::Const(x) => SideC::Const(x),
             SideN::Mover => SideC::Mover,
             _ => SideC::Fn(side_f(ir, n)),
         }
@@ -44,8 +44,8 @@ impl<const W: usize> SideC<W> {
 }
 
 /// A side as a closure.
-pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
-    match n {
+pub fn side_f<const W: usize>(ir: &Ir, n: SideId) -> FU8<W> {
+    match &ir[n] {
         SideN::Const(x) => {
             let x = *x;
             ff(move |_, _, _| x)
@@ -60,7 +60,7 @@ pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
             })
         }
         SideN::OpponentOf(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             ff(move |g, s, cx| {
                 let x = x.eval(g, s, cx);
                 g.sides.opponent_of(x)

@@ -227,7 +227,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Side(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             fs(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 g.side_cells(s, side)
