@@ -2,10 +2,10 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers, conditions, cells and values are not
-//! held in trees of their own: each is stored once in the lowering's [`Ir`] and held by
-//! its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`]), so that equal
-//! nodes are one node.
+//! walked at play time. Sets of cells, numbers, conditions, cells, values, directions
+//! and sides are not held in trees of their own: each is stored once in the lowering's
+//! [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`],
+//! [`DirId`], [`SideId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -33,6 +33,12 @@ pub type ValId = Id<ValN>;
 /// [`crate::board::CellId`]).
 pub type CellNId = Id<CellN>;
 
+/// A direction in the lowering's [`Ir`].
+pub type DirId = Id<DirN>;
+
+/// A side in the lowering's [`Ir`].
+pub type SideId = Id<SideN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -47,6 +53,10 @@ pub struct Ir {
     pub cells: Arena<CellN>,
     /// The values of any type.
     pub vals: Arena<ValN>,
+    /// The directions.
+    pub dirs: Arena<DirN>,
+    /// The sides.
+    pub sides: Arena<SideN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -82,6 +92,36 @@ impl InIr for CellN {
 impl InIr for ValN {
     fn arena(ir: &mut Ir) -> &mut Arena<ValN> {
         &mut ir.vals
+    }
+}
+
+/// Directions are held in [`Ir::dirs`].
+impl InIr for DirN {
+    fn arena(ir: &mut Ir) -> &mut Arena<DirN> {
+        &mut ir.dirs
+    }
+}
+
+/// Sides are held in [`Ir::sides`].
+impl InIr for SideN {
+    fn arena(ir: &mut Ir) -> &mut Arena<SideN> {
+        &mut ir.sides
+    }
+}
+
+impl Index<SideId> for Ir {
+    type Output = SideN;
+
+    fn index(&self, id: SideId) -> &SideN {
+        &self.sides[id]
+    }
+}
+
+impl Index<DirId> for Ir {
+    type Output = DirN;
+
+    fn index(&self, id: DirId) -> &DirN {
+        &self.dirs[id]
     }
 }
 
@@ -148,7 +188,7 @@ pub enum CellN {
     /// A start and up to four constant directions (`len` of them).
     Path(Base, [u8; 4], u8),
     /// A cell plus a direction known at play time (`true`: minus).
-    StepDyn(CellNId, Box<DirN>, bool),
+    StepDyn(CellNId, DirId, bool),
     /// A per-cell table of cells.
     Table(u32, CellNId),
     /// `the(set)`: its one cell, or none.
@@ -160,9 +200,9 @@ pub enum CellN {
     /// `previous.from` (`true`) or `previous.to`.
     Previous(bool),
     /// `next(c, d, S)`: the first cell of the set along the direction.
-    Next(CellNId, DirN, SetId),
+    Next(CellNId, DirId, SetId),
     /// `c + k * d`: the cell `k` steps along the direction (back for a negative `k`).
-    Offset(CellNId, DirN, NumId),
+    Offset(CellNId, DirId, NumId),
     /// A form every node type shares.
     W(Box<Wrap<CellNId>>),
 }
@@ -175,11 +215,11 @@ pub enum DirN {
     /// A local slot.
     Local(u32),
     /// The opposite direction.
-    Opposite(Box<DirN>),
+    Opposite(DirId),
     /// `rotate(d, k)`.
-    Rotate(Box<DirN>, NumId),
+    Rotate(DirId, NumId),
     /// A form every node type shares.
-    W(Box<Wrap<DirN>>),
+    W(Box<Wrap<DirId>>),
 }
 
 /// A set of directions.
@@ -191,7 +231,7 @@ pub enum DirsN {
     /// `mover`).
     ByMover(Vec<u32>),
     /// One direction.
-    One(DirN),
+    One(DirId),
     /// Both (`true`) or either.
     Both(Box<DirsN>, Box<DirsN>, bool),
     /// `{ d in source: cond }`.
@@ -212,7 +252,7 @@ pub enum SideN {
     /// A local slot.
     Local(u32),
     /// `opponent(side)`.
-    OpponentOf(Box<SideN>),
+    OpponentOf(SideId),
     /// `owner(c)` (no side: `u8::MAX`).
     Owner(CellNId),
     /// `previous.player`.
@@ -220,7 +260,7 @@ pub enum SideN {
     /// `taken_owner`: the owner of the piece the part took (`u8::MAX`: none).
     TakenOwner,
     /// A form every node type shares.
-    W(Box<Wrap<SideN>>),
+    W(Box<Wrap<SideId>>),
 }
 
 /// A set of cells.
@@ -248,7 +288,7 @@ pub enum SetN {
     /// Cells whose top piece carries a flag.
     Flag(u16),
     /// `owned_by(side)`.
-    Side(SideN),
+    Side(SideId),
     /// Intersection.
     And(SetId, SetId),
     /// Union.
@@ -314,9 +354,9 @@ pub enum SetN {
     /// `image(S, symmetry)`.
     Image(SetId, ValId),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
-    Ray(CellNId, DirN, bool),
+    Ray(CellNId, DirId, bool),
     /// `run(c, d, S)`.
-    Run(CellNId, DirN, SetId),
+    Run(CellNId, DirId, SetId),
     /// A form every node type shares.
     W(Box<Wrap<SetId>>),
 }
@@ -433,7 +473,7 @@ pub enum BoolN {
     /// `without(c, x)`.
     Without(CellNId, BoolId),
     /// `attacked(cells, side)`.
-    Attacked(SetId, SideN),
+    Attacked(SetId, SideId),
     /// Whether a connected part of the first set meets both the second and the third
     /// (`any(g in groups(s): any(g and a) and any(g and b))`, fused: one flood fill
     /// from the cells of `s` in `a`, instead of every group listed).
@@ -441,9 +481,9 @@ pub enum BoolN {
     /// Two values are equal (`true`) or differ; a seat equals the colour it plays.
     Eq(ValId, ValId, bool),
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
-    SideEq(SideN, SideN, bool),
+    SideEq(SideId, SideId, bool),
     /// A direction in a set of directions.
-    DirIn(DirN, DirsN),
+    DirIn(DirId, DirsN),
     /// A value in a list.
     ListIn(ValId, Box<ListN>),
     /// A list is not empty.
@@ -522,7 +562,7 @@ pub enum NumN {
     /// A counter at its indexes.
     Counter(u16, Vec<IndexN>),
     /// A side's score.
-    Score(SideN),
+    Score(SideId),
     /// How many elements a list has.
     Len(Box<ListN>),
     /// `count(x in source: cond)`.
@@ -580,7 +620,7 @@ pub enum EffN {
     /// `remove`.
     Remove(Target),
     /// `convert`.
-    Convert(Target, SideN),
+    Convert(Target, SideId),
     /// `promote`.
     Promote(Target, IdN),
     /// `tuck`.
@@ -588,17 +628,17 @@ pub enum EffN {
     /// `move(a, b)`.
     Move(CellNId, CellNId),
     /// `put(cells, kind, side)`.
-    Put(Target, IdN, SideN),
+    Put(Target, IdN, SideId),
     /// `assign(colour, player)`.
-    Assign(SideN, SideN),
+    Assign(SideId, SideId),
     /// `win` (`true`) or `lose`.
-    Win(SideN, bool),
+    Win(SideId, bool),
     /// `draw`.
     Draw,
     /// `finish`.
     Finish,
     /// `finish_ties_to(side)`.
-    FinishTiesTo(SideN),
+    FinishTiesTo(SideId),
     /// `reset_turns_without_capture`.
     ResetClock,
     /// `stop`.
@@ -638,9 +678,9 @@ pub enum ValN {
     Num(NumId),
     Cell(CellNId),
     Set(SetId),
-    Dir(DirN),
+    Dir(DirId),
     Dirs(DirsN),
-    Side(SideN),
+    Side(SideId),
     List(ListN),
     /// A kind, a flag, a symmetry or a phase, known when the game is built.
     Id(Shape, u16),
@@ -711,7 +751,7 @@ impl Const {
         Some(match &ir[n] {
             ValN::Bool(x) if let BoolN::Const(b) = ir[*x] => Const::Bool(b),
             ValN::Num(x) if let NumN::Const(k) = ir[*x] => Const::Num(k),
-            ValN::Side(SideN::Const(k)) => Const::Side(*k),
+            ValN::Side(x) if let SideN::Const(k) = ir[*x] => Const::Side(k),
             ValN::Id(shape, k) => match shape {
                 Shape::Kind => Const::Kind(*k),
                 Shape::Flag => Const::Flag(*k),

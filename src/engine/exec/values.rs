@@ -8,7 +8,7 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
-use crate::engine::exec::ir::{BoolN, DirN, DirsN, IdN, Items, ListN, SideN, ValId, ValN, Wrap};
+use crate::engine::exec::ir::{BoolN, DirId, DirN, DirsN, IdN, Items, ListN, SideId, SideN, ValId, ValN, Wrap};
 
 impl<const W: usize> Lower<'_, W> {
     /// The shape of an expression of the program.
@@ -132,22 +132,27 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a direction.
-    pub(crate) fn dir(&mut self, e: &E) -> DirN {
-        match e {
+    pub(crate) fn dir(&mut self, e: &E) -> DirId {
+        let n = match e {
             E::Dir(d) => DirN::Const(*d),
             E::Local(i) => DirN::Local(*i),
-            E::Opposite(x) => match self.dir(x) {
-                DirN::Const(d) => DirN::Const(self.g.board.opposite[d as usize]),
-                x => DirN::Opposite(Box::new(x)),
-            },
-            E::Call(Builtin::Rotate, args) if args.len() == 2 => {
-                DirN::Rotate(Box::new(self.dir(&args[0])), self.num(&args[1]))
+            E::Opposite(x) => {
+                let x = self.dir(x);
+                match self.ir[x] {
+                    DirN::Const(d) => DirN::Const(self.g.board.opposite[d as usize]),
+                    _ => DirN::Opposite(x),
+                }
             }
-            _ => self.wrap(e, Self::dir, |_, w| DirN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                DirN::Const(u8::MAX)
-            }),
-        }
+            E::Call(Builtin::Rotate, args) if args.len() == 2 => DirN::Rotate(self.dir(&args[0]), self.num(&args[1])),
+            _ => match self.wrap(e, Self::dir, |l, w| l.intern(DirN::W(w))) {
+                Some(x) => return x,
+                None => {
+                    self.unlowered(e);
+                    DirN::Const(u8::MAX)
+                }
+            },
+        };
+        self.intern(n)
     }
 
     /// Lowers a set of directions.
@@ -179,21 +184,25 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a side.
-    pub(crate) fn side(&mut self, e: &E) -> SideN {
-        match e {
+    pub(crate) fn side(&mut self, e: &E) -> SideId {
+        let n = match e {
             E::Side(x) => SideN::Const(*x),
             E::Ctx(ContextVar::Mover) => SideN::Mover,
             E::Ctx(ContextVar::Opponent) => SideN::Opponent,
             E::Local(i) => SideN::Local(*i),
-            E::Call(Builtin::OpponentOf, args) if args.len() == 1 => SideN::OpponentOf(Box::new(self.side(&args[0]))),
+            E::Call(Builtin::OpponentOf, args) if args.len() == 1 => SideN::OpponentOf(self.side(&args[0])),
             E::Call(Builtin::Owner, args) if args.len() == 1 => SideN::Owner(self.cell(&args[0])),
             E::Previous(Field::Player) => SideN::Previous,
             E::Ctx(ContextVar::TakenOwner) => SideN::TakenOwner,
-            _ => self.wrap(e, Self::side, |_, w| SideN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                SideN::Const(0)
-            }),
-        }
+            _ => match self.wrap(e, Self::side, |l, w| l.intern(SideN::W(w))) {
+                Some(x) => return x,
+                None => {
+                    self.unlowered(e);
+                    SideN::Const(0)
+                }
+            },
+        };
+        self.intern(n)
     }
 
     /// Lowers a kind or a flag.

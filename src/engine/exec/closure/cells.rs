@@ -62,7 +62,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
             fc(move |g, s, cx| p.eval(g, s, cx))
         }
         CellN::StepDyn(a, d, back) => {
-            let (a, d, back) = (cell_f::<W>(ir, *a), dir_f::<W>(ir, d), *back);
+            let (a, d, back) = (cell_f::<W>(ir, *a), dir_f::<W>(ir, *d), *back);
             fc(move |g, s, cx| {
                 let c = (a.0)(g, s, cx);
                 if c == NONE {
@@ -120,7 +120,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
         CellN::Previous(true) => fc(|_, s, _| s.previous().from),
         CellN::Previous(false) => fc(|_, s, _| s.previous().to),
         CellN::Next(c, d, set) => {
-            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
+            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, *d), set_f::<W>(ir, *set));
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);
@@ -128,7 +128,7 @@ pub fn cell_f<const W: usize>(ir: &Ir, c: CellNId) -> FC<W> {
             })
         }
         CellN::Offset(c, d, k) => {
-            let (c, d, k) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), num_c::<W>(ir, *k));
+            let (c, d, k) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, *d), num_c::<W>(ir, *k));
             fc(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 match k.eval(g, s, cx) {

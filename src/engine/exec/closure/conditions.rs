@@ -142,7 +142,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::SideEq(a, b, eq) => {
-            let (a, b, want) = (SideC::of(ir, a), SideC::of(ir, b), *eq != neg);
+            let (a, b, want) = (SideC::of(ir, *a), SideC::of(ir, *b), *eq != neg);
             fb(move |g, s, cx| {
                 let (p, q) = (a.eval(g, s, cx), b.eval(g, s, cx));
                 g.sides.same_side(s, p, q) == want
@@ -173,7 +173,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::DirIn(d, dirs) => {
-            let (d, m) = (dir_f::<W>(ir, d), dirs_f::<W>(ir, dirs));
+            let (d, m) = (dir_f::<W>(ir, *d), dirs_f::<W>(ir, dirs));
             fb(move |g, s, cx| {
                 let d = (d.0)(g, s, cx);
                 ((d as usize) < g.board.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg
@@ -191,7 +191,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             fb(move |g, s, cx| (l.0)(g, s, cx).is_empty() == neg)
         }
         BoolN::Attacked(cells, side) => {
-            let (cells, side) = (set_f::<W>(ir, *cells), SideC::of(ir, side));
+            let (cells, side) = (set_f::<W>(ir, *cells), SideC::of(ir, *side));
             fb(move |g, s, cx| {
                 let cells = (cells.0)(g, s, cx);
                 let side = side.eval(g, s, cx);

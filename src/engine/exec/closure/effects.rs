@@ -68,7 +68,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Convert(t, side) => {
-            let (t, side) = (target_f::<W>(ir, t), SideC::of(ir, side));
+            let (t, side) = (target_f::<W>(ir, t), SideC::of(ir, *side));
             fx(move |g, s, cx| {
                 let side = side.eval(g, s, cx);
                 let side = g.sides.colour_of(s, side);
@@ -121,7 +121,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Put(t, k, side) => {
-            let (t, k, side) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k), SideC::of(ir, side));
+            let (t, k, side) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k), SideC::of(ir, *side));
             fx(move |g, s, cx| {
                 let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
                 let side = side.eval(g, s, cx);
@@ -135,7 +135,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Assign(colour, player) => {
-            let (colour, player) = (SideC::of(ir, colour), SideC::of(ir, player));
+            let (colour, player) = (SideC::of(ir, *colour), SideC::of(ir, *player));
             fx(move |g, s, cx| {
                 let (colour, player) = (colour.eval(g, s, cx), player.eval(g, s, cx) as usize);
                 if player < g.prog.players {
@@ -149,7 +149,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Win(side, win) => {
-            let (side, win) = (SideC::of(ir, side), *win);
+            let (side, win) = (SideC::of(ir, *side), *win);
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);
@@ -172,7 +172,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             Flow::GO
         }),
         EffN::FinishTiesTo(side) => {
-            let side = SideC::of(ir, side);
+            let side = SideC::of(ir, *side);
             fx(move |g, s, cx| {
                 if s.outcome() == Outcome::Ongoing {
                     let side = side.eval(g, s, cx);

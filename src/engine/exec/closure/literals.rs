@@ -95,9 +95,12 @@ pub(super) fn lits_of(ir: &Ir, set: SetId) -> Option<Vec<Lit>> {
         SetN::Const(id) => pos(Src::Const(*id))?,
         SetN::ByMover(id) => pos(Src::ByMover(*id))?,
         SetN::Jumped => pos(Src::Jumped)?,
-        SetN::Side(SideN::Const(x)) => pos(Src::Side(*x))?,
-        SetN::Side(SideN::Mover) => pos(Src::Own)?,
-        SetN::Side(SideN::Opponent) => pos(Src::Opponent)?,
+        SetN::Side(x) => match ir[*x] {
+            SideN::Const(x) => pos(Src::Side(x))?,
+            SideN::Mover => pos(Src::Own)?,
+            SideN::Opponent => pos(Src::Opponent)?,
+            _ => return None,
+        },
         SetN::And(a, b) => {
             let mut x = lits_of(ir, *a)?;
             x.extend(lits_of(ir, *b)?);

@@ -107,7 +107,8 @@ pub(super) fn num_c<const W: usize>(ir: &Ir, n: NumId) -> NumC<W> {
         NumN::Passes => NumC::Passes,
         NumN::Captures => NumC::Captures,
         NumN::Count(x)
-            if let SetN::Run(c, DirN::Const(d), set) = &ir[*x]
+            if let SetN::Run(c, d, set) = &ir[*x]
+                && let DirN::Const(d) = &ir[*d]
                 && let Some(p) = PathC::of(ir, *c)
                 && let Some(l) = lits_of(ir, *set) =>
         {
@@ -210,7 +211,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
         }
         NumN::Score(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             fnum(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 s.score(g.sides.score_index(s, side))

@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellNId, DirN, DirsN, IdN, Ir, SideN};
+use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, Ir, SideId, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -24,9 +24,9 @@ pub enum SideC<const W: usize> {
 
 impl<const W: usize> SideC<W> {
     /// The side's code.
-    pub fn of(ir: &Ir, n: &SideN) -> SideC<W> {
-        match n {
-            SideN::Const(x) => SideC::Const(*x),
+    pub fn of(ir: &Ir, n: SideId) -> SideC<W> {
+        match ir[n] {
+            SideN::Const(x) => SideC::Const(x),
             SideN::Mover => SideC::Mover,
             _ => SideC::Fn(side_f(ir, n)),
         }
@@ -44,8 +44,8 @@ impl<const W: usize> SideC<W> {
 }
 
 /// A side as a closure.
-pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
-    match n {
+pub fn side_f<const W: usize>(ir: &Ir, n: SideId) -> FU8<W> {
+    match &ir[n] {
         SideN::Const(x) => {
             let x = *x;
             ff(move |_, _, _| x)
@@ -60,7 +60,7 @@ pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
             })
         }
         SideN::OpponentOf(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             ff(move |g, s, cx| {
                 let x = x.eval(g, s, cx);
                 g.sides.opponent_of(x)
@@ -83,8 +83,8 @@ pub fn side_f<const W: usize>(ir: &Ir, n: &SideN) -> FU8<W> {
 }
 
 /// A direction as a closure (`u8::MAX`: none).
-pub fn dir_f<const W: usize>(ir: &Ir, n: &DirN) -> FU8<W> {
-    match n {
+pub fn dir_f<const W: usize>(ir: &Ir, n: DirId) -> FU8<W> {
+    match &ir[n] {
         DirN::Const(d) => {
             let d = *d;
             ff(move |_, _, _| d)
@@ -97,14 +97,14 @@ pub fn dir_f<const W: usize>(ir: &Ir, n: &DirN) -> FU8<W> {
             })
         }
         DirN::Opposite(x) => {
-            let x = dir_f::<W>(ir, x);
+            let x = dir_f::<W>(ir, *x);
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => g.board.opposite[d as usize],
                 d => d,
             })
         }
         DirN::Rotate(x, k) => {
-            let (x, k) = (dir_f::<W>(ir, x), num_c::<W>(ir, *k));
+            let (x, k) = (dir_f::<W>(ir, *x), num_c::<W>(ir, *k));
             ff(move |g, s, cx| match (x.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => {
                     let k = k.eval(g, s, cx).clamp(-1000, 1000) as i32;
@@ -168,7 +168,7 @@ pub fn dirs_f<const W: usize>(ir: &Ir, n: &DirsN) -> FD<W> {
             fd(move |_, s, _| masks.get(s.mover() as usize).copied().unwrap_or(0))
         }
         DirsN::One(d) => {
-            let d = dir_f::<W>(ir, d);
+            let d = dir_f::<W>(ir, *d);
             fd(move |g, s, cx| match (d.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => 1 << d,
                 _ => 0,

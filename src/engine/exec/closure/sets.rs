@@ -240,7 +240,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Side(x) => {
-            let x = SideC::of(ir, x);
+            let x = SideC::of(ir, *x);
             fs(move |g, s, cx| {
                 let side = x.eval(g, s, cx);
                 g.side_cells(s, side)
@@ -354,7 +354,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Ray(c, d, line) => {
-            let (c, d, line) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), *line);
+            let (c, d, line) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, *d), *line);
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let mut out = g.board.ray(c, d);
@@ -366,7 +366,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Run(c, d, set) => {
-            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, d), set_f::<W>(ir, *set));
+            let (c, d, set) = (cell_f::<W>(ir, *c), dir_f::<W>(ir, *d), set_f::<W>(ir, *set));
             fs(move |g, s, cx| {
                 let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
                 let set = (set.0)(g, s, cx);

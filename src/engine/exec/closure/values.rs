@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirN, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideN, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -46,12 +46,12 @@ node!(BoolId, bool, |ir, n: &BoolId| closure::bool_f(ir, *n, false), |_g, v| v.b
 node!(NumId, i64, |ir, n: &NumId| closure::num_f(ir, *n), |_g, v| v.num());
 node!(CellNId, u16, |ir, n: &CellNId| closure::cell_f(ir, *n), |_g, v| v.cell());
 node!(SetId, Bits<W>, |ir, n: &SetId| closure::set_f(ir, *n), |_g, v| v.cells());
-node!(DirN, u8, closure::dir_f, |_g, v| match v {
+node!(DirId, u8, |ir, n: &DirId| closure::dir_f(ir, *n), |_g, v| match v {
     Val::Dir(d) => *d,
     _ => u8::MAX,
 });
 node!(DirsN, u32, closure::dirs_f, |_g, v| v.dirs());
-node!(SideN, u8, closure::side_f, |_g, v| v.side());
+node!(SideId, u8, |ir, n: &SideId| closure::side_f(ir, *n), |_g, v| v.side());
 node!(IdN, u16, closure::id_f, |_g, v| match v {
     Val::Kind(k) | Val::Flag(k) => *k,
     _ => u16::MAX,
@@ -116,11 +116,11 @@ pub fn val_f<const W: usize>(ir: &Ir, n: ValId) -> FV<W> {
         ValN::Cell(x) => of!(closure::cell_f::<W>, *x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
-        ValN::Side(x) => of!(closure::side_f::<W>, x, Val::Side),
+        ValN::Side(x) => of!(closure::side_f::<W>, *x, Val::Side),
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, *c, Val::Kind),
         ValN::Dir(x) => {
-            let f = closure::dir_f::<W>(ir, x);
+            let f = closure::dir_f::<W>(ir, *x);
             ff(move |g, s, cx| match (f.0)(g, s, cx) {
                 d if (d as usize) < g.board.ndirs => Val::Dir(d),
                 _ => Val::Bool(false),

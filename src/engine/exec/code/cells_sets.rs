@@ -36,7 +36,7 @@ impl<const W: usize> Lower<'_, W> {
                     }
                     (base, _) => {
                         let base = self.intern(base);
-                        CellN::StepDyn(base, Box::new(self.dir(b)), back)
+                        CellN::StepDyn(base, self.dir(b), back)
                     }
                 }
             }

@@ -147,12 +147,12 @@ impl<const W: usize> Lower<'_, W> {
         // `any(run(c, d, S))`: a run has a cell exactly when the first cell along `d`
         // is in `S`.
         if let SetN::Run(c, d, inner) = self.ir[s].clone() {
-            let first = match (self.ir[c].clone(), d) {
+            let first = match (self.ir[c].clone(), &self.ir[d]) {
                 (CellN::Path(b, mut dirs, len), DirN::Const(d)) if len < 4 => {
-                    dirs[len as usize] = d;
+                    dirs[len as usize] = *d;
                     CellN::Path(b, dirs, len + 1)
                 }
-                (_, d) => CellN::StepDyn(c, Box::new(d), false),
+                _ => CellN::StepDyn(c, d, false),
             };
             return BoolN::In(self.intern(first), inner);
         }

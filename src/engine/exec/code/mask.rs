@@ -27,11 +27,11 @@ impl<const W: usize> Lower<'_, W> {
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
         let by = r.by.as_ref().map(|e| {
             let x = self.side(e);
-            closure::side_f(&self.ir, &x)
+            closure::side_f(&self.ir, x)
         });
         let owner = r.owner.as_ref().map(|e| {
             let x = self.side(e);
-            closure::side_f(&self.ir, &x)
+            closure::side_f(&self.ir, x)
         });
         let kind = r.kind_of.as_ref().map(|e| {
             let x = self.id(e);
