@@ -65,105 +65,35 @@ pub trait InIr: Clone + Eq + std::hash::Hash + Sized {
     fn arena(ir: &mut Ir) -> &mut Arena<Self>;
 }
 
-impl InIr for SetN {
-    fn arena(ir: &mut Ir) -> &mut Arena<SetN> {
-        &mut ir.sets
-    }
+/// For each node type, the field of [`Ir`] holding its arena: its [`InIr`], and
+/// `Ir` indexed by its ids.
+macro_rules! held_in {
+    ($($node:ty => $field:ident),* $(,)?) => {$(
+        impl InIr for $node {
+            fn arena(ir: &mut Ir) -> &mut Arena<$node> {
+                &mut ir.$field
+            }
+        }
+
+        impl Index<Id<$node>> for Ir {
+            type Output = $node;
+
+            fn index(&self, id: Id<$node>) -> &$node {
+                &self.$field[id]
+            }
+        }
+    )*};
 }
 
-impl InIr for NumN {
-    fn arena(ir: &mut Ir) -> &mut Arena<NumN> {
-        &mut ir.nums
-    }
-}
-
-impl InIr for BoolN {
-    fn arena(ir: &mut Ir) -> &mut Arena<BoolN> {
-        &mut ir.bools
-    }
-}
-
-impl InIr for CellN {
-    fn arena(ir: &mut Ir) -> &mut Arena<CellN> {
-        &mut ir.cells
-    }
-}
-
-impl InIr for ValN {
-    fn arena(ir: &mut Ir) -> &mut Arena<ValN> {
-        &mut ir.vals
-    }
-}
-
-/// Directions are held in [`Ir::dirs`].
-impl InIr for DirN {
-    fn arena(ir: &mut Ir) -> &mut Arena<DirN> {
-        &mut ir.dirs
-    }
-}
-
-/// Sides are held in [`Ir::sides`].
-impl InIr for SideN {
-    fn arena(ir: &mut Ir) -> &mut Arena<SideN> {
-        &mut ir.sides
-    }
-}
-
-impl Index<SideId> for Ir {
-    type Output = SideN;
-
-    fn index(&self, id: SideId) -> &SideN {
-        &self.sides[id]
-    }
-}
-
-impl Index<DirId> for Ir {
-    type Output = DirN;
-
-    fn index(&self, id: DirId) -> &DirN {
-        &self.dirs[id]
-    }
-}
-
-impl Index<ValId> for Ir {
-    type Output = ValN;
-
-    fn index(&self, id: ValId) -> &ValN {
-        &self.vals[id]
-    }
-}
-
-impl Index<CellNId> for Ir {
-    type Output = CellN;
-
-    fn index(&self, id: CellNId) -> &CellN {
-        &self.cells[id]
-    }
-}
-
-impl Index<BoolId> for Ir {
-    type Output = BoolN;
-
-    fn index(&self, id: BoolId) -> &BoolN {
-        &self.bools[id]
-    }
-}
-
-impl Index<SetId> for Ir {
-    type Output = SetN;
-
-    fn index(&self, id: SetId) -> &SetN {
-        &self.sets[id]
-    }
-}
-
-impl Index<NumId> for Ir {
-    type Output = NumN;
-
-    fn index(&self, id: NumId) -> &NumN {
-        &self.nums[id]
-    }
-}
+held_in!(
+    SetN => sets,
+    NumN => nums,
+    BoolN => bools,
+    CellN => cells,
+    ValN => vals,
+    DirN => dirs,
+    SideN => sides,
+);
 
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

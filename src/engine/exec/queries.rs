@@ -63,7 +63,7 @@ impl<const W: usize> Game<W> {
         match self.top(s, c) {
             Some(p) => {
                 let same = s.side_cells(crate::engine::exec::state::side_of(p) as usize);
-                cx.extra().components.of(self.identity).part(c, same, || self.board.component(c, same))
+                self.group_in(cx, c, same)
             }
             None => Bits::EMPTY,
         }
