@@ -2,10 +2,11 @@
 //! node has one result type (a condition, a number, a cell, a set of cells, a side, a
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
-//! walked at play time. Sets of cells, numbers, conditions, cells, values, directions
-//! and sides are not held in trees of their own: each is stored once in the lowering's
-//! [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`],
-//! [`DirId`], [`SideId`]), so that equal nodes are one node.
+//! walked at play time. Sets of cells, numbers, conditions, cells, values, directions,
+//! sides and flags or kinds are not held in trees of their own: each is stored once in
+//! the lowering's [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`],
+//! [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`]), so that equal nodes are one
+//! node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -39,6 +40,9 @@ pub type DirId = Id<DirN>;
 /// A side in the lowering's [`Ir`].
 pub type SideId = Id<SideN>;
 
+/// A flag or a kind in the lowering's [`Ir`].
+pub type IdNId = Id<IdN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +61,8 @@ pub struct Ir {
     pub dirs: Arena<DirN>,
     /// The sides.
     pub sides: Arena<SideN>,
+    /// The flags and kinds.
+    pub ids: Arena<IdN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -93,6 +99,7 @@ held_in!(
     ValN => vals,
     DirN => dirs,
     SideN => sides,
+    IdN => ids,
 );
 
 /// Where a cell path starts.
@@ -214,7 +221,7 @@ pub enum SetN {
     /// Cells whose top piece is of a kind.
     Kind(u16),
     /// Cells whose top piece is of the kind a value holds (none: no cell).
-    KindOf(IdN),
+    KindOf(IdNId),
     /// Cells whose top piece carries a flag.
     Flag(u16),
     /// `owned_by(side)`.
@@ -539,26 +546,26 @@ pub enum IdN {
     /// `kind(c)`: the kind of the (top) piece on a cell.
     KindOf(CellNId),
     /// A form every node type shares.
-    W(Box<Wrap<IdN>>),
+    W(Box<Wrap<IdNId>>),
 }
 
 /// A lowered effect.
 #[derive(Clone, Debug)]
 pub enum EffN {
     /// `flag` (`true`) or `unflag`.
-    Flag(IdN, bool, Target),
+    Flag(IdNId, bool, Target),
     /// `remove`.
     Remove(Target),
     /// `convert`.
     Convert(Target, SideId),
     /// `promote`.
-    Promote(Target, IdN),
+    Promote(Target, IdNId),
     /// `tuck`.
     Tuck(CellNId, CellNId),
     /// `move(a, b)`.
     Move(CellNId, CellNId),
     /// `put(cells, kind, side)`.
-    Put(Target, IdN, SideId),
+    Put(Target, IdNId, SideId),
     /// `assign(colour, player)`.
     Assign(SideId, SideId),
     /// `win` (`true`) or `lose`.

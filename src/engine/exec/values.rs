@@ -8,7 +8,7 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
-use crate::engine::exec::ir::{BoolN, DirId, DirN, DirsN, IdN, Items, ListN, SideId, SideN, ValId, ValN, Wrap};
+use crate::engine::exec::ir::{BoolN, DirId, DirN, DirsN, IdN, IdNId, Items, ListN, SideId, SideN, ValId, ValN, Wrap};
 
 impl<const W: usize> Lower<'_, W> {
     /// The shape of an expression of the program.
@@ -206,15 +206,19 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a kind or a flag.
-    pub(crate) fn id(&mut self, e: &E) -> IdN {
-        match e {
+    pub(crate) fn id(&mut self, e: &E) -> IdNId {
+        let n = match e {
             E::Flag(k) | E::Kind(k) => IdN::Const(*k),
             E::Ctx(ContextVar::Taken) => IdN::Taken,
             E::Call(Builtin::KindOf, args) if args.len() == 1 => IdN::KindOf(self.cell(&args[0])),
-            _ => self.wrap(e, Self::id, |_, w| IdN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                IdN::Const(u16::MAX)
-            }),
-        }
+            _ => match self.wrap(e, Self::id, |l, w| l.intern(IdN::W(w))) {
+                Some(x) => return x,
+                None => {
+                    self.unlowered(e);
+                    IdN::Const(u16::MAX)
+                }
+            },
+        };
+        self.intern(n)
     }
 }

@@ -18,8 +18,11 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
     match e {
         // A constant flag on one cell reached by a constant path (`flag(f, to + d)`):
         // the cell is worked out and the flag set without building a set.
-        EffN::Flag(IdN::Const(f), on, t) if let Some(p) = one_cell(ir, t).and_then(|c| PathC::of(ir, c)) => {
-            let (f, on) = (*f, *on);
+        EffN::Flag(f, on, t)
+            if let IdN::Const(f) = ir[*f]
+                && let Some(p) = one_cell(ir, t).and_then(|c| PathC::of(ir, c)) =>
+        {
+            let on = *on;
             fx(move |g, s, cx| {
                 let c = p.eval(g, s, cx);
                 // The flag is set first; the capture is counted only if it changed.
@@ -35,7 +38,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Flag(f, on, t) => {
-            let (f, on, t) = (id_opt_f::<W>(ir, f), *on, target_f::<W>(ir, t));
+            let (f, on, t) = (id_opt_f::<W>(ir, *f), *on, target_f::<W>(ir, t));
             fx(move |g, s, cx| {
                 let Some(f) = (f.0)(g, s, cx) else { return Flow::GO };
                 // Only the top pieces the effect changes: those without the flag (to
@@ -83,7 +86,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Promote(t, k) => {
-            let (t, k) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k));
+            let (t, k) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, *k));
             fx(move |g, s, cx| {
                 let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
                 for c in (t.0)(g, s, cx).iter() {
@@ -121,7 +124,7 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             })
         }
         EffN::Put(t, k, side) => {
-            let (t, k, side) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, k), SideC::of(ir, *side));
+            let (t, k, side) = (target_f::<W>(ir, t), id_opt_f::<W>(ir, *k), SideC::of(ir, *side));
             fx(move |g, s, cx| {
                 let Some(k) = (k.0)(g, s, cx) else { return Flow::GO };
                 let side = side.eval(g, s, cx);

@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, Ir, SideId, SideN};
+use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, IdNId, Ir, SideId, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -118,8 +118,8 @@ pub fn dir_f<const W: usize>(ir: &Ir, n: DirId) -> FU8<W> {
 }
 
 /// A kind or a flag as a closure (`u16::MAX`: none).
-pub fn id_f<const W: usize>(ir: &Ir, n: &IdN) -> FId<W> {
-    match n {
+pub fn id_f<const W: usize>(ir: &Ir, n: IdNId) -> FId<W> {
+    match &ir[n] {
         IdN::Const(k) => {
             let k = *k;
             ff(move |_, _, _| k)
@@ -131,12 +131,9 @@ pub fn id_f<const W: usize>(ir: &Ir, n: &IdN) -> FId<W> {
 }
 
 /// The flag or kind an effect names (`None`: none; a constant is always one).
-pub fn id_opt_f<const W: usize>(ir: &Ir, n: &IdN) -> FF<W, Option<u16>> {
-    match n {
-        IdN::Const(k) => {
-            let k = *k;
-            ff(move |_, _, _| Some(k))
-        }
+pub fn id_opt_f<const W: usize>(ir: &Ir, n: IdNId) -> FF<W, Option<u16>> {
+    match ir[n] {
+        IdN::Const(k) => ff(move |_, _, _| Some(k)),
         _ => {
             let f = id_f::<W>(ir, n);
             ff(move |g, s, cx| Some((f.0)(g, s, cx)).filter(|k| *k != u16::MAX))

@@ -233,7 +233,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::KindOf(k) => {
-            let k = id_f::<W>(ir, k);
+            let k = id_f::<W>(ir, *k);
             fs(move |g, s, cx| {
                 let k = (k.0)(g, s, cx);
                 s.kind_cells(k as usize)

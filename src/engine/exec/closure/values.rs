@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirId, DirsN, IdN, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsN, IdNId, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -52,7 +52,7 @@ node!(DirId, u8, |ir, n: &DirId| closure::dir_f(ir, *n), |_g, v| match v {
 });
 node!(DirsN, u32, closure::dirs_f, |_g, v| v.dirs());
 node!(SideId, u8, |ir, n: &SideId| closure::side_f(ir, *n), |_g, v| v.side());
-node!(IdN, u16, closure::id_f, |_g, v| match v {
+node!(IdNId, u16, |ir, n: &IdNId| closure::id_f(ir, *n), |_g, v| match v {
     Val::Kind(k) | Val::Flag(k) => *k,
     _ => u16::MAX,
 });

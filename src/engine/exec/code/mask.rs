@@ -35,7 +35,7 @@ impl<const W: usize> Lower<'_, W> {
         });
         let kind = r.kind_of.as_ref().map(|e| {
             let x = self.id(e);
-            closure::id_opt_f(&self.ir, &x)
+            closure::id_opt_f(&self.ir, x)
         });
         let subject = subject_set.map(|x| closure::set_f(&self.ir, x));
         let subject_lit = subject_set.and_then(|x| closure::set_lit(&self.ir, x));
