@@ -3,10 +3,10 @@
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
 //! walked at play time. Sets of cells, numbers, conditions, cells, values, directions,
-//! sides and flags or kinds are not held in trees of their own: each is stored once in
-//! the lowering's [`Ir`] and held by its id ([`SetId`], [`NumId`], [`BoolId`],
-//! [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`]), so that equal nodes are one
-//! node.
+//! sides, flags or kinds and sets of directions are not held in trees of their own: each
+//! is stored once in the lowering's [`Ir`] and held by its id ([`SetId`], [`NumId`],
+//! [`BoolId`], [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`], [`DirsId`]), so
+//! that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -43,6 +43,9 @@ pub type SideId = Id<SideN>;
 /// A flag or a kind in the lowering's [`Ir`].
 pub type IdNId = Id<IdN>;
 
+/// A set of directions in the lowering's [`Ir`].
+pub type DirsId = Id<DirsN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +66,8 @@ pub struct Ir {
     pub sides: Arena<SideN>,
     /// The flags and kinds.
     pub ids: Arena<IdN>,
+    /// The sets of directions.
+    pub dir_sets: Arena<DirsN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -100,6 +105,7 @@ held_in!(
     DirN => dirs,
     SideN => sides,
     IdN => ids,
+    DirsN => dir_sets,
 );
 
 /// Where a cell path starts.
@@ -170,11 +176,11 @@ pub enum DirsN {
     /// One direction.
     One(DirId),
     /// Both (`true`) or either.
-    Both(Box<DirsN>, Box<DirsN>, bool),
+    Both(DirsId, DirsId, bool),
     /// `{ d in source: cond }`.
     Filter(u32, Box<Items>, BoolId),
     /// A form every node type shares.
-    W(Box<Wrap<DirsN>>),
+    W(Box<Wrap<DirsId>>),
 }
 
 /// A side (player or colour).
@@ -278,7 +284,7 @@ pub enum SetN {
     /// The cells on the line from one cell to another.
     Range(CellNId, CellNId),
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
-    NeighboursAlong(SetId, DirsN),
+    NeighboursAlong(SetId, DirsId),
     /// `{ c in source: cond }`.
     Filter(u32, Box<Items>, BoolId),
     /// `union(x in source: S)`.
@@ -420,7 +426,7 @@ pub enum BoolN {
     /// Two sides are the same (`true`) or differ, as [`BoolN::Eq`] compares them.
     SideEq(SideId, SideId, bool),
     /// A direction in a set of directions.
-    DirIn(DirId, DirsN),
+    DirIn(DirId, DirsId),
     /// A value in a list.
     ListIn(ValId, Box<ListN>),
     /// A list is not empty.
@@ -616,7 +622,7 @@ pub enum ValN {
     Cell(CellNId),
     Set(SetId),
     Dir(DirId),
-    Dirs(DirsN),
+    Dirs(DirsId),
     Side(SideId),
     List(ListN),
     /// A kind, a flag, a symmetry or a phase, known when the game is built.
@@ -658,7 +664,7 @@ pub enum Items {
     /// The cells of a set.
     Cells(SetId),
     /// The directions of a set.
-    Dirs(DirsN),
+    Dirs(DirsId),
     /// The sides from the first to before the second.
     Sides(u8, u8),
     /// The elements of a list.

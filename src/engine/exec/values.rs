@@ -8,7 +8,9 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
-use crate::engine::exec::ir::{BoolN, DirId, DirN, DirsN, IdN, IdNId, Items, ListN, SideId, SideN, ValId, ValN, Wrap};
+use crate::engine::exec::ir::{
+    BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ListN, SideId, SideN, ValId, ValN, Wrap,
+};
 
 impl<const W: usize> Lower<'_, W> {
     /// The shape of an expression of the program.
@@ -156,31 +158,35 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a set of directions.
-    pub fn dirs(&mut self, e: &E) -> DirsN {
+    pub fn dirs(&mut self, e: &E) -> DirsId {
         if let Some(masks) = self.by_mover(e, &|x| matches!(x, E::Dirs(_) | E::Dir(_))) {
             let mask = |x: &E| match x {
                 E::Dirs(m) => *m,
                 E::Dir(d) => 1 << d,
                 _ => 0,
             };
-            return DirsN::ByMover(masks.into_iter().map(mask).collect());
+            return self.intern(DirsN::ByMover(masks.into_iter().map(mask).collect()));
         }
-        match e {
+        let n = match e {
             E::Dirs(m) => DirsN::Const(*m),
             E::Dir(d) => DirsN::Const(1 << d),
             E::DirToDirs(x) => DirsN::One(self.dir(x)),
             E::Bin(op @ (Op::DirsAnd | Op::DirsOr), a, b) => {
-                DirsN::Both(Box::new(self.dirs(a)), Box::new(self.dirs(b)), *op == Op::DirsAnd)
+                DirsN::Both(self.dirs(a), self.dirs(b), *op == Op::DirsAnd)
             }
             E::Comp { kind: Comprehension::SetFilter, set_of_dirs: true, slot, source, body } => {
                 DirsN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             _ if self.shape(e) == Shape::Dir => DirsN::One(self.dir(e)),
-            _ => self.wrap(e, Self::dirs, |_, w| DirsN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                DirsN::Const(0)
-            }),
-        }
+            _ => match self.wrap(e, Self::dirs, |l, w| l.intern(DirsN::W(w))) {
+                Some(x) => return x,
+                None => {
+                    self.unlowered(e);
+                    DirsN::Const(0)
+                }
+            },
+        };
+        self.intern(n)
     }
 
     /// Lowers a side.

@@ -173,7 +173,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::DirIn(d, dirs) => {
-            let (d, m) = (dir_f::<W>(ir, *d), dirs_f::<W>(ir, dirs));
+            let (d, m) = (dir_f::<W>(ir, *d), dirs_f::<W>(ir, *dirs));
             fb(move |g, s, cx| {
                 let d = (d.0)(g, s, cx);
                 ((d as usize) < g.board.ndirs && (m.0)(g, s, cx) >> d & 1 == 1) != neg

@@ -4,7 +4,7 @@
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FD, FF, FId, FU8, Game};
-use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsN, IdN, IdNId, Ir, SideId, SideN};
+use crate::engine::exec::ir::{CellNId, DirId, DirN, DirsId, DirsN, IdN, IdNId, Ir, SideId, SideN};
 use crate::engine::exec::state::{State, kind_of, side_of};
 use crate::engine::exec::value::Val;
 
@@ -154,8 +154,8 @@ pub fn kind_on_f<const W: usize>(ir: &Ir, c: CellNId) -> FId<W> {
 }
 
 /// A set of directions as a closure.
-pub fn dirs_f<const W: usize>(ir: &Ir, n: &DirsN) -> FD<W> {
-    match n {
+pub fn dirs_f<const W: usize>(ir: &Ir, n: DirsId) -> FD<W> {
+    match &ir[n] {
         DirsN::Const(m) => {
             let m = *m;
             fd(move |_, _, _| m)
@@ -172,7 +172,7 @@ pub fn dirs_f<const W: usize>(ir: &Ir, n: &DirsN) -> FD<W> {
             })
         }
         DirsN::Both(a, b, and) => {
-            let (a, b) = (dirs_f::<W>(ir, a), dirs_f::<W>(ir, b));
+            let (a, b) = (dirs_f::<W>(ir, *a), dirs_f::<W>(ir, *b));
             if *and {
                 fd(move |g, s, cx| (a.0)(g, s, cx) & (b.0)(g, s, cx))
             } else {

@@ -272,7 +272,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::NeighboursAlong(x, dirs) => {
-            let (x, m) = (set_f::<W>(ir, *x), dirs_f::<W>(ir, dirs));
+            let (x, m) = (set_f::<W>(ir, *x), dirs_f::<W>(ir, *dirs));
             fs(move |g, s, cx| {
                 let (set, mask) = ((x.0)(g, s, cx), (m.0)(g, s, cx));
                 let mut out = Bits::EMPTY;

@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirId, DirsN, IdNId, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsId, IdNId, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -50,7 +50,7 @@ node!(DirId, u8, |ir, n: &DirId| closure::dir_f(ir, *n), |_g, v| match v {
     Val::Dir(d) => *d,
     _ => u8::MAX,
 });
-node!(DirsN, u32, closure::dirs_f, |_g, v| v.dirs());
+node!(DirsId, u32, |ir, n: &DirsId| closure::dirs_f(ir, *n), |_g, v| v.dirs());
 node!(SideId, u8, |ir, n: &SideId| closure::side_f(ir, *n), |_g, v| v.side());
 node!(IdNId, u16, |ir, n: &IdNId| closure::id_f(ir, *n), |_g, v| match v {
     Val::Kind(k) | Val::Flag(k) => *k,
@@ -115,7 +115,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: ValId) -> FV<W> {
         ValN::Num(x) => of!(closure::num_f::<W>, *x, Val::Num),
         ValN::Cell(x) => of!(closure::cell_f::<W>, *x, Val::Cell),
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
-        ValN::Dirs(x) => of!(closure::dirs_f::<W>, x, Val::Dirs),
+        ValN::Dirs(x) => of!(closure::dirs_f::<W>, *x, Val::Dirs),
         ValN::Side(x) => of!(closure::side_f::<W>, *x, Val::Side),
         ValN::List(x) => of!(list_f::<W>, x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, *c, Val::Kind),
@@ -211,7 +211,7 @@ pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
             ff(move |g, s, cx| ItemIter::Cells((x.0)(g, s, cx).iter()))
         }
         Items::Dirs(x) => {
-            let x = closure::dirs_f::<W>(ir, x);
+            let x = closure::dirs_f::<W>(ir, *x);
             ff(move |g, s, cx| ItemIter::Dirs((x.0)(g, s, cx)))
         }
         Items::Sides(a, b) => {

@@ -41,7 +41,7 @@ impl<const W: usize> Lower<'_, W> {
         let subject_lit = subject_set.and_then(|x| closure::set_lit(&self.ir, x));
         let along = r.along.as_ref().map(|e| {
             let x = self.dirs(e);
-            closure::dirs_f(&self.ir, &x)
+            closure::dirs_f(&self.ir, x)
         });
         let over = r.over.as_ref().map(|e| {
             let x = self.set(e);
@@ -250,7 +250,7 @@ impl<const W: usize> Lower<'_, W> {
     fn along_by(&mut self, e: &E) -> Option<AlongBy<W>> {
         if !deps(e).from {
             let x = self.dirs(e);
-            return Some(AlongBy::Dirs(closure::dirs_f(&self.ir, &x)));
+            return Some(AlongBy::Dirs(closure::dirs_f(&self.ir, x)));
         }
         let E::If(c, a, b) = e else { return None };
         let (set, holds) = self.piece_in(c)?;
