@@ -3,10 +3,10 @@
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
 //! walked at play time. Sets of cells, numbers, conditions, cells, values, directions,
-//! sides, flags or kinds and sets of directions are not held in trees of their own: each
-//! is stored once in the lowering's [`Ir`] and held by its id ([`SetId`], [`NumId`],
-//! [`BoolId`], [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`], [`DirsId`]), so
-//! that equal nodes are one node.
+//! sides, flags or kinds, sets of directions and lists are not held in trees of their
+//! own: each is stored once in the lowering's [`Ir`] and held by its id ([`SetId`],
+//! [`NumId`], [`BoolId`], [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`],
+//! [`DirsId`], [`ListId`]), so that equal nodes are one node.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -46,6 +46,9 @@ pub type IdNId = Id<IdN>;
 /// A set of directions in the lowering's [`Ir`].
 pub type DirsId = Id<DirsN>;
 
+/// A list in the lowering's [`Ir`].
+pub type ListId = Id<ListN>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -68,6 +71,8 @@ pub struct Ir {
     pub ids: Arena<IdN>,
     /// The sets of directions.
     pub dir_sets: Arena<DirsN>,
+    /// The lists.
+    pub lists: Arena<ListN>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -106,6 +111,7 @@ held_in!(
     SideN => sides,
     IdN => ids,
     DirsN => dir_sets,
+    ListN => lists,
 );
 
 /// Where a cell path starts.
@@ -290,7 +296,7 @@ pub enum SetN {
     /// `union(x in source: S)`.
     UnionOf(u32, Box<Items>, SetId),
     /// `union(list)` (`true`) or `common(list)`.
-    Fold(Box<ListN>, bool),
+    Fold(ListId, bool),
     /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
     /// elements that pass, folded as they are taken (none: the empty set).
     FoldIf(u32, Box<Items>, BoolId, bool),
@@ -428,9 +434,9 @@ pub enum BoolN {
     /// A direction in a set of directions.
     DirIn(DirId, DirsId),
     /// A value in a list.
-    ListIn(ValId, Box<ListN>),
+    ListIn(ValId, ListId),
     /// A list is not empty.
-    AnyOf(Box<ListN>),
+    AnyOf(ListId),
     /// A form every node type shares.
     W(Box<Wrap<BoolId>>),
 }
@@ -507,7 +513,7 @@ pub enum NumN {
     /// A side's score.
     Score(SideId),
     /// How many elements a list has.
-    Len(Box<ListN>),
+    Len(ListId),
     /// `count(x in source: cond)`.
     CountIf(u32, Box<Items>, BoolId),
     /// `sum(x in source: n)`.
@@ -624,7 +630,7 @@ pub enum ValN {
     Dir(DirId),
     Dirs(DirsId),
     Side(SideId),
-    List(ListN),
+    List(ListId),
     /// A kind, a flag, a symmetry or a phase, known when the game is built.
     Id(Shape, u16),
     /// A kind of move.
@@ -655,7 +661,7 @@ pub enum ListN {
     /// `groups(S)`.
     Groups(SetId),
     /// A form every node type shares.
-    W(Box<Wrap<ListN>>),
+    W(Box<Wrap<ListId>>),
 }
 
 /// What a loop or a comprehension runs over.
@@ -668,7 +674,7 @@ pub enum Items {
     /// The sides from the first to before the second.
     Sides(u8, u8),
     /// The elements of a list.
-    List(ListN),
+    List(ListId),
     /// The groups of a set (`groups(S)`), found one at a time.
     Groups(SetId),
 }

@@ -9,7 +9,7 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
 use crate::engine::exec::ir::{
-    BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ListN, SideId, SideN, ValId, ValN, Wrap,
+    BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ListId, ListN, SideId, SideN, ValId, ValN, Wrap,
 };
 
 impl<const W: usize> Lower<'_, W> {
@@ -102,8 +102,8 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers a list.
-    pub fn list(&mut self, e: &E) -> ListN {
-        match e {
+    pub fn list(&mut self, e: &E) -> ListId {
+        let n = match e {
             E::List(xs) => ListN::Items(xs.iter().map(|x| self.value(x)).collect()),
             E::Ctx(ContextVar::Players) => ListN::Sides(0, self.g.prog.players as u8),
             E::Ctx(ContextVar::Colours) => ListN::Sides(self.g.prog.players as u8, self.g.prog.sides.len() as u8),
@@ -112,11 +112,15 @@ impl<const W: usize> Lower<'_, W> {
                 ListN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
             }
             E::Call(Builtin::Groups, args) if args.len() == 1 => ListN::Groups(self.set(&args[0])),
-            _ => self.wrap(e, Self::list, |_, w| ListN::W(w)).unwrap_or_else(|| {
-                self.unlowered(e);
-                ListN::Items(Vec::new())
-            }),
-        }
+            _ => match self.wrap(e, Self::list, |l, w| l.intern(ListN::W(w))) {
+                Some(x) => return x,
+                None => {
+                    self.unlowered(e);
+                    ListN::Items(Vec::new())
+                }
+            },
+        };
+        self.intern(n)
     }
 
     /// Lowers what a loop runs over.

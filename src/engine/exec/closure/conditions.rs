@@ -180,14 +180,14 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::ListIn(x, list) => {
-            let (x, l) = (val_f::<W>(ir, *x), list_f::<W>(ir, list));
+            let (x, l) = (val_f::<W>(ir, *x), list_f::<W>(ir, *list));
             fb(move |g, s, cx| {
                 let x = (x.0)(g, s, cx);
                 (l.0)(g, s, cx).contains(&x) != neg
             })
         }
         BoolN::AnyOf(list) => {
-            let l = list_f::<W>(ir, list);
+            let l = list_f::<W>(ir, *list);
             fb(move |g, s, cx| (l.0)(g, s, cx).is_empty() == neg)
         }
         BoolN::Attacked(cells, side) => {

@@ -218,7 +218,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             })
         }
         NumN::Len(list) => {
-            let l = list_f::<W>(ir, list);
+            let l = list_f::<W>(ir, *list);
             fnum(move |g, s, cx| (l.0)(g, s, cx).len() as i64)
         }
         NumN::CountIf(slot, src, cond) => {

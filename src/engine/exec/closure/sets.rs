@@ -313,7 +313,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Fold(list, union) => {
-            let (l, union) = (list_f::<W>(ir, list), *union);
+            let (l, union) = (list_f::<W>(ir, *list), *union);
             fs(move |g, s, cx| {
                 let l = (l.0)(g, s, cx);
                 let mut sets = l.iter().map(|v| g.set_of(v.clone()));

@@ -13,7 +13,7 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirId, DirsId, IdNId, Ir, Items, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsId, IdNId, Ir, Items, ListId, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -57,7 +57,7 @@ node!(IdNId, u16, |ir, n: &IdNId| closure::id_f(ir, *n), |_g, v| match v {
     _ => u16::MAX,
 });
 node!(ValId, Val<W>, |ir, n: &ValId| val_f(ir, *n), |_g, v| v.clone());
-node!(ListN, Rc<Vec<Val<W>>>, list_f, |_g, v| match v {
+node!(ListId, Rc<Vec<Val<W>>>, |ir, n: &ListId| list_f(ir, *n), |_g, v| match v {
     Val::List(l) => l.clone(),
     _ => Rc::new(Vec::new()),
 });
@@ -117,7 +117,7 @@ pub fn val_f<const W: usize>(ir: &Ir, n: ValId) -> FV<W> {
         ValN::Set(x) => of!(closure::set_f::<W>, *x, Val::Cells),
         ValN::Dirs(x) => of!(closure::dirs_f::<W>, *x, Val::Dirs),
         ValN::Side(x) => of!(closure::side_f::<W>, *x, Val::Side),
-        ValN::List(x) => of!(list_f::<W>, x, Val::List),
+        ValN::List(x) => of!(list_f::<W>, *x, Val::List),
         ValN::KindOf(c) => of!(closure::kind_on_f::<W>, *c, Val::Kind),
         ValN::Dir(x) => {
             let f = closure::dir_f::<W>(ir, *x);
@@ -158,8 +158,8 @@ pub fn eq_const_f<const W: usize>(ir: &Ir, x: ValId, k: ValId, want: bool) -> Op
 }
 
 /// A list as a closure.
-pub fn list_f<const W: usize>(ir: &Ir, n: &ListN) -> FL<W> {
-    match n {
+pub fn list_f<const W: usize>(ir: &Ir, n: ListId) -> FL<W> {
+    match &ir[n] {
         ListN::Items(xs) => {
             let xs: Vec<FV<W>> = xs.iter().map(|x| val_f(ir, *x)).collect();
             ff(move |g, s, cx| {
@@ -219,13 +219,14 @@ pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
             ff(move |_, _, _| ItemIter::Sides(a, b))
         }
         // A list of constants is made once, and shared by every loop over it.
-        Items::List(ListN::Items(xs))
-            if let Some(l) = xs.iter().map(|x| Const::of(ir, *x)).collect::<Option<Arc<[Const]>>>() =>
+        Items::List(x)
+            if let ListN::Items(xs) = &ir[*x]
+                && let Some(l) = xs.iter().map(|x| Const::of(ir, *x)).collect::<Option<Arc<[Const]>>>() =>
         {
             ff(move |_, _, _| ItemIter::Consts(l.clone(), 0))
         }
         Items::List(x) => {
-            let x = list_f::<W>(ir, x);
+            let x = list_f::<W>(ir, *x);
             ff(move |g, s, cx| ItemIter::List((x.0)(g, s, cx), 0))
         }
         Items::Groups(x) => {

@@ -158,7 +158,7 @@ impl<const W: usize> Lower<'_, W> {
                     let unrolled: Option<&Unrolled<Self, SetId>> = if union { Some(&unrolled) } else { None };
                     match self.over_filter(&args[0], &fold, unrolled, |l, w| l.intern(SetN::W(w))) {
                         Some(x) => self.ir[x].clone(),
-                        None => SetN::Fold(Box::new(self.list(&args[0])), union),
+                        None => SetN::Fold(self.list(&args[0]), union),
                     }
                 } else {
                     self.set_node(&args[0])

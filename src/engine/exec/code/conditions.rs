@@ -99,7 +99,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Call(Builtin::Any, args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
-                    BoolN::AnyOf(Box::new(self.list(&args[0])))
+                    BoolN::AnyOf(self.list(&args[0]))
                 } else {
                     let s = self.set(&args[0]);
                     self.any(s)
@@ -107,7 +107,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             E::Bin(Op::Within, a, b) => BoolN::Within(self.set(a), self.set(b)),
             E::Bin(Op::DirIn, a, b) => BoolN::DirIn(self.dir(a), self.dirs(b)),
-            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(self.value(a), Box::new(self.list(b))),
+            E::Bin(Op::ListIn, a, b) => BoolN::ListIn(self.value(a), self.list(b)),
             E::Comp { kind: Comprehension::Any, slot, source, body, .. }
                 if let Some((within, a, b)) = spans(*slot, source, body) =>
             {

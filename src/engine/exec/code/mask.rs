@@ -22,7 +22,7 @@ impl<const W: usize> Lower<'_, W> {
         let choose = r.action == Action::Choose;
         let choices = r.subject.as_ref().filter(|_| choose).map(|e| {
             let l = self.list(e);
-            list_f(&self.ir, &l)
+            list_f(&self.ir, l)
         });
         let subject_set = r.subject.as_ref().filter(|_| !choose).map(|e| self.set(e));
         let by = r.by.as_ref().map(|e| {

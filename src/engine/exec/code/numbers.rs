@@ -68,7 +68,7 @@ impl<const W: usize> Lower<'_, W> {
                 ) {
                     return x;
                 }
-                NumN::Len(Box::new(self.list(&args[0])))
+                NumN::Len(self.list(&args[0]))
             }
             E::Call(Builtin::Count, args) if args.len() == 1 => NumN::Count(self.set(&args[0])),
             E::Call(Builtin::Height, args) if args.len() == 1 => NumN::Height(self.cell(&args[0])),
