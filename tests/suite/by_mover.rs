@@ -54,12 +54,12 @@ fn sets_and_directions_indexed_by_the_mover_are_tables_by_player() {
             };
             let (dirs, set) = (lw.dirs(&along), lw.set(&region));
             let set = lw.ir[set].clone();
-            assert_eq!(matches!(dirs, DirsN::ByMover(_)), tables, "{colours:?}: {dirs:?}");
+            assert_eq!(matches!(lw.ir[dirs], DirsN::ByMover(_)), tables, "{colours:?}: {:?}", lw.ir[dirs]);
             assert_eq!(matches!(set, SetN::ByMover(_)), tables, "{colours:?}: {set:?}");
             if !tables {
                 continue;
             }
-            let (fd, mut s) = (dirs_f(&lw.ir, &dirs), g.start());
+            let (fd, mut s) = (dirs_f(&lw.ir, dirs), g.start());
             for p in 0..2u8 {
                 g.set_mover(&mut s, p);
                 let want = match arm(&along, p) {

@@ -3,10 +3,12 @@
 //! value), so that evaluation never builds a dynamic value. They are the compile-time
 //! form only: each is made a closure ([`crate::engine::exec::closure`]) and never
 //! walked at play time. Sets of cells, numbers, conditions, cells, values, directions,
-//! sides, flags or kinds, sets of directions and lists are not held in trees of their
-//! own: each is stored once in the lowering's [`Ir`] and held by its id ([`SetId`],
-//! [`NumId`], [`BoolId`], [`CellNId`], [`ValId`], [`DirId`], [`SideId`], [`IdNId`],
-//! [`DirsId`], [`ListId`]), so that equal nodes are one node.
+//! sides, flags or kinds, sets of directions, lists and what loops run over are not held
+//! in trees of their own: each is stored once in the lowering's [`Ir`] and held by its
+//! id ([`SetId`], [`NumId`], [`BoolId`], [`CellNId`], [`ValId`], [`DirId`], [`SideId`],
+//! [`IdNId`], [`DirsId`], [`ListId`], [`ItemsId`]), so that equal nodes are one node.
+//! Effects ([`EffN`]) and the forms every node type shares ([`Wrap`]) are plain values
+//! that hold the ids of their parts.
 
 use crate::check::hir::{Action, Builtin, Field};
 use crate::engine::bits::Bits;
@@ -49,6 +51,9 @@ pub type DirsId = Id<DirsN>;
 /// A list in the lowering's [`Ir`].
 pub type ListId = Id<ListN>;
 
+/// What a loop or a comprehension runs over, in the lowering's [`Ir`].
+pub type ItemsId = Id<Items>;
+
 /// The nodes a program is lowered to that are held by id, one arena per node type;
 /// indexing by an id gives its node.
 #[derive(Clone, Debug, Default)]
@@ -73,6 +78,8 @@ pub struct Ir {
     pub dir_sets: Arena<DirsN>,
     /// The lists.
     pub lists: Arena<ListN>,
+    /// What loops and comprehensions run over.
+    pub items: Arena<Items>,
 }
 
 /// A node type held by id in an [`Ir`]: the arena that holds its nodes.
@@ -112,6 +119,7 @@ held_in!(
     IdN => ids,
     DirsN => dir_sets,
     ListN => lists,
+    Items => items,
 );
 
 /// Where a cell path starts.
@@ -184,7 +192,7 @@ pub enum DirsN {
     /// Both (`true`) or either.
     Both(DirsId, DirsId, bool),
     /// `{ d in source: cond }`.
-    Filter(u32, Box<Items>, BoolId),
+    Filter(u32, ItemsId, BoolId),
     /// A form every node type shares.
     W(Box<Wrap<DirsId>>),
 }
@@ -292,14 +300,14 @@ pub enum SetN {
     /// `neighbours(S, directions)`: the cells one step from the set along them, not in it.
     NeighboursAlong(SetId, DirsId),
     /// `{ c in source: cond }`.
-    Filter(u32, Box<Items>, BoolId),
+    Filter(u32, ItemsId, BoolId),
     /// `union(x in source: S)`.
-    UnionOf(u32, Box<Items>, SetId),
+    UnionOf(u32, ItemsId, SetId),
     /// `union(list)` (`true`) or `common(list)`.
     Fold(ListId, bool),
     /// `union([x in source: cond])` (`true`) or `common([x in source: cond])`: the
     /// elements that pass, folded as they are taken (none: the empty set).
-    FoldIf(u32, Box<Items>, BoolId, bool),
+    FoldIf(u32, ItemsId, BoolId, bool),
     /// `image(S, symmetry)`.
     Image(SetId, ValId),
     /// `ray(c, d)` (`false`) or `line(c, d)` (`true`).
@@ -416,7 +424,7 @@ pub enum BoolN {
     /// `if c then a else b`.
     If(BoolId, BoolId, BoolId),
     /// `any` (`true`) or `all` (`false`) over a collection.
-    Comp(bool, u32, Box<Items>, BoolId),
+    Comp(bool, u32, ItemsId, BoolId),
     /// `at_turn_start(c)`.
     AtStart(BoolId),
     /// `without(c, x)`.
@@ -515,9 +523,9 @@ pub enum NumN {
     /// How many elements a list has.
     Len(ListId),
     /// `count(x in source: cond)`.
-    CountIf(u32, Box<Items>, BoolId),
+    CountIf(u32, ItemsId, BoolId),
     /// `sum(x in source: n)`.
-    Sum(u32, Box<Items>, NumId),
+    Sum(u32, ItemsId, NumId),
     /// `distance(a, b)` by the board's neighbours.
     Distance(CellNId, CellNId),
     /// `x`, `y`, `file` or `rank` of a cell (`-1` for none).
@@ -657,7 +665,7 @@ pub enum ListN {
     /// `symmetries`.
     Syms(u8),
     /// `[x in source: cond]`.
-    Filter(u32, Box<Items>, BoolId),
+    Filter(u32, ItemsId, BoolId),
     /// `groups(S)`.
     Groups(SetId),
     /// A form every node type shares.

@@ -9,7 +9,7 @@ use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 use crate::engine::compile::program::{E, Op, Shape, shape};
 use crate::engine::exec::code::Lower;
 use crate::engine::exec::ir::{
-    BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ListId, ListN, SideId, SideN, ValId, ValN, Wrap,
+    BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ItemsId, ListId, ListN, SideId, SideN, ValId, ValN, Wrap,
 };
 
 impl<const W: usize> Lower<'_, W> {
@@ -109,7 +109,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::Colours) => ListN::Sides(self.g.prog.players as u8, self.g.prog.sides.len() as u8),
             E::Ctx(ContextVar::Symmetries) => ListN::Syms(self.g.prog.geometry.symmetries().len() as u8),
             E::Comp { kind: Comprehension::ListFilter, slot, source, body, .. } => {
-                ListN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
+                ListN::Filter(*slot, self.items(source), self.bool(body))
             }
             E::Call(Builtin::Groups, args) if args.len() == 1 => ListN::Groups(self.set(&args[0])),
             _ => match self.wrap(e, Self::list, |l, w| l.intern(ListN::W(w))) {
@@ -124,8 +124,8 @@ impl<const W: usize> Lower<'_, W> {
     }
 
     /// Lowers what a loop runs over.
-    pub fn items(&mut self, e: &E) -> Items {
-        match e {
+    pub fn items(&mut self, e: &E) -> ItemsId {
+        let n = match e {
             E::Ctx(ContextVar::Players) => Items::Sides(0, self.g.prog.players as u8),
             E::Ctx(ContextVar::Colours) => Items::Sides(self.g.prog.players as u8, self.g.prog.sides.len() as u8),
             E::Call(Builtin::Groups, args) if args.len() == 1 => Items::Groups(self.set(&args[0])),
@@ -134,7 +134,8 @@ impl<const W: usize> Lower<'_, W> {
                 Shape::List => Items::List(self.list(e)),
                 _ => Items::Cells(self.set(e)),
             },
-        }
+        };
+        self.intern(n)
     }
 
     /// Lowers a direction.
@@ -179,7 +180,7 @@ impl<const W: usize> Lower<'_, W> {
                 DirsN::Both(self.dirs(a), self.dirs(b), *op == Op::DirsAnd)
             }
             E::Comp { kind: Comprehension::SetFilter, set_of_dirs: true, slot, source, body } => {
-                DirsN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
+                DirsN::Filter(*slot, self.items(source), self.bool(body))
             }
             _ if self.shape(e) == Shape::Dir => DirsN::One(self.dir(e)),
             _ => match self.wrap(e, Self::dirs, |l, w| l.intern(DirsN::W(w))) {

@@ -175,7 +175,7 @@ fn bindings<const W: usize>(g: &Game<W>, s: &State<W>, loops: &[Binder]) -> Opti
                     &mv,
                     outer,
                     |lw| lw.items(src),
-                    |view, s, cx, ir, node| (items_f(ir, node).0)(view, s, cx).collect::<Vec<_>>(),
+                    |view, s, cx, ir, node| (items_f(ir, *node).0)(view, s, cx).collect::<Vec<_>>(),
                 )?,
                 Binder::Let(..) => {
                     vec![lowered(

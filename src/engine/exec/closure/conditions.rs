@@ -149,7 +149,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
             })
         }
         BoolN::Comp(any, slot, source, body) => {
-            let (any, slot, src, body) = (*any, *slot, items_f::<W>(ir, source), bool_f::<W>(ir, *body, false));
+            let (any, slot, src, body) = (*any, *slot, items_f::<W>(ir, *source), bool_f::<W>(ir, *body, false));
             fb(move |g, s, cx| {
                 let mut result = !any;
                 for item in (src.0)(g, s, cx) {

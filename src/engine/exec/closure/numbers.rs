@@ -222,7 +222,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             fnum(move |g, s, cx| (l.0)(g, s, cx).len() as i64)
         }
         NumN::CountIf(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, *src), bool_f::<W>(ir, *cond, false));
             fnum(move |g, s, cx| {
                 let mut n = 0;
                 for item in (src.0)(g, s, cx) {
@@ -233,7 +233,7 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
             })
         }
         NumN::Sum(slot, src, body) => {
-            let (slot, src, body) = (*slot, items_f::<W>(ir, src), num_c::<W>(ir, *body));
+            let (slot, src, body) = (*slot, items_f::<W>(ir, *src), num_c::<W>(ir, *body));
             fnum(move |g, s, cx| {
                 let mut n = 0i64;
                 for item in (src.0)(g, s, cx) {

@@ -180,7 +180,7 @@ pub fn dirs_f<const W: usize>(ir: &Ir, n: DirsId) -> FD<W> {
             }
         }
         DirsN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, *src), bool_f::<W>(ir, *cond, false));
             fd(move |g, s, cx| {
                 let mut out = 0;
                 for item in (src.0)(g, s, cx) {

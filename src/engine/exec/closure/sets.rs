@@ -288,7 +288,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, *src), bool_f::<W>(ir, *cond, false));
             fs(move |g, s, cx| {
                 let mut out = Bits::EMPTY;
                 for item in (src.0)(g, s, cx) {
@@ -302,7 +302,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::UnionOf(slot, src, body) => {
-            let (slot, src, body) = (*slot, items_f::<W>(ir, src), set_f::<W>(ir, *body));
+            let (slot, src, body) = (*slot, items_f::<W>(ir, *src), set_f::<W>(ir, *body));
             fs(move |g, s, cx| {
                 let mut out = Bits::EMPTY;
                 for item in (src.0)(g, s, cx) {
@@ -326,7 +326,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::FoldIf(slot, src, cond, union) => {
-            let (slot, src, cond, union) = (*slot, items_f::<W>(ir, src), bool_f::<W>(ir, *cond, false), *union);
+            let (slot, src, cond, union) = (*slot, items_f::<W>(ir, *src), bool_f::<W>(ir, *cond, false), *union);
             fs(move |g, s, cx| {
                 let mut out: Option<Bits<W>> = None;
                 for item in (src.0)(g, s, cx) {

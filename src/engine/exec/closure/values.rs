@@ -13,7 +13,8 @@ use crate::engine::exec::closure::{self, fb, ff};
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::{FB, FF, FI, FL, FV, Game, ItemIter};
 use crate::engine::exec::ir::{
-    BoolId, CellNId, Const, DirId, DirsId, IdNId, Ir, Items, ListId, ListN, NumId, SetId, SideId, ValId, ValN, Wrap,
+    BoolId, CellNId, Const, DirId, DirsId, IdNId, Ir, Items, ItemsId, ListId, ListN, NumId, SetId, SideId, ValId, ValN,
+    Wrap,
 };
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
@@ -179,7 +180,7 @@ pub fn list_f<const W: usize>(ir: &Ir, n: ListId) -> FL<W> {
             ff(move |_, _, cx| cx.make_list(|_, out| out.extend((0..k).map(Val::Sym))))
         }
         ListN::Filter(slot, src, cond) => {
-            let (slot, src, cond) = (*slot, items_f::<W>(ir, src), closure::bool_f::<W>(ir, *cond, false));
+            let (slot, src, cond) = (*slot, items_f::<W>(ir, *src), closure::bool_f::<W>(ir, *cond, false));
             ff(move |g, s, cx| {
                 cx.make_list(|cx, out| {
                     for item in (src.0)(g, s, cx) {
@@ -204,8 +205,8 @@ pub fn list_f<const W: usize>(ir: &Ir, n: ListId) -> FL<W> {
 }
 
 /// The elements of a collection, as a closure taking them when it is called.
-pub fn items_f<const W: usize>(ir: &Ir, n: &Items) -> FI<W> {
-    match n {
+pub fn items_f<const W: usize>(ir: &Ir, n: ItemsId) -> FI<W> {
+    match &ir[n] {
         Items::Cells(x) => {
             let x = closure::set_f::<W>(ir, *x);
             ff(move |g, s, cx| ItemIter::Cells((x.0)(g, s, cx).iter()))

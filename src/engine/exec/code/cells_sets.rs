@@ -172,10 +172,10 @@ impl<const W: usize> Lower<'_, W> {
                 SetN::Run(self.cell(&args[0]), self.dir(&args[1]), self.set(&args[2]))
             }
             E::Comp { kind: Comprehension::SetFilter, slot, source, body, .. } => {
-                SetN::Filter(*slot, Box::new(self.items(source)), self.bool(body))
+                SetN::Filter(*slot, self.items(source), self.bool(body))
             }
             E::Comp { kind: Comprehension::Union, slot, source, body, .. } => {
-                SetN::UnionOf(*slot, Box::new(self.items(source)), self.set(body))
+                SetN::UnionOf(*slot, self.items(source), self.set(body))
             }
             _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
             _ => match self.wrap(e, Self::set, |l, w| l.intern(SetN::W(w))) {

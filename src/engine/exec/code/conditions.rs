@@ -95,7 +95,7 @@ impl<const W: usize> Lower<'_, W> {
                 if let [E::Comp { kind: Comprehension::Union, slot, source, body, .. }] = &args[..] =>
             {
                 let any = E::Call(Builtin::Any, vec![(**body).clone()]);
-                BoolN::Comp(true, *slot, Box::new(self.items(source)), self.bool(&any))
+                BoolN::Comp(true, *slot, self.items(source), self.bool(&any))
             }
             E::Call(Builtin::Any, args) if args.len() == 1 => {
                 if self.shape(&args[0]) == Shape::List {
@@ -114,7 +114,7 @@ impl<const W: usize> Lower<'_, W> {
                 BoolN::Spans([self.set(within), self.set(a), self.set(b)])
             }
             E::Comp { kind: kind @ (Comprehension::Any | Comprehension::All), slot, source, body, .. } => {
-                BoolN::Comp(*kind == Comprehension::Any, *slot, Box::new(self.items(source)), self.bool(body))
+                BoolN::Comp(*kind == Comprehension::Any, *slot, self.items(source), self.bool(body))
             }
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => BoolN::AtStart(self.bool(&args[0])),
             E::Call(Builtin::Attacked, args) if args.len() == 2 => {

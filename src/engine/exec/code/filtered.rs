@@ -6,7 +6,7 @@ use super::deps::deps;
 use super::rewrite::subst;
 use crate::check::hir::Comprehension;
 use crate::engine::compile::program::E;
-use crate::engine::exec::ir::{BoolId, Items, Wrap};
+use crate::engine::exec::ir::{BoolId, ItemsId, Wrap};
 
 impl<const W: usize> Lower<'_, W> {
     /// A list filtered from a source (`[x in source: cond]`, under any bindings of
@@ -30,7 +30,7 @@ impl<const W: usize> Lower<'_, W> {
                     let parts = items.iter().map(|x| (self.bool(&subst(body, *slot, x)), x)).collect();
                     return Some(unroll(self, parts));
                 }
-                let (src, cond) = (Box::new(self.items(source)), self.bool(body));
+                let (src, cond) = (self.items(source), self.bool(body));
                 Some(fold(self, *slot, src, cond))
             }
             E::Bind(binds, body) if is_filter(body) => {
@@ -45,7 +45,7 @@ impl<const W: usize> Lower<'_, W> {
 
 /// How [`Lower::over_filter`] makes a node of a filtered list's slot, source and
 /// condition.
-pub(super) type Folded<'a, L, T> = dyn Fn(&mut L, u32, Box<Items>, BoolId) -> T + 'a;
+pub(super) type Folded<'a, L, T> = dyn Fn(&mut L, u32, ItemsId, BoolId) -> T + 'a;
 
 /// How [`Lower::over_filter`] makes a node of the elements of a filtered list of
 /// constants, each with its condition.

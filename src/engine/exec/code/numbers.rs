@@ -86,10 +86,10 @@ impl<const W: usize> Lower<'_, W> {
             E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
-                NumN::CountIf(*slot, Box::new(self.items(source)), self.bool(body))
+                NumN::CountIf(*slot, self.items(source), self.bool(body))
             }
             E::Comp { kind: Comprehension::Sum, slot, source, body, .. } => {
-                NumN::Sum(*slot, Box::new(self.items(source)), self.num(body))
+                NumN::Sum(*slot, self.items(source), self.num(body))
             }
             E::Call(Builtin::Distance, args) if args.len() == 2 => {
                 NumN::Distance(self.cell(&args[0]), self.cell(&args[1]))

@@ -81,7 +81,7 @@ impl<const W: usize> Lower<'_, W> {
             ),
             S::For(slot, src, body) => {
                 let src = self.items(src);
-                CS::For(*slot, items_f(&self.ir, &src), self.block(body, capture, form))
+                CS::For(*slot, items_f(&self.ir, src), self.block(body, capture, form))
             }
             S::Let(slot, e) => {
                 let v = self.value(e);
@@ -266,7 +266,7 @@ impl<const W: usize> Lower<'_, W> {
             }
             S::For(slot, src, body) => {
                 let src = self.items(src);
-                let (slot, items, body) = (*slot, items_f(&self.ir, &src), self.block_fx(body, capture));
+                let (slot, items, body) = (*slot, items_f(&self.ir, src), self.block_fx(body, capture));
                 closure::fx(move |g, st, cx| {
                     for item in (items.0)(g, st, cx) {
                         g.store(cx, slot, item);
