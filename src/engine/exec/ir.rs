@@ -122,6 +122,25 @@ held_in!(
     Items => items,
 );
 
+/// A node type with a form every node type shares: its variant `W` holding a [`Wrap`].
+pub trait Wrapped: InIr {
+    /// The node holding the shared form `w`.
+    fn wrapped(w: Box<Wrap<Id<Self>>>) -> Self;
+}
+
+/// For each node type, its [`Wrapped`]: the variant `W`.
+macro_rules! wrapped {
+    ($($node:ident),* $(,)?) => {$(
+        impl Wrapped for $node {
+            fn wrapped(w: Box<Wrap<Id<$node>>>) -> $node {
+                $node::W(w)
+            }
+        }
+    )*};
+}
+
+wrapped!(SetN, NumN, BoolN, CellN, ValN, DirN, SideN, IdN, DirsN, ListN);
+
 /// Where a cell path starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Base {

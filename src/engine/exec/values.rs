@@ -7,9 +7,11 @@
 use crate::check::hir::{Builtin, Comprehension, ContextVar, Field};
 
 use crate::engine::compile::program::{E, Op, Shape, shape};
+use crate::engine::exec::arena::Id;
 use crate::engine::exec::code::Lower;
 use crate::engine::exec::ir::{
     BoolN, DirId, DirN, DirsId, DirsN, IdN, IdNId, Items, ItemsId, ListId, ListN, SideId, SideN, ValId, ValN, Wrap,
+    Wrapped,
 };
 
 impl<const W: usize> Lower<'_, W> {
@@ -18,43 +20,41 @@ impl<const W: usize> Lower<'_, W> {
         shape(e, &self.g.prog.slot_shapes)
     }
 
-    /// Lowers a form every node type shares, with `f` lowering its parts and `w`
-    /// wrapping the result (`None`: `e` is not one). A constant `if` is folded.
-    pub(crate) fn wrap<T>(
-        &mut self,
-        e: &E,
-        f: fn(&mut Self, &E) -> T,
-        w: fn(&mut Self, Box<Wrap<T>>) -> T,
-    ) -> Option<T> {
-        Some(match e {
+    /// Lowers a form every node type shares (`if`, bindings, `at_turn_start`, `without`,
+    /// a local, `chosen`), with `f` lowering its parts; a constant `if` is folded. Any
+    /// other expression has no node: it is recorded (see [`Lower::unlowered`]) and
+    /// lowered to the node `none` makes.
+    pub(crate) fn wrap<T: Wrapped>(&mut self, e: &E, f: fn(&mut Self, &E) -> Id<T>, none: fn(&mut Self) -> T) -> Id<T> {
+        let w = match e {
             E::If(c, a, b) => {
                 let c = self.bool(c);
                 match self.ir[c] {
-                    BoolN::Const(true) => f(self, a),
-                    BoolN::Const(false) => f(self, b),
+                    BoolN::Const(true) => return f(self, a),
+                    BoolN::Const(false) => return f(self, b),
                     _ => {
                         let (a, b) = (f(self, a), f(self, b));
-                        w(self, Box::new(Wrap::If(c, a, b)))
+                        Wrap::If(c, a, b)
                     }
                 }
             }
             E::Bind(binds, body) => {
                 let binds = self.binds(binds);
-                let body = f(self, body);
-                w(self, Box::new(Wrap::Bind(binds, body)))
+                Wrap::Bind(binds, f(self, body))
             }
-            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
-                let x = f(self, &args[0]);
-                w(self, Box::new(Wrap::AtStart(x)))
-            }
+            E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => Wrap::AtStart(f(self, &args[0])),
             E::Call(Builtin::Without, args) if args.len() == 2 => {
-                let (c, x) = (self.cell(&args[0]), f(self, &args[1]));
-                w(self, Box::new(Wrap::Without(c, x)))
+                let c = self.cell(&args[0]);
+                Wrap::Without(c, f(self, &args[1]))
             }
-            E::Local(i) => w(self, Box::new(Wrap::Local(*i))),
-            E::Chosen(_) => w(self, Box::new(Wrap::Chosen)),
-            _ => return None,
-        })
+            E::Local(i) => Wrap::Local(*i),
+            E::Chosen(_) => Wrap::Chosen,
+            _ => {
+                self.unlowered(e);
+                let n = none(self);
+                return self.intern(n);
+            }
+        };
+        self.intern(T::wrapped(Box::new(w)))
     }
 
     /// Lowers bindings.
@@ -89,13 +89,7 @@ impl<const W: usize> Lower<'_, W> {
                 E::Previous(f) => ValN::Previous(*f),
                 E::Ctx(ContextVar::Taken) => ValN::Taken,
                 E::Call(Builtin::KindOf, args) if args.len() == 1 => ValN::KindOf(self.cell(&args[0])),
-                _ => match self.wrap(e, Self::value, |l, w| l.intern(ValN::W(w))) {
-                    Some(x) => return x,
-                    None => {
-                        self.unlowered(e);
-                        ValN::Bool(self.intern(BoolN::Const(false)))
-                    }
-                },
+                _ => return self.wrap(e, Self::value, |l| ValN::Bool(l.intern(BoolN::Const(false)))),
             },
         };
         self.intern(n)
@@ -112,13 +106,7 @@ impl<const W: usize> Lower<'_, W> {
                 ListN::Filter(*slot, self.items(source), self.bool(body))
             }
             E::Call(Builtin::Groups, args) if args.len() == 1 => ListN::Groups(self.set(&args[0])),
-            _ => match self.wrap(e, Self::list, |l, w| l.intern(ListN::W(w))) {
-                Some(x) => return x,
-                None => {
-                    self.unlowered(e);
-                    ListN::Items(Vec::new())
-                }
-            },
+            _ => return self.wrap(e, Self::list, |_| ListN::Items(Vec::new())),
         };
         self.intern(n)
     }
@@ -151,13 +139,7 @@ impl<const W: usize> Lower<'_, W> {
                 }
             }
             E::Call(Builtin::Rotate, args) if args.len() == 2 => DirN::Rotate(self.dir(&args[0]), self.num(&args[1])),
-            _ => match self.wrap(e, Self::dir, |l, w| l.intern(DirN::W(w))) {
-                Some(x) => return x,
-                None => {
-                    self.unlowered(e);
-                    DirN::Const(u8::MAX)
-                }
-            },
+            _ => return self.wrap(e, Self::dir, |_| DirN::Const(u8::MAX)),
         };
         self.intern(n)
     }
@@ -183,13 +165,7 @@ impl<const W: usize> Lower<'_, W> {
                 DirsN::Filter(*slot, self.items(source), self.bool(body))
             }
             _ if self.shape(e) == Shape::Dir => DirsN::One(self.dir(e)),
-            _ => match self.wrap(e, Self::dirs, |l, w| l.intern(DirsN::W(w))) {
-                Some(x) => return x,
-                None => {
-                    self.unlowered(e);
-                    DirsN::Const(0)
-                }
-            },
+            _ => return self.wrap(e, Self::dirs, |_| DirsN::Const(0)),
         };
         self.intern(n)
     }
@@ -205,13 +181,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Owner, args) if args.len() == 1 => SideN::Owner(self.cell(&args[0])),
             E::Previous(Field::Player) => SideN::Previous,
             E::Ctx(ContextVar::TakenOwner) => SideN::TakenOwner,
-            _ => match self.wrap(e, Self::side, |l, w| l.intern(SideN::W(w))) {
-                Some(x) => return x,
-                None => {
-                    self.unlowered(e);
-                    SideN::Const(0)
-                }
-            },
+            _ => return self.wrap(e, Self::side, |_| SideN::Const(0)),
         };
         self.intern(n)
     }
@@ -222,13 +192,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Flag(k) | E::Kind(k) => IdN::Const(*k),
             E::Ctx(ContextVar::Taken) => IdN::Taken,
             E::Call(Builtin::KindOf, args) if args.len() == 1 => IdN::KindOf(self.cell(&args[0])),
-            _ => match self.wrap(e, Self::id, |l, w| l.intern(IdN::W(w))) {
-                Some(x) => return x,
-                None => {
-                    self.unlowered(e);
-                    IdN::Const(u16::MAX)
-                }
-            },
+            _ => return self.wrap(e, Self::id, |_| IdN::Const(u16::MAX)),
         };
         self.intern(n)
     }

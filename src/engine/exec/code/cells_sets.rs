@@ -51,13 +51,10 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::Offset, args) if args.len() == 3 => {
                 CellN::Offset(self.cell(&args[0]), self.dir(&args[1]), self.num(&args[2]))
             }
-            _ => match self.wrap(e, Self::cell, |l, w| l.intern(CellN::W(w))) {
-                Some(x) => self.ir[x].clone(),
-                None => {
-                    self.unlowered(e);
-                    path(Base::Const(NONE))
-                }
-            },
+            _ => {
+                let x = self.wrap(e, Self::cell, |_| CellN::Path(Base::Const(NONE), [0; 4], 0));
+                self.ir[x].clone()
+            }
         }
     }
 
@@ -178,13 +175,10 @@ impl<const W: usize> Lower<'_, W> {
                 SetN::UnionOf(*slot, self.items(source), self.set(body))
             }
             _ if self.shape(e) == Shape::Cell => SetN::Cell(self.cell(e)),
-            _ => match self.wrap(e, Self::set, |l, w| l.intern(SetN::W(w))) {
-                Some(x) => self.ir[x].clone(),
-                None => {
-                    self.unlowered(e);
-                    SetN::Const(self.const_set(Bits::EMPTY))
-                }
-            },
+            _ => {
+                let x = self.wrap(e, Self::set, |l| SetN::Const(l.const_set(Bits::EMPTY)));
+                self.ir[x].clone()
+            }
         }
     }
 

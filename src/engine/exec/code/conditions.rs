@@ -131,13 +131,10 @@ impl<const W: usize> Lower<'_, W> {
                     _ => BoolN::If(c, self.bool(a), self.bool(b)),
                 }
             }
-            _ => match self.wrap(e, Self::bool, |l, w| l.intern(BoolN::W(w))) {
-                Some(x) => self.ir[x].clone(),
-                None => {
-                    self.unlowered(e);
-                    BoolN::Const(false)
-                }
-            },
+            _ => {
+                let x = self.wrap(e, Self::bool, |_| BoolN::Const(false));
+                self.ir[x].clone()
+            }
         }
     }
 

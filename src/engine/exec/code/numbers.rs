@@ -102,10 +102,7 @@ impl<const W: usize> Lower<'_, W> {
                 NumN::MinMax(self.num(&args[0]), self.num(&args[1]), *b == Builtin::Min)
             }
             _ => {
-                return self.wrap(e, Self::num, |l, w| l.intern(NumN::W(w))).unwrap_or_else(|| {
-                    self.unlowered(e);
-                    self.intern(NumN::Const(0))
-                });
+                return self.wrap(e, Self::num, |_| NumN::Const(0));
             }
         };
         self.intern(n)
