@@ -8,7 +8,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::{EngineError, EngineErrorKind, MAX_TURN_PARTS};
 use crate::engine::exec::context::{Ctx, MoveVars, finish};
-use crate::engine::exec::game::{CRule, CS, Flow, Game, Mask};
+use crate::engine::exec::game::{CRule, CS, FB, Flow, Game, Mask};
 use crate::engine::exec::moves::{MoveList, Part, placement_extra};
 use crate::engine::exec::sink::Sink;
 use crate::engine::exec::state::{Outcome, State};
@@ -268,7 +268,16 @@ impl<const W: usize> Game<W> {
             }
             for to in dest.iter() {
                 cx.mv.to = to;
-                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
+                self.emit(
+                    s,
+                    cx,
+                    rid,
+                    m.residual.as_ref(),
+                    lazy,
+                    Part::new(rid, NONE, to, NONE, owner as u16),
+                    prefix,
+                    out,
+                );
             }
             return;
         }
@@ -322,7 +331,7 @@ impl<const W: usize> Game<W> {
             if action == Action::Relocate {
                 for to in mask.iter() {
                     cx.mv.to = to;
-                    self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
+                    self.emit(s, cx, rid, m.residual.as_ref(), lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
                 }
                 continue;
             }
@@ -344,7 +353,7 @@ impl<const W: usize> Game<W> {
                 }
                 cx.mv.to = to;
                 cx.mv.middle = mid;
-                self.emit_masked(s, cx, rid, m, lazy, Part::new(rid, from, to, mid, 0), prefix, out);
+                self.emit(s, cx, rid, m.residual.as_ref(), lazy, Part::new(rid, from, to, mid, 0), prefix, out);
             }
         }
     }
@@ -458,16 +467,16 @@ impl<const W: usize> Game<W> {
         (self.board.step[one as usize * self.board.ndirs + d], one)
     }
 
-    /// A move whose mask conditions hold: list it unchecked, or check the rest of its
-    /// conditions and finish the turn.
+    /// A move found by generation: list it unchecked (`lazy`), or check the conditions
+    /// `conds` (of a rule with masks, those the masks leave) and finish the turn.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn emit_masked<S: Sink>(
+    pub(crate) fn emit<S: Sink>(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
-        m: &Mask<W>,
+        conds: Option<&FB<W>>,
         lazy: bool,
         part: Part,
         prefix: &mut Vec<Part>,
@@ -477,7 +486,7 @@ impl<const W: usize> Game<W> {
             out.push_unchecked(part);
             return;
         }
-        if let Some(c) = &m.residual
+        if let Some(c) = conds
             && !(c.0)(self, s, cx)
         {
             return;
@@ -521,16 +530,7 @@ impl<const W: usize> Game<W> {
     ) {
         let rule = &self.prog.rules[rid as usize];
         let emit = |g: &Self, cx: &mut Ctx<W>, part: Part, prefix: &mut Vec<Part>, out: &mut S| {
-            if lazy {
-                out.push_unchecked(part);
-                return;
-            }
-            if let Some(c) = &cr.conds
-                && !(c.0)(g, s, cx)
-            {
-                return;
-            }
-            g.complete(s, cx, rid, part, prefix, out);
+            g.emit(s, cx, rid, cr.conds.as_ref(), lazy, part, prefix, out)
         };
         match rule.action {
             Action::Pass => emit(self, cx, Part::new(rid, NONE, NONE, NONE, 0), prefix, out),
