@@ -11,7 +11,6 @@
 //! that hold the ids of their parts.
 
 use crate::check::hir::{Action, Builtin, Field};
-use crate::engine::bits::Bits;
 use crate::engine::compile::program::Shape;
 use crate::engine::exec::arena::{Arena, Id};
 use crate::engine::exec::value::Val;
@@ -358,26 +357,6 @@ pub struct CellsDnf {
     pub terms: Vec<u8>,
     /// The set.
     pub set: SetId,
-}
-
-impl CellsDnf {
-    /// Whether a term holds, given which of the cells of start `c` are in the set.
-    pub fn holds<const W: usize>(&self, known: Bits<W>, c: u16) -> bool {
-        let k: usize = self.terms.iter().map(|t| *t as usize).sum();
-        let row = &self.cells[c as usize * k..c as usize * k + k];
-        let mut i = 0;
-        'term: for &t in &self.terms {
-            let end = i + t as usize;
-            for &x in &row[i..end] {
-                if !known.has(x) {
-                    i = end;
-                    continue 'term;
-                }
-            }
-            return true;
-        }
-        false
-    }
 }
 
 /// Comparisons of numbers.
