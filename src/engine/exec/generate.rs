@@ -240,6 +240,8 @@ impl<const W: usize> Game<W> {
     ) {
         let action = self.prog.rules[rid as usize].action;
         let Some(to_set) = &cr.to else { return };
+        // The conditions the masks leave, checked move by move.
+        let residual = m.residual.as_ref();
         // The destinations, as far as they do not depend on the piece.
         let mut gen_dest = if m.to_reads_from { self.board.all } else { (to_set.0)(self, s, cx) };
         if cx.attack != NONE {
@@ -268,16 +270,7 @@ impl<const W: usize> Game<W> {
             }
             for to in dest.iter() {
                 cx.mv.to = to;
-                self.emit(
-                    s,
-                    cx,
-                    rid,
-                    m.residual.as_ref(),
-                    lazy,
-                    Part::new(rid, NONE, to, NONE, owner as u16),
-                    prefix,
-                    out,
-                );
+                self.emit(s, cx, rid, residual, lazy, Part::new(rid, NONE, to, NONE, owner as u16), prefix, out);
             }
             return;
         }
@@ -331,7 +324,7 @@ impl<const W: usize> Game<W> {
             if action == Action::Relocate {
                 for to in mask.iter() {
                     cx.mv.to = to;
-                    self.emit(s, cx, rid, m.residual.as_ref(), lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
+                    self.emit(s, cx, rid, residual, lazy, Part::new(rid, from, to, NONE, 0), prefix, out);
                 }
                 continue;
             }
@@ -353,7 +346,7 @@ impl<const W: usize> Game<W> {
                 }
                 cx.mv.to = to;
                 cx.mv.middle = mid;
-                self.emit(s, cx, rid, m.residual.as_ref(), lazy, Part::new(rid, from, to, mid, 0), prefix, out);
+                self.emit(s, cx, rid, residual, lazy, Part::new(rid, from, to, mid, 0), prefix, out);
             }
         }
     }
