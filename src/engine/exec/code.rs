@@ -56,7 +56,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, Op};
 use crate::engine::exec::arena::Id;
 use crate::engine::exec::game::{Code, Follow, Form, Game};
-use crate::engine::exec::ir::{InIr, Ir, SetId, SetN};
+use crate::engine::exec::ir::{CacheBy, InIr, Ir, SetId, SetN};
 
 /// The program of `g` lowered to closures (see the module), with the constant sets the
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
@@ -115,7 +115,7 @@ pub struct Lower<'a, const W: usize> {
     /// The sets of cells lowered so far, each stored once.
     pub ir: Ir,
     /// The sets kept per turn so far ([`SetN::Cached`]), by number.
-    pub cached: Vec<SetId>,
+    pub cached: Vec<(SetId, CacheBy)>,
     /// Expressions found with no node (see [`Lower::unlowered`]).
     pub unlowered: Vec<String>,
 }

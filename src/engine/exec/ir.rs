@@ -238,6 +238,16 @@ pub enum SideN {
     W(Box<Wrap<SideId>>),
 }
 
+/// What a set kept for the turn ([`SetN::Cached`]) is kept by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CacheBy {
+    /// Each start cell.
+    From,
+    /// The group of the start cell at the turn's start (named by its first cell): the
+    /// set reads `from` only as `group(from)`, so every piece of a group shares it.
+    Group,
+}
+
 /// A set of cells.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SetN {
@@ -308,9 +318,10 @@ pub enum SetN {
     /// Temporary `k` (see [`SetN::Let`]).
     Temp(u32),
     /// A set that depends only on the position at the start of the turn and on `from`
-    /// (an `at_turn_start` of a condition on `to`): computed once per start cell and
-    /// turn, and kept in the context (`crate::engine::exec::context::Ctx::cache`) under its number.
-    Cached(u32, SetId),
+    /// (an `at_turn_start` of a condition on `to`): computed once per turn and start
+    /// cell, or per group of start cells (see [`CacheBy`]), and kept in the context
+    /// (`crate::engine::exec::context::Ctx::cache`) under its number.
+    Cached(u32, CacheBy, SetId),
     /// `a otherwise b`: `a`, or `b` when `a` is empty.
     Otherwise(SetId, SetId),
     /// The cells on the line from one cell to another.

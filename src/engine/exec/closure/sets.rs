@@ -5,7 +5,7 @@ use crate::board::{CellId, SymId};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::{FM, FS};
-use crate::engine::exec::ir::{CellNId, Ir, SetId, SetN, Src};
+use crate::engine::exec::ir::{CacheBy, CellNId, Ir, SetId, SetN, Src};
 use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
@@ -220,15 +220,33 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             let k = *k;
             fs(move |_, _, cx| cx.temp(k))
         }
-        SetN::Cached(k, x) => {
-            let (k, f) = (*k, set_f::<W>(ir, *x));
+        SetN::Cached(k, by, x) => {
+            let (k, by, f) = (*k, *by, set_f::<W>(ir, *x));
             fs(move |g, s, cx| {
                 let key = crate::engine::exec::context::cache_key(k, cx.mv.from);
                 if let Some(b) = cx.cached(key) {
                     return b;
                 }
+                // Kept by group: the group's first cell names it, and the set is kept
+                // under the start cell too, so that asking again costs no flood.
+                let by_group = match by {
+                    CacheBy::From => None,
+                    CacheBy::Group => {
+                        let start = cx.turn_start.unwrap_or(s);
+                        let first = g.group_of(start, cx, cx.mv.from).first().unwrap_or(NONE);
+                        let group_key = crate::engine::exec::context::cache_key(k, first);
+                        if let Some(b) = cx.cached(group_key) {
+                            cx.keep(key, b);
+                            return b;
+                        }
+                        Some(group_key)
+                    }
+                };
                 let b = (f.0)(g, s, cx);
                 cx.keep(key, b);
+                if let Some(k) = by_group {
+                    cx.keep(k, b);
+                }
                 b
             })
         }

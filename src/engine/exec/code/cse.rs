@@ -2,20 +2,20 @@
 //! ([`SetN::Let`]), a set kept per turn and start cell ([`SetN::Cached`]).
 
 use super::Lower;
-use crate::engine::exec::ir::{Ir, SetId, SetN};
+use crate::engine::exec::ir::{CacheBy, Ir, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
-    /// A set kept per turn and start cell (see [`SetN::Cached`]); equal sets share
-    /// their number, so that one rule's sets serve another's.
-    pub(super) fn cached(&mut self, set: SetId) -> SetId {
-        let id = match self.cached.iter().position(|x| *x == set) {
+    /// A set kept per turn and start cell or group (see [`SetN::Cached`]); equal sets
+    /// kept alike share their number, so that one rule's sets serve another's.
+    pub(super) fn cached(&mut self, set: SetId, by: CacheBy) -> SetId {
+        let id = match self.cached.iter().position(|x| *x == (set, by)) {
             Some(i) => i,
             None => {
-                self.cached.push(set);
+                self.cached.push((set, by));
                 self.cached.len() - 1
             }
         };
-        self.intern(SetN::Cached(id as u32, set))
+        self.intern(SetN::Cached(id as u32, by, set))
     }
 
     /// Computes each repeated costly part of a set once, in the position it is
@@ -83,7 +83,7 @@ impl<const W: usize> Lower<'_, W> {
                 let (v, body) = (f(self, v), f(self, body));
                 SetN::Let(k, v, body)
             }
-            SetN::Cached(k, x) => SetN::Cached(k, f(self, x)),
+            SetN::Cached(k, by, x) => SetN::Cached(k, by, f(self, x)),
             _ => return n,
         };
         self.intern(node)
@@ -118,7 +118,7 @@ fn set_children(n: &SetN, f: &mut dyn FnMut(SetId)) {
         | SetN::Neighbours(x)
         | SetN::AtStart(x)
         | SetN::Without(_, x)
-        | SetN::Cached(_, x) => f(x),
+        | SetN::Cached(_, _, x) => f(x),
         _ => {}
     }
 }

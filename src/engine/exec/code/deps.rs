@@ -1,7 +1,7 @@
 //! What an expression reads ([`Deps`]): the move's cells, the position, locals; and
 //! whether a condition under `at_turn_start` holds for a whole turn ([`turn_fixed`]).
 
-use crate::check::hir::ContextVar;
+use crate::check::hir::{Builtin, ContextVar};
 use crate::engine::compile::program::{E, children};
 
 /// What an expression depends on.
@@ -117,4 +117,54 @@ pub fn turn_fixed(e: &E) -> bool {
         ok
     }
     plain(e)
+}
+
+/// Whether an expression reads `from` only as `group(from)`: it then has the same
+/// value for every start cell of one group.
+pub fn from_only_in_group(e: &E) -> bool {
+    match e {
+        E::Call(Builtin::Group, args) if matches!(&args[..], [E::Ctx(ContextVar::From)]) => true,
+        E::Ctx(ContextVar::From) => false,
+        _ => {
+            let mut ok = true;
+            children(e, &mut |c| ok &= from_only_in_group(c));
+            ok
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::compile::program::Op;
+
+    fn ctx(v: ContextVar) -> E {
+        E::Ctx(v)
+    }
+
+    fn group(c: E) -> E {
+        E::Call(Builtin::Group, vec![c])
+    }
+
+    fn and(a: E, b: E) -> E {
+        E::Bin(Op::SetAnd, Box::new(a), Box::new(b))
+    }
+
+    /// A set kept by group (`CacheBy::Group`) must read `from` through its group alone:
+    /// any other read of `from`, however deep, keeps it per start cell.
+    #[test]
+    fn from_read_only_through_its_group() {
+        let figure = group(ctx(ContextVar::From));
+        assert!(from_only_in_group(&figure));
+        let nb = E::Call(Builtin::Neighbours, vec![ctx(ContextVar::To)]);
+        assert!(from_only_in_group(&E::Bind(vec![(0, figure.clone())], Box::new(and(nb.clone(), E::Local(0))))));
+        // No `from` at all: one set for every start cell.
+        assert!(from_only_in_group(&nb));
+        let with_from = and(figure.clone(), E::CellToSet(Box::new(ctx(ContextVar::From))));
+        assert!(!from_only_in_group(&with_from));
+        assert!(!from_only_in_group(&E::Bind(vec![(0, figure)], Box::new(with_from))));
+        // The group of another cell than `from`, at `from`.
+        let other = group(E::Call(Builtin::Neighbours, vec![ctx(ContextVar::From)]));
+        assert!(!from_only_in_group(&other));
+    }
 }

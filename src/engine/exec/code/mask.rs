@@ -4,7 +4,7 @@
 
 use super::Lower;
 use super::conditions::{cmp_of, flip};
-use super::deps::{deps, turn_fixed};
+use super::deps::{deps, from_only_in_group, turn_fixed};
 use super::rewrite::{inline_binds, replace};
 use crate::check::hir::{Action, Builtin, ContextVar};
 use crate::engine::bits::Bits;
@@ -13,7 +13,7 @@ use crate::engine::exec::closure;
 use crate::engine::exec::closure::values::list_f;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::{AlongBy, CRule, CondUse, FB, Form, Mask};
-use crate::engine::exec::ir::{BoolN, Cmp, MAX_DEGREE, NumN, SetId, SetN};
+use crate::engine::exec::ir::{BoolN, CacheBy, Cmp, MAX_DEGREE, NumN, SetId, SetN};
 
 impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
@@ -358,7 +358,11 @@ impl<const W: usize> Lower<'_, W> {
             E::Call(Builtin::AtTurnStart, args) if args.len() == 1 => {
                 let inner = self.cell_set(&args[0], var, action)?;
                 let set = self.intern(SetN::AtStart(inner));
-                Some(if turn_fixed(&args[0]) { self.cached(set) } else { set })
+                if !turn_fixed(&args[0]) {
+                    return Some(set);
+                }
+                let by = if from_only_in_group(&args[0]) { CacheBy::Group } else { CacheBy::From };
+                Some(self.cached(set, by))
             }
             E::Call(Builtin::Without, args) if args.len() == 2 && !deps(&args[0]).to && !deps(&args[0]).middle => {
                 let cell = self.cell(&args[0]);
