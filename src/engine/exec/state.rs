@@ -798,6 +798,66 @@ mod tests {
         build(&model, &values).expect("the game builds")
     }
 
+    /// A game of five cells, with or without stacks, whose pieces carry two flags.
+    fn flagged(stacks: bool) -> crate::engine::AnyGame {
+        let text = format!(
+            "game \"Flags\"\nplayers a, b\nboard square 5 by 1\npiece man \"m\"\n{}flag used\nflag seen\n\
+             phase play {{\n  place man at board\n}}\n",
+            if stacks { "stacks\n" } else { "" }
+        );
+        let model = crate::check_source(&text).model.expect("the game checks");
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        build(&model, &values).expect("the game builds")
+    }
+
+    /// Flagging a set of cells at once changes the same pieces, flag cells and hash as
+    /// flagging their top pieces one by one, and counts only the pieces it changed:
+    /// on a board with and without stacks, turning the flag on and off again.
+    #[test]
+    fn flags_set_on_a_set_match_flags_set_piece_by_piece() {
+        for stacks in [false, true] {
+            with_game!(&flagged(stacks), g => {
+                let mut s = g.start();
+                for (c, side) in [(0, 0), (1, 1), (3, 0), (4, 1)] {
+                    g.put(&mut s, c, piece(side, 0, 0));
+                }
+                // One piece already has the flag, one has the other flag.
+                let top = |s: &super::State<_>, c: u16| g.top(s, c).expect("a piece");
+                let p = top(&s, 3);
+                g.set_top_flag(&mut s, 3, p, 0, true);
+                let p = top(&s, 4);
+                g.set_top_flag(&mut s, 4, p, 1, true);
+                let mut cells = crate::engine::bits::Bits::EMPTY;
+                for c in [0, 2, 3, 4] {
+                    cells.set(c, true);
+                }
+                for on in [true, false] {
+                    let mut by_set = s.clone();
+                    let counted = g.set_flags(&mut by_set, cells, 0, on);
+                    let mut by_piece = s.clone();
+                    let mut changed = 0;
+                    for c in cells.iter() {
+                        if let Some(p) = g.top(&by_piece, c)
+                            && g.set_top_flag(&mut by_piece, c, p, 0, on)
+                        {
+                            changed += 1;
+                        }
+                    }
+                    assert_eq!(counted, changed, "stacks {stacks}, on {on}");
+                    // On: the pieces of a1 and a5 (a3 has it, a2 is empty); off: a1, a3, a5.
+                    assert_eq!(counted, if on { 2 } else { 3 }, "stacks {stacks}, on {on}");
+                    assert_eq!(by_set, by_piece, "stacks {stacks}, on {on}");
+                    assert_eq!(by_set.flag_cells(0), by_piece.flag_cells(0));
+                    assert_eq!(by_set.hash(), g.hash_from_scratch(&by_set), "stacks {stacks}, on {on}");
+                    s = by_set;
+                }
+                // Off again everywhere; the other flag untouched.
+                assert!(s.flag_cells(0).is_empty());
+                assert!(s.flag_cells(1).has(4));
+            });
+        }
+    }
+
     /// A copy of a position with low stacks into one that held taller stacks copies
     /// only the levels the low stacks reach: it is the same position (equality leaves
     /// out the slots above the tops, where the old pieces still are), reads the same

@@ -41,19 +41,8 @@ pub fn effect_f<const W: usize>(ir: &Ir, e: &EffN, capture: bool) -> FX<W> {
             let (f, on, t) = (id_opt_f::<W>(ir, *f), *on, target_f::<W>(ir, t));
             fx(move |g, s, cx| {
                 let Some(f) = (f.0)(g, s, cx) else { return Flow::GO };
-                // Only the top pieces the effect changes: those without the flag (to
-                // flag) or with it (to unflag), read from the flag's cells.
-                let has = s.flag_cells(f as usize);
                 let cells = (t.0)(g, s, cx);
-                let changed = if on { (cells & s.occupied()) - has } else { cells & has };
-                let mut counted = 0;
-                for c in changed.iter() {
-                    if let Some(p) = g.top(s, c)
-                        && g.set_top_flag(s, c, p, f, on)
-                    {
-                        counted += 1;
-                    }
-                }
+                let counted = g.set_flags(s, cells, f, on);
                 captured(s, cx, capture, counted)
             })
         }

@@ -224,6 +224,36 @@ impl<const W: usize> Game<W> {
         self.set_top_bits(s, c, Some(p), true);
     }
 
+    /// Turns flag `f` on or off on the top pieces of `cells`, returning how many
+    /// changed. Only the pieces that change are visited (those without the flag, to
+    /// flag; with it, to unflag), found from the flag's cells; without stacks the
+    /// flag's set changes by one operation on the whole set.
+    pub fn set_flags(&self, s: &mut State<W>, cells: Bits<W>, f: u16, on: bool) -> u32 {
+        let has = s.flag_cells(f as usize);
+        let changed = if on { (cells & s.occupied()) - has } else { cells & has };
+        if self.cap > 1 || f as usize >= s.flag_bits.len() {
+            let mut counted = 0;
+            for c in changed.iter() {
+                if let Some(p) = self.top(s, c)
+                    && self.set_top_flag(s, c, p, f, on)
+                {
+                    counted += 1;
+                }
+            }
+            return counted;
+        }
+        let bit: Piece = 1 << f;
+        for c in changed.iter() {
+            // The piece has the flag exactly when the cell is among the flag's cells.
+            let p = s.pieces[c as usize];
+            s.pieces[c as usize] = p ^ bit;
+            s.hash ^= self.keys.piece(c, p) ^ self.keys.piece(c, p ^ bit);
+        }
+        let bits = &mut s.flag_bits[f as usize];
+        *bits = if on { *bits | changed } else { *bits - changed };
+        changed.count()
+    }
+
     /// Turns flag `f` of the top piece `p` of cell `c` on or off: only the flag's set
     /// and the hash change (a capture marks a piece this way). Returns whether the
     /// piece changed.
