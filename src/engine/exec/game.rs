@@ -15,7 +15,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::ir::{Const, SetLit};
+use crate::engine::exec::ir::{CacheBy, Const, SetLit};
 use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
@@ -226,8 +226,10 @@ pub enum CondUse {
     Static,
     /// A set of destinations computed once for all the rule's pieces.
     SetOnce,
-    /// A set of destinations computed for each piece.
-    SetPerPiece,
+    /// A set of destinations computed for each piece; when it reads the position only
+    /// at the start of the turn, kept for the turn, per start cell or per group of
+    /// them (see [`crate::engine::exec::ir::SetN::Cached`]).
+    SetPerPiece(Option<CacheBy>),
     /// Checked move by move (in random play, only on the move drawn).
     PerMove,
 }

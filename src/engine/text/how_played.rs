@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use crate::engine::compile::program::rules_named;
 use crate::engine::exec::game::{CondUse, Game, Plan};
+use crate::engine::exec::ir::CacheBy;
 use crate::engine::text::explain::{expr_text, rule_line};
 
 /// The width a line is cut to.
@@ -45,7 +46,9 @@ pub fn how_played<const W: usize>(g: &Game<W>) -> String {
                     let how = match used {
                         CondUse::Static => "folded in when the game was built",
                         CondUse::SetOnce => "one set for all the pieces",
-                        CondUse::SetPerPiece => "one set per piece",
+                        CondUse::SetPerPiece(None) => "one set per piece",
+                        CondUse::SetPerPiece(Some(CacheBy::From)) => "one set per piece, kept for the turn",
+                        CondUse::SetPerPiece(Some(CacheBy::Group)) => "one set per group, kept for the turn",
                         CondUse::PerMove => "checked move by move",
                     };
                     let _ = writeln!(out, "{}", cut(&format!("    {how}: where {}", expr_text(prog, c))));

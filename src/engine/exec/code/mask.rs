@@ -140,7 +140,10 @@ impl<const W: usize> Lower<'_, W> {
                 Some(set) if d.from => {
                     per_from_member.push(closure::member_f(&self.ir, set));
                     per_from.push(set);
-                    CondUse::SetPerPiece
+                    CondUse::SetPerPiece(match self.ir[set] {
+                        SetN::Cached(_, by, _) => Some(by),
+                        _ => None,
+                    })
                 }
                 Some(set) => {
                     per_gen.push(closure::set_f(&self.ir, set));
