@@ -229,9 +229,9 @@ impl<const W: usize> Game<W> {
     /// flag; with it, to unflag), found from the flag's cells; without stacks the
     /// flag's set changes by one operation on the whole set.
     pub fn set_flags(&self, s: &mut State<W>, cells: Bits<W>, f: u16, on: bool) -> u32 {
-        let has = s.flag_cells(f as usize);
+        let Some(&has) = s.flag_bits.get(f as usize) else { return 0 };
         let changed = if on { (cells & s.occupied()) - has } else { cells & has };
-        if self.cap > 1 || f as usize >= s.flag_bits.len() {
+        if self.cap > 1 {
             let mut counted = 0;
             for c in changed.iter() {
                 if let Some(p) = self.top(s, c)
@@ -245,12 +245,12 @@ impl<const W: usize> Game<W> {
         let bit: Piece = 1 << f;
         for c in changed.iter() {
             // The piece has the flag exactly when the cell is among the flag's cells.
-            let p = s.pieces[c as usize];
-            s.pieces[c as usize] = p ^ bit;
+            let at = s.slot(c as usize, 0);
+            let p = s.pieces[at];
+            s.pieces[at] = p ^ bit;
             s.hash ^= self.keys.piece(c, p) ^ self.keys.piece(c, p ^ bit);
         }
-        let bits = &mut s.flag_bits[f as usize];
-        *bits = if on { *bits | changed } else { *bits - changed };
+        s.flag_bits[f as usize] = if on { has | changed } else { has - changed };
         changed.count()
     }
 
