@@ -46,6 +46,7 @@ mod numbers;
 mod plan;
 mod rewrite;
 mod statements;
+mod windows;
 
 pub use deps::{Deps, deps, deps_in, turn_fixed};
 pub use mask::flatten_set_and;
@@ -62,16 +63,7 @@ use crate::engine::exec::ir::{CacheBy, InIr, Ir, SetId, SetN};
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
 /// id of the set of every cell. `g` holds every table but its code.
 pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W>>) {
-    let mut lw = Lower {
-        g,
-        new_sets: Vec::new(),
-        board_id,
-        from_tables: Vec::new(),
-        temps: 0,
-        ir: Ir::default(),
-        cached: Vec::new(),
-        unlowered: Vec::new(),
-    };
+    let mut lw = Lower::new(g, board_id);
     let p = &g.prog;
     let rules: Vec<_> = (0..p.rules.len()).map(|r| lw.rule(r)).collect();
     let phases: Vec<_> = p.phases.iter().map(|ph| lw.block(&ph.body, false, Form::Moves)).collect();
@@ -118,6 +110,23 @@ pub struct Lower<'a, const W: usize> {
     pub cached: Vec<(SetId, CacheBy)>,
     /// Expressions found with no node (see [`Lower::unlowered`]).
     pub unlowered: Vec<String>,
+}
+
+impl<'a, const W: usize> Lower<'a, W> {
+    /// A lowering of `g`'s code, nothing lowered yet; `board_id` is the id of the set
+    /// of every cell among `g.sets`.
+    pub fn new(g: &'a Game<W>, board_id: u32) -> Self {
+        Lower {
+            g,
+            new_sets: Vec::new(),
+            board_id,
+            from_tables: Vec::new(),
+            temps: 0,
+            ir: Ir::default(),
+            cached: Vec::new(),
+            unlowered: Vec::new(),
+        }
+    }
 }
 
 impl<const W: usize> Lower<'_, W> {

@@ -247,6 +247,11 @@ impl<const W: usize> Lower<'_, W> {
         if let Some(d) = self.cells_dnf(n) {
             return d;
         }
+        if let Some(w) = self.windows(n)
+            && let Some(d) = self.cells_dnf(w)
+        {
+            return d;
+        }
         let node = match self.ir[n].clone() {
             BoolN::Not(x) => {
                 let x = self.fuse(x);
