@@ -754,8 +754,24 @@ impl<const W: usize> Game<W> {
     ) -> Option<Part> {
         // Targets are unique per start cell (checked when the game is built), so the
         // direction that reaches `to` gives the jumped cell.
-        let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
         let m = self.code.rules[rid as usize].mask.as_ref()?;
+        self.masked_part(s, cx, m, rid, from, to, extra)
+    }
+
+    /// [`Game::check_masked`] with the rule's mask `m` at hand, inlined.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn masked_part(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        m: &Mask<W>,
+        rid: u32,
+        from: u16,
+        to: u16,
+        extra: u16,
+    ) -> Option<Part> {
+        let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
         // The move's variables are set only for conditions to read.
         match &m.residual {
             None => Some(part),
