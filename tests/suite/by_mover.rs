@@ -42,16 +42,7 @@ fn sets_and_directions_indexed_by_the_mover_are_tables_by_player() {
             let mover = || Box::new(E::Ctx(ContextVar::Mover));
             let region =
                 E::If(Box::new(E::Bin(Op::Eq, mover(), Box::new(E::Side(1)))), Box::new(E::Set(0)), Box::new(E::Set(1)));
-            let mut lw = Lower {
-                g,
-                new_sets: Vec::new(),
-                board_id: 0,
-                from_tables: Vec::new(),
-                temps: 0,
-                ir: Default::default(),
-                cached: Vec::new(),
-                unlowered: Vec::new(),
-            };
+            let mut lw = Lower::new(g, 0);
             let (dirs, set) = (lw.dirs(&along), lw.set(&region));
             let set = lw.ir[set].clone();
             assert_eq!(matches!(lw.ir[dirs], DirsN::ByMover(_)), tables, "{colours:?}: {:?}", lw.ir[dirs]);

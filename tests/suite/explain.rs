@@ -263,7 +263,9 @@ end {
 /// How the engine plays a game follows the program: the small game's condition that
 /// reads the destination's neighbours is one set for all the pieces, its count is
 /// checked move by move where no set can say it, and the phase's rules are drawn
-/// as sets; Sackson's AGON draws its turns of two moves by slots; with the fast paths
+/// as sets; Connect Four's four in a row through the disc is read as windows from a
+/// table (four axes, four windows each); Sackson's AGON draws its turns of two moves by
+/// slots, and has no row test; with the fast paths
 /// off, the section says every turn is listed. Every line of it is at most 100
 /// columns wide, for every game.
 #[test]
@@ -284,8 +286,14 @@ fn how_the_engine_plays_each_rule_is_shown() {
         assert!(how.lines().any(|l| l == line), "no line `{line}` in:\n{how}");
     }
 
+    let (code, out, err) = rulesi(&["explain", "games/classic/connect-four.game"]);
+    assert_eq!(code, 0, "{err}");
+    let row = "  a row test through `to`: 16 windows of cells, read from a table made when the game was built\n";
+    assert!(out.ends_with(row), "{out}");
+
     let (code, out, err) = rulesi(&["explain", "games/sackson-agon.game"]);
     assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("a row test"), "{out}");
     assert!(out.contains("    turns that go on with rule 1 drawn by slots, without listing them\n"), "{out}");
     let (code, out, err) = rulesi(&["explain", "games/sackson-agon.game", "--no-fast-paths"]);
     assert_eq!(code, 0, "{err}");

@@ -15,7 +15,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::ir::{CacheBy, Const, SetLit};
+use crate::engine::exec::ir::{Base, CacheBy, Const, SetLit};
 use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
@@ -344,6 +344,9 @@ pub struct Code<const W: usize> {
     pub fixed: Vec<Option<crate::engine::exec::game::Fixed<W>>>,
     /// Expressions the lowering found no node for: none in any game (tested).
     pub unlowered: Vec<String>,
+    /// The row tests made tables of windows (see `code/windows.rs`), for `rulesi
+    /// explain`: the cell the rows go through and how many windows the test has.
+    pub rows: Vec<(Base, u32)>,
 }
 
 impl<const W: usize> Code<W> {

@@ -3,14 +3,15 @@
 //! rule, whether its moves are generated as sets of destinations, and how each of its
 //! conditions is checked (folded in when the game was built, one set for all the
 //! pieces, one set per piece, or move by move); and the turns of two parts drawn by
-//! slots. A designer who wants a game to run faster can see which condition is
-//! checked move by move, or which phase falls to the general path.
+//! slots; and the row tests through the move's cell read as windows from a table. A
+//! designer who wants a game to run faster can see which condition is checked move by
+//! move, or which phase falls to the general path.
 
 use std::fmt::Write as _;
 
 use crate::engine::compile::program::rules_named;
 use crate::engine::exec::game::{CondUse, Game, Plan};
-use crate::engine::exec::ir::CacheBy;
+use crate::engine::exec::ir::{Base, CacheBy};
 use crate::engine::text::explain::{expr_text, rule_line};
 
 /// The width a line is cut to.
@@ -62,6 +63,17 @@ pub fn how_played<const W: usize>(g: &Game<W>) -> String {
             let _ =
                 writeln!(out, "    turns that go on with {} drawn by slots, without listing them", next.join(" or "));
         }
+    }
+    for (base, windows) in &g.code.rows {
+        let cell = match base {
+            Base::From => "from",
+            Base::Middle => "middle",
+            _ => "to",
+        };
+        let _ = writeln!(
+            out,
+            "  a row test through `{cell}`: {windows} windows of cells, read from a table made when the game was built"
+        );
     }
     out
 }

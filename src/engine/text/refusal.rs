@@ -223,16 +223,9 @@ fn lowered<const W: usize, N, T>(
         Some(i) => (i as u32, Vec::new()),
         None => (g.sets.len() as u32, vec![g.board.all]),
     };
-    let mut lw = Lower {
-        g,
-        new_sets,
-        board_id,
-        from_tables: g.code.from_tables.clone(),
-        temps: 0,
-        ir: Ir::default(),
-        cached: Vec::new(),
-        unlowered: Vec::new(),
-    };
+    let mut lw = Lower::new(g, board_id);
+    lw.new_sets = new_sets;
+    lw.from_tables = g.code.from_tables.clone();
     let node = lower(&mut lw);
     if !lw.unlowered.is_empty() {
         return None;

@@ -250,6 +250,15 @@ impl<const W: usize> Lower<'_, W> {
         if let Some(w) = self.windows(n)
             && let Some(d) = self.cells_dnf(w)
         {
+            let mut table = d;
+            while let BoolN::Not(x) = self.ir[table] {
+                table = x;
+            }
+            if let BoolN::Cells(t) = &self.ir[table]
+                && !self.rows.iter().any(|r| r.0 == table)
+            {
+                self.rows.push((table, t.base, t.terms.len() as u32));
+            }
             return d;
         }
         let node = match self.ir[n].clone() {
@@ -315,10 +324,18 @@ impl<const W: usize> Lower<'_, W> {
             union.push(u);
         }
         let union_words = union.iter().flat_map(|b| b.0).collect();
-        self.from_tables.push(union);
+        // A table made before is shared (a rule's conditions are lowered twice): the
+        // node is then the one made before too.
+        let at = match self.from_tables.iter().position(|t| *t == union) {
+            Some(i) => i,
+            None => {
+                self.from_tables.push(union);
+                self.from_tables.len() - 1
+            }
+        };
         let node = self.intern(BoolN::Cells(Box::new(CellsDnf {
             base,
-            union: self.from_tables.len() as u32 - 1,
+            union: at as u32,
             union_words,
             cells,
             terms: sizes,

@@ -241,7 +241,8 @@ no moves {
         }
     }
 
-    /// Lowers `cond` as the rule's condition: whether it became a table; and checks the
+    /// Lowers `cond` as the rule's condition: whether it became a table (and the game
+    /// lists it once among its row tests when it did); and checks the
     /// game's compiled condition against the tree walk at every cell of random positions
     /// (discs of both sides on a third to two thirds of the board, either side to move).
     /// Returns how many (position, cell) pairs it held at.
@@ -256,6 +257,11 @@ no moves {
             let e = &g.prog.rules[0].conds[0];
             let id = lw.cond(e);
             let table = is_table(&lw.ir, id);
+            // The game lowered the rule's condition twice (as a whole and for its mask):
+            // one table, listed once for `rulesi explain` (a part of a condition that
+            // is not one may be one too, when the mask lowers the part alone).
+            let listed = g.code.rows.len();
+            assert!(listed <= 1 && (listed == 1 || !table), "{cond}: {listed} row tests listed");
             let compiled = g.code.rules[0].conds.as_ref().expect("the rule has compiled conditions");
             let oracle = Oracle::new(g, &g.prog);
             let mut rng = Rng::new(3);
