@@ -57,7 +57,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::{E, Op};
 use crate::engine::exec::arena::Id;
 use crate::engine::exec::game::{Code, Follow, Form, Game};
-use crate::engine::exec::ir::{Base, BoolId, CacheBy, InIr, Ir, SetId, SetN};
+use crate::engine::exec::ir::{BoolId, BoolN, CacheBy, InIr, Ir, SetId, SetN};
 
 /// The program of `g` lowered to closures (see the module), with the constant sets the
 /// lowering made, to be added to `g.sets` from its current length on. `board_id` is the
@@ -88,7 +88,14 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
         follows,
         fixed,
         unlowered: std::mem::take(&mut lw.unlowered),
-        rows: lw.rows.iter().map(|&(_, base, windows)| (base, windows)).collect(),
+        rows: lw
+            .rows
+            .iter()
+            .filter_map(|&t| match &lw.ir[t] {
+                BoolN::Cells(d) => Some((d.base, d.terms.len() as u32)),
+                _ => None,
+            })
+            .collect(),
     };
     (code, lw.new_sets)
 }
@@ -111,9 +118,9 @@ pub struct Lower<'a, const W: usize> {
     pub cached: Vec<(SetId, CacheBy)>,
     /// Expressions found with no node (see [`Lower::unlowered`]).
     pub unlowered: Vec<String>,
-    /// The row tests made tables of windows so far ([`Code::rows`]), each once by its
-    /// node (a condition lowered twice, as a rule's conditions are, is one table).
-    pub rows: Vec<(BoolId, Base, u32)>,
+    /// The tables the row tests made so far ([`Code::rows`]), each once (a condition
+    /// lowered twice, as a rule's conditions are, is one table).
+    pub rows: Vec<BoolId>,
 }
 
 impl<'a, const W: usize> Lower<'a, W> {

@@ -752,8 +752,6 @@ impl<const W: usize> Game<W> {
         to: u16,
         extra: u16,
     ) -> Option<Part> {
-        // Targets are unique per start cell (checked when the game is built), so the
-        // direction that reaches `to` gives the jumped cell.
         let m = self.code.rules[rid as usize].mask.as_ref()?;
         self.masked_part(s, cx, m, rid, from, to, extra)
     }
@@ -771,6 +769,8 @@ impl<const W: usize> Game<W> {
         to: u16,
         extra: u16,
     ) -> Option<Part> {
+        // Targets are unique per start cell (checked when the game is built), so the
+        // direction that reaches `to` gives the jumped cell.
         let part = self.part_of(rid, self.prog.rules[rid as usize].action, from, to, extra);
         // The move's variables are set only for conditions to read.
         match &m.residual {

@@ -401,8 +401,6 @@ pub(super) fn base_code(b: Base) -> u8 {
     }
 }
 
-/// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
-/// inline), an early answer when too few cells pass, then the terms.
 /// The most words a board's sets may have for [`cells_f`] to test each term as a mask
 /// (an `and` and a comparison a word) rather than look its cells up one by one (a
 /// lookup a cell, stopping at the first cell not in the set). On one word a mask costs
@@ -412,6 +410,9 @@ pub(super) fn base_code(b: Base) -> u8 {
 /// gained).
 const MASK_WORDS: usize = 2;
 
+/// A [`CellsDnf`]: the set's literals applied to the start's table row (the first
+/// inline), an early answer when too few cells pass, then the terms (as masks on
+/// boards of at most [`MASK_WORDS`] words).
 pub(super) fn cells_f<const W: usize>(ir: &Ir, d: &CellsDnf, neg: bool) -> FB<W> {
     struct Dnf {
         base: Base,

@@ -254,10 +254,8 @@ impl<const W: usize> Lower<'_, W> {
             while let BoolN::Not(x) = self.ir[table] {
                 table = x;
             }
-            if let BoolN::Cells(t) = &self.ir[table]
-                && !self.rows.iter().any(|r| r.0 == table)
-            {
-                self.rows.push((table, t.base, t.terms.len() as u32));
+            if !self.rows.contains(&table) {
+                self.rows.push(table);
             }
             return d;
         }
