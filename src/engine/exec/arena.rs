@@ -72,6 +72,11 @@ impl<T> Arena<T> {
     pub fn get(&self, id: Id<T>) -> &T {
         &self.nodes[id.0 as usize]
     }
+
+    /// The nodes, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.nodes.iter()
+    }
 }
 
 impl<T> Index<Id<T>> for Arena<T> {

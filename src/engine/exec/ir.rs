@@ -533,6 +533,11 @@ pub enum NumN {
     Len(ListId),
     /// `count(x in source: cond)`.
     CountIf(u32, ItemsId, BoolId),
+    /// How many of some constant sets (by id in
+    /// [`Game::sets`](crate::engine::exec::game::Game::sets)) the set meets:
+    /// `count([r in [R1, R2, ...]: any(S and r)])`, the regions a group touches. The
+    /// set is evaluated once, then met with each.
+    Meeting(SetId, Vec<u32>),
     /// `sum(x in source: n)`.
     Sum(u32, ItemsId, NumId),
     /// `distance(a, b)` by the board's neighbours.

@@ -232,6 +232,13 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
                 n
             })
         }
+        NumN::Meeting(x, ids) => {
+            let (x, ids) = (set_f::<W>(ir, *x), ids.clone());
+            fnum(move |g, s, cx| {
+                let x = (x.0)(g, s, cx);
+                ids.iter().filter(|id| g.sets.get(**id as usize).is_some_and(|r| r.intersects(&x))).count() as i64
+            })
+        }
         NumN::Sum(slot, src, body) => {
             let (slot, src, body) = (*slot, items_f::<W>(ir, *src), num_c::<W>(ir, *body));
             fnum(move |g, s, cx| {

@@ -4,7 +4,7 @@
 use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::compile::program::{E, Op, Shape};
-use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, Wrap};
+use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, SetN, Wrap};
 use crate::engine::exec::statement::key_of;
 
 impl<const W: usize> Lower<'_, W> {
@@ -47,6 +47,9 @@ impl<const W: usize> Lower<'_, W> {
             // A filtered list is counted as it is taken, never built.
             E::Call(Builtin::Count, args) if args.len() == 1 && self.shape(&args[0]) == Shape::List => {
                 let unrolled = |l: &mut Self, parts: Vec<(BoolId, &E)>| {
+                    if let Some(x) = l.meeting(&parts) {
+                        return x;
+                    }
                     let one = |l: &mut Self, c: BoolId| match l.ir[c] {
                         BoolN::Const(b) => l.intern(NumN::Const(i64::from(b))),
                         _ => {
@@ -106,5 +109,123 @@ impl<const W: usize> Lower<'_, W> {
             }
         };
         self.intern(n)
+    }
+
+    /// The count of an unrolled filter whose conditions all meet one set with a
+    /// constant set each (`count([r in [R1, R2, ...]: any(S and r)])`, the regions a
+    /// group touches): [`NumN::Meeting`], the set evaluated once instead of once per
+    /// region. `None` for any other shape.
+    fn meeting(&mut self, parts: &[(BoolId, &E)]) -> Option<NumId> {
+        let mut common = None;
+        let mut ids = Vec::with_capacity(parts.len());
+        for (c, _) in parts {
+            let BoolN::Meet(a, b) = self.ir[*c] else { return None };
+            let (set, id) = match (&self.ir[a], &self.ir[b]) {
+                (_, SetN::Const(id)) => (a, *id),
+                (SetN::Const(id), _) => (b, *id),
+                _ => return None,
+            };
+            if common.is_some_and(|x| x != set) {
+                return None;
+            }
+            common = Some(set);
+            ids.push(id);
+        }
+        let set = common?;
+        Some(self.intern(NumN::Meeting(set, ids)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lower;
+    use crate::engine::build;
+    use crate::engine::compile::options;
+    use crate::engine::exec::context::{Ctx, MoveVars};
+    use crate::engine::exec::ir::NumN;
+    use crate::engine::exec::state::piece;
+    use crate::engine::oracle::Oracle;
+    use crate::engine::search::Rng;
+    use crate::with_game;
+
+    /// A game whose one rule places a stone where `COND` holds, with four edges as
+    /// regions and the edges a set touches as a filtered list.
+    const GAME: &str = "game \"Edges\"
+players black, white
+board square 6 by 6
+piece stone \"B\" \"W\"
+region north = { c in board: rank(c) == 6 }
+region south = { c in board: rank(c) == 1 }
+region east = { c in board: file(c) == 6 }
+region west = { c in board: file(c) == 1 }
+define edges = [north, south, east, west]
+define touched(g: cells) = [r in edges: any(g and r)]
+phase play {
+  place stone at empty where COND
+}
+";
+
+    /// The number `count(LIST)` of `cond` (`count(LIST) >= k`) lowered: whether it is
+    /// one [`NumN::Meeting`]; and the game's compiled condition checked against the
+    /// tree walk at every cell of random positions. Returns how many (position, cell)
+    /// pairs it held at.
+    fn check(cond: &str) -> (bool, usize) {
+        let source = GAME.replace("COND", cond);
+        let model = crate::check_source(&source).model.unwrap_or_else(|| panic!("{cond}: the game checks"));
+        let values = options::resolve(&model, None, &[]).expect("options resolve");
+        let any = build(&model, &values).expect("the game builds");
+        with_game!(&any, g => {
+            let board_id = g.sets.iter().position(|s| *s == g.board.all).expect("the board is a set") as u32;
+            let mut lw = Lower::new(g, board_id);
+            let e = &g.prog.rules[0].conds[0];
+            lw.cond(e);
+            let meeting = lw.ir.nums.iter().any(|n| matches!(n, NumN::Meeting(..)));
+            let compiled = g.code.rules[0].conds.as_ref().expect("the rule has compiled conditions");
+            let oracle = Oracle::new(g, &g.prog);
+            let mut rng = Rng::new(5);
+            let mut held = 0;
+            for k in 0..40 {
+                let mut s = g.start();
+                for _ in 0..6 + rng.below(14) {
+                    let c = rng.below(g.board.n) as u16;
+                    if s.height(c) == 0 {
+                        g.put(&mut s, c, piece(rng.below(2) as u8, 0, 0));
+                    }
+                }
+                g.set_mover(&mut s, (k % 2) as u8);
+                for to in g.board.all.iter() {
+                    let mut cx = Ctx::new(Some(&s));
+                    cx.mv = MoveVars { to, ..MoveVars::default() };
+                    let got = (compiled.0)(g, &s, &mut cx);
+                    let mut cx = Ctx::new(Some(&s));
+                    cx.mv = MoveVars { to, ..MoveVars::default() };
+                    let want = oracle.eval_bool(&s, &mut cx, e);
+                    assert_eq!(got, want, "{cond}: position {k}, cell {to}");
+                    held += usize::from(want);
+                }
+            }
+            (meeting, held)
+        })
+    }
+
+    /// Counting the regions a set touches meets the set with each region, the set
+    /// evaluated once (a group, the neighbours of the move's cell, under the bindings of
+    /// a definition or written out); a filter of another shape (another test, two sets)
+    /// is not one. Either way the count answers as the tree walk does, and the
+    /// condition holds somewhere and fails somewhere.
+    #[test]
+    fn regions_touched_are_counted_by_meeting_one_set() {
+        let cases = [
+            ("count(touched(neighbours(to) and own)) >= 2", true),
+            ("count(touched(group(to + n) and enemy)) >= 1", true),
+            ("count([r in edges: any(neighbours(to) and occupied and r)]) == 1", true),
+            ("count([r in edges: any(neighbours(to) and r) and to in r]) >= 1", false),
+            ("count([r in [north, south]: any(own and r) or any(enemy and r)]) >= 2", false),
+        ];
+        for (cond, want) in cases {
+            let (meeting, held) = check(cond);
+            assert_eq!(meeting, want, "{cond}: counted by meeting one set");
+            assert!(held > 0 && held < 40 * 36, "{cond}: held at {held} of {} cells", 40 * 36);
+        }
     }
 }
