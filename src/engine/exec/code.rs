@@ -36,6 +36,8 @@
 //! - `plan.rs`: which rules random play draws by a plan or by sets ([`plan`]).
 
 mod cells_sets;
+#[cfg(test)]
+mod condition_check;
 mod conditions;
 mod cse;
 mod deps;

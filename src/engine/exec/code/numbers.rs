@@ -138,15 +138,8 @@ impl<const W: usize> Lower<'_, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::Lower;
-    use crate::engine::build;
-    use crate::engine::compile::options;
-    use crate::engine::exec::context::{Ctx, MoveVars};
+    use super::super::condition_check::check_condition;
     use crate::engine::exec::ir::NumN;
-    use crate::engine::exec::state::piece;
-    use crate::engine::oracle::Oracle;
-    use crate::engine::search::Rng;
-    use crate::with_game;
 
     /// A game whose one rule places a stone where `COND` holds, with four edges as
     /// regions and the edges a set touches as a filtered list.
@@ -165,49 +158,6 @@ phase play {
 }
 ";
 
-    /// The number `count(LIST)` of `cond` (`count(LIST) >= k`) lowered: whether it is
-    /// one [`NumN::Meeting`]; and the game's compiled condition checked against the
-    /// tree walk at every cell of random positions. Returns how many (position, cell)
-    /// pairs it held at.
-    fn check(cond: &str) -> (bool, usize) {
-        let source = GAME.replace("COND", cond);
-        let model = crate::check_source(&source).model.unwrap_or_else(|| panic!("{cond}: the game checks"));
-        let values = options::resolve(&model, None, &[]).expect("options resolve");
-        let any = build(&model, &values).expect("the game builds");
-        with_game!(&any, g => {
-            let board_id = g.sets.iter().position(|s| *s == g.board.all).expect("the board is a set") as u32;
-            let mut lw = Lower::new(g, board_id);
-            let e = &g.prog.rules[0].conds[0];
-            lw.cond(e);
-            let meeting = lw.ir.nums.iter().any(|n| matches!(n, NumN::Meeting(..)));
-            let compiled = g.code.rules[0].conds.as_ref().expect("the rule has compiled conditions");
-            let oracle = Oracle::new(g, &g.prog);
-            let mut rng = Rng::new(5);
-            let mut held = 0;
-            for k in 0..40 {
-                let mut s = g.start();
-                for _ in 0..6 + rng.below(14) {
-                    let c = rng.below(g.board.n) as u16;
-                    if s.height(c) == 0 {
-                        g.put(&mut s, c, piece(rng.below(2) as u8, 0, 0));
-                    }
-                }
-                g.set_mover(&mut s, (k % 2) as u8);
-                for to in g.board.all.iter() {
-                    let mut cx = Ctx::new(Some(&s));
-                    cx.mv = MoveVars { to, ..MoveVars::default() };
-                    let got = (compiled.0)(g, &s, &mut cx);
-                    let mut cx = Ctx::new(Some(&s));
-                    cx.mv = MoveVars { to, ..MoveVars::default() };
-                    let want = oracle.eval_bool(&s, &mut cx, e);
-                    assert_eq!(got, want, "{cond}: position {k}, cell {to}");
-                    held += usize::from(want);
-                }
-            }
-            (meeting, held)
-        })
-    }
-
     /// Counting the regions a set touches meets the set with each region, the set
     /// evaluated once (a group, the neighbours of the move's cell, under the bindings of
     /// a definition or written out); a filter of another shape (another test, two sets)
@@ -223,9 +173,10 @@ phase play {
             ("count([r in [north, south]: any(own and r) or any(enemy and r)]) >= 2", false),
         ];
         for (cond, want) in cases {
-            let (meeting, held) = check(cond);
+            let c = check_condition(cond, &GAME.replace("COND", cond), 5, 40, (6, 13));
+            let meeting = c.ir.nums.iter().any(|n| matches!(n, NumN::Meeting(..)));
             assert_eq!(meeting, want, "{cond}: counted by meeting one set");
-            assert!(held > 0 && held < 40 * 36, "{cond}: held at {held} of {} cells", 40 * 36);
+            assert!(c.held > 0 && c.held < 40 * 36, "{cond}: held at {} of {} cells", c.held, 40 * 36);
         }
     }
 }

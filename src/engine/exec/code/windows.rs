@@ -198,15 +198,9 @@ fn splits(need: usize, parts: usize) -> Vec<Vec<usize>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Lower, splits};
-    use crate::engine::build;
-    use crate::engine::compile::options;
-    use crate::engine::exec::context::{Ctx, MoveVars};
+    use super::super::condition_check::check_condition;
+    use super::splits;
     use crate::engine::exec::ir::{BoolN, Ir};
-    use crate::engine::exec::state::piece;
-    use crate::engine::oracle::Oracle;
-    use crate::engine::search::Rng;
-    use crate::with_game;
 
     #[test]
     fn splits_share_every_cell_among_the_runs() {
@@ -242,53 +236,18 @@ no moves {
     }
 
     /// Lowers `cond` as the rule's condition: whether it became a table (and the game
-    /// lists it once among its row tests when it did); and checks the
-    /// game's compiled condition against the tree walk at every cell of random positions
-    /// (discs of both sides on a third to two thirds of the board, either side to move).
-    /// Returns how many (position, cell) pairs it held at.
+    /// lists it once among its row tests when it did); and checks the game's compiled
+    /// condition against the tree walk at every cell of random positions (discs of both
+    /// sides on a third to two thirds of the board, either side to move). Returns how
+    /// many (position, cell) pairs it held at.
     fn check(cond: &str) -> (bool, usize) {
-        let source = GAME.replace("COND", cond);
-        let model = crate::check_source(&source).model.unwrap_or_else(|| panic!("{cond}: the game checks"));
-        let values = options::resolve(&model, None, &[]).expect("options resolve");
-        let any = build(&model, &values).expect("the game builds");
-        with_game!(&any, g => {
-            let board_id = g.sets.iter().position(|s| *s == g.board.all).expect("the board is a set") as u32;
-            let mut lw = Lower::new(g, board_id);
-            let e = &g.prog.rules[0].conds[0];
-            let id = lw.cond(e);
-            let table = is_table(&lw.ir, id);
-            // The game lowered the rule's condition twice (as a whole and for its mask):
-            // one table, listed once for `rulesi explain` (a part of a condition that
-            // is not one may be one too, when the mask lowers the part alone).
-            let listed = g.code.rows.len();
-            assert!(listed <= 1 && (listed == 1 || !table), "{cond}: {listed} row tests listed");
-            let compiled = g.code.rules[0].conds.as_ref().expect("the rule has compiled conditions");
-            let oracle = Oracle::new(g, &g.prog);
-            let mut rng = Rng::new(3);
-            let mut held = 0;
-            for k in 0..60 {
-                let mut s = g.start();
-                let filled = 14 + rng.below(15);
-                for _ in 0..filled {
-                    let c = rng.below(g.board.n) as u16;
-                    if s.height(c) == 0 {
-                        g.put(&mut s, c, piece(rng.below(2) as u8, 0, 0));
-                    }
-                }
-                g.set_mover(&mut s, (k % 2) as u8);
-                for to in g.board.all.iter() {
-                    let mut cx = Ctx::new(Some(&s));
-                    cx.mv = MoveVars { to, ..MoveVars::default() };
-                    let got = (compiled.0)(g, &s, &mut cx);
-                    let mut cx = Ctx::new(Some(&s));
-                    cx.mv = MoveVars { to, ..MoveVars::default() };
-                    let want = oracle.eval_bool(&s, &mut cx, e);
-                    assert_eq!(got, want, "{cond}: position {k}, cell {to}");
-                    held += usize::from(want);
-                }
-            }
-            (table, held)
-        })
+        let c = check_condition(cond, &GAME.replace("COND", cond), 3, 60, (14, 14));
+        let table = is_table(&c.ir, c.root);
+        // The game lowered the rule's condition twice (as a whole and for its mask):
+        // one table, listed once for `rulesi explain` (a part of a condition that is
+        // not one may be one too, when the mask lowers the part alone).
+        assert!(c.rows <= 1 && (c.rows == 1 || !table), "{cond}: {} row tests listed", c.rows);
+        (table, c.held)
     }
 
     /// Lower bounds on sums of runs from one cell through one set become tables of
