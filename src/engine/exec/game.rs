@@ -388,6 +388,7 @@ pub struct Follow<const W: usize> {
 #[derive(Clone, Debug)]
 pub enum Index<const W: usize> {
     At(usize),
+    Side(crate::engine::exec::closure::SideC<W>),
     Read(FV<W>),
 }
 

@@ -553,10 +553,12 @@ pub enum NumN {
 }
 
 /// One index of a counter: its position along the dimension, when the rules name it
-/// (see `Lower::counter_indexes`), or the value to find it by.
+/// (see `Lower::counter_indexes`), or the value to find it by: a side (`mover`, a
+/// side's opponent), or any value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexN {
     At(usize),
+    Side(SideId),
     Read(ValId),
 }
 

@@ -117,6 +117,7 @@ impl<const W: usize> Game<W> {
     ) {
         let at = if c == u16::MAX {
             let side = match idx.first() {
+                Some(Index::Side(x)) => x.eval(self, s, cx),
                 Some(Index::Read(f)) => (f.0)(self, s, cx).side(),
                 _ => 0,
             };
@@ -158,13 +159,19 @@ impl<const W: usize> Game<W> {
 
     /// The slot of counter `c` at the indexes `idx`, those not known when the game
     /// was built evaluated as they are matched.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn counter_slot(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, idx: &[Index<W>]) -> Option<usize> {
         let dims = &self.prog.counters[c as usize];
         let mut i = 0usize;
         for (d, x) in dims.iter().zip(idx) {
             let pos = match x {
                 Index::At(pos) => *pos,
+                // A side along a dimension of sides in their order (`players`): its
+                // own position, without a search.
+                Index::Side(x) => match x.eval(self, s, cx) {
+                    x if d.get(x as usize) == Some(&Key::Side(x)) => x as usize,
+                    x => self.key_position(s, d, Val::Side(x))?,
+                },
                 Index::Read(f) => self.key_position(s, d, (f.0)(self, s, cx))?,
             };
             i = i * d.len() + pos;

@@ -222,6 +222,7 @@ fn one_cell(ir: &Ir, t: &Target) -> Option<CellNId> {
 pub(crate) fn index_f<const W: usize>(ir: &Ir, i: &IndexN) -> Index<W> {
     match i {
         IndexN::At(pos) => Index::At(*pos),
+        IndexN::Side(x) => Index::Side(SideC::of(ir, *x)),
         IndexN::Read(v) => Index::Read(val_f(ir, *v)),
     }
 }

@@ -4,7 +4,7 @@
 use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
 use crate::engine::compile::program::{E, Op, Shape};
-use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, SetN, Wrap};
+use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, SetN, ValN, Wrap};
 use crate::engine::exec::statement::key_of;
 
 impl<const W: usize> Lower<'_, W> {
@@ -22,7 +22,10 @@ impl<const W: usize> Lower<'_, W> {
                 (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
                     out.push(IndexN::At(pos))
                 }
-                _ => out.push(IndexN::Read(v)),
+                _ => match self.ir[v] {
+                    ValN::Side(x) => out.push(IndexN::Side(x)),
+                    _ => out.push(IndexN::Read(v)),
+                },
             }
         }
         out
