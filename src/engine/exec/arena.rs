@@ -73,9 +73,9 @@ impl<T> Arena<T> {
         &self.nodes[id.0 as usize]
     }
 
-    /// The nodes, in the order they were added.
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.nodes.iter()
+    /// The nodes with their ids, in the order they were added.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Id<T>, &T)> {
+        self.nodes.iter().enumerate().map(|(i, n)| (Id(i as u32, PhantomData), n))
     }
 }
 

@@ -148,22 +148,38 @@ impl<const W: usize> Board<W> {
     /// `set`: the ray's cells before its first cell out of `set`.
     #[inline]
     pub fn run(&self, c: u16, d: u8, set: Bits<W>) -> Bits<W> {
+        self.run_and_stop(c, d, set).0
+    }
+
+    /// `run(c, d, set)` and the cell that stops it, `next(c, d, not set)` ([`NONE`]
+    /// when the run reaches the edge): both from one look at the ray.
+    #[inline]
+    pub fn run_and_stop(&self, c: u16, d: u8, set: Bits<W>) -> (Bits<W>, u16) {
         match self.order_from(c, d) {
             Order::Up => {
                 let ray = self.ray(c, d);
                 match (ray - set).first() {
-                    Some(stop) => ray & Bits::first_n(stop as usize),
-                    None => ray,
+                    Some(stop) => (ray & Bits::first_n(stop as usize), stop),
+                    None => (ray, NONE),
                 }
             }
             Order::Down => {
                 let ray = self.ray(c, d);
                 match (ray - set).last() {
-                    Some(stop) => ray - Bits::first_n(stop as usize + 1),
-                    None => ray,
+                    Some(stop) => (ray - Bits::first_n(stop as usize + 1), stop),
+                    None => (ray, NONE),
                 }
             }
-            Order::Mixed => self.walk(c, d).take_while(|x| set.has(*x)).collect(),
+            Order::Mixed => {
+                let mut run = Bits::EMPTY;
+                for x in self.walk(c, d) {
+                    if !set.has(x) {
+                        return (run, x);
+                    }
+                    run.insert(x);
+                }
+                (run, NONE)
+            }
         }
     }
 

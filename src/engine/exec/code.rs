@@ -37,7 +37,7 @@
 
 mod cells_sets;
 #[cfg(test)]
-mod condition_check;
+pub(crate) mod condition_check;
 mod conditions;
 mod cse;
 mod deps;

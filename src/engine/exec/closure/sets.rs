@@ -5,7 +5,7 @@ use crate::board::{CellId, SymId};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::game::{FM, FS};
-use crate::engine::exec::ir::{CacheBy, CellNId, Ir, SetId, SetN, Src};
+use crate::engine::exec::ir::{BoolId, BoolN, CacheBy, CellN, CellNId, DirId, DirN, Ir, SetId, SetN, Src};
 use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
@@ -136,6 +136,23 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         SetN::Or(a, b) if let (Some(x), Some(y)) = (Lits2::of(ir, *a), Lits2::of(ir, *b)) => {
             fs(move |g, s, _| x.bits(g, s) | y.bits(g, s))
         }
+        // The runs enclosed along several directions from one cell (`union(d in lines:
+        // if next(c, d, not S) in T then run(c, d, S) else {})`, unrolled): `S` read
+        // once, one loop over the directions.
+        SetN::Or(..) if let Some((p, dirs, set, t)) = enclosed_runs(ir, id) => {
+            let (set, t) = (set_f::<W>(ir, set), member_f::<W>(ir, t));
+            fs(move |g, s, cx| {
+                let (c, set) = (p.eval(g, s, cx), (set.0)(g, s, cx));
+                let mut out = Bits::EMPTY;
+                for &d in &dirs {
+                    let (run, stop) = g.board.run_and_stop(c, d, set);
+                    if !run.is_empty() && stop != NONE && (t.0)(g, s, cx, stop) {
+                        out |= run;
+                    }
+                }
+                out
+            })
+        }
         SetN::Or(a, b) => {
             let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
@@ -151,6 +168,25 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         SetN::IfAll(k, a) => {
             let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
             fs(move |g, s, cx| if (k.0)(g, s, cx) { g.board.all } else { (x.0)(g, s, cx) })
+        }
+        // `if next(c, d, not S) in T then run(c, d, S) else {}`: the run enclosed by a
+        // cell of `T` (a capture by enclosing). One look along the ray finds the run
+        // and the cell after it.
+        SetN::IfThen(k, a) if let Some((c, d, set, t)) = enclosed_run(ir, *k, *a) => {
+            // A path and a constant direction read inline.
+            if let (Some(p), DirN::Const(d)) = (PathC::of(ir, c), &ir[d]) {
+                let (d, set, t) = (*d, set_f::<W>(ir, set), member_f::<W>(ir, t));
+                return fs(move |g, s, cx| {
+                    let (run, stop) = g.board.run_and_stop(p.eval(g, s, cx), d, (set.0)(g, s, cx));
+                    if stop != NONE && (t.0)(g, s, cx, stop) { run } else { Bits::EMPTY }
+                });
+            }
+            let (c, d, set, t) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), set_f::<W>(ir, set), member_f::<W>(ir, t));
+            fs(move |g, s, cx| {
+                let (c, d) = ((c.0)(g, s, cx), (d.0)(g, s, cx));
+                let (run, stop) = g.board.run_and_stop(c, d, (set.0)(g, s, cx));
+                if stop != NONE && (t.0)(g, s, cx, stop) { run } else { Bits::EMPTY }
+            })
         }
         SetN::IfThen(k, a) => {
             let (k, x) = (bool_f::<W>(ir, *k, false), set_f::<W>(ir, *a));
@@ -392,5 +428,95 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
             })
         }
         SetN::W(w) => wrap_f(ir, w),
+    }
+}
+
+/// The parts of `if next(c, d, not S) in T then run(c, d, S) else {}` (condition `k`,
+/// set `a`): `c`, `d`, `S` and `T`. `None` for any other shape.
+fn enclosed_run(ir: &Ir, k: BoolId, a: SetId) -> Option<(CellNId, DirId, SetId, SetId)> {
+    let BoolN::In(cell, t) = ir[k] else { return None };
+    let (CellN::Next(c, d, not_s), SetN::Run(c2, d2, set)) = (&ir[cell], &ir[a]) else { return None };
+    (c == c2 && d == d2 && ir[*not_s] == SetN::Complement(*set)).then_some((*c, *d, *set, t))
+}
+
+/// An `or` of at least two runs enclosed along constant directions (see
+/// [`enclosed_run`]) from one path with one `S` and one `T`: the path, the directions,
+/// `S` and `T`. `None` for any other shape.
+fn enclosed_runs(ir: &Ir, id: SetId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
+    fn leaves(ir: &Ir, id: SetId, out: &mut Vec<SetId>) {
+        match ir[id] {
+            SetN::Or(a, b) => {
+                leaves(ir, a, out);
+                leaves(ir, b, out);
+            }
+            _ => out.push(id),
+        }
+    }
+    let mut ls = Vec::new();
+    leaves(ir, id, &mut ls);
+    let mut found: Option<(CellNId, SetId, SetId)> = None;
+    let mut dirs = Vec::with_capacity(ls.len());
+    for l in ls {
+        let SetN::IfThen(k, a) = ir[l] else { return None };
+        let (c, d, set, t) = enclosed_run(ir, k, a)?;
+        let DirN::Const(d) = ir[d] else { return None };
+        if found.is_some_and(|x| x != (c, set, t)) {
+            return None;
+        }
+        found = Some((c, set, t));
+        dirs.push(d);
+    }
+    let (c, set, t) = found?;
+    Some((PathC::of(ir, c)?, dirs, set, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{enclosed_run, enclosed_runs};
+    use crate::engine::exec::code::condition_check::check_condition;
+    use crate::engine::exec::ir::SetN;
+
+    /// A game whose one rule places a disc where `COND` holds, with the runs of enemy
+    /// discs a disc on a cell would enclose.
+    const GAME: &str = "game \"Enclosing\"
+players black, white
+board BOARD
+piece disc \"B\" \"W\"
+define enclosed(c: cell, d: direction) = if next(c, d, not enemy) in own then run(c, d, enemy) else {}
+phase play {
+  place disc at empty where COND
+}
+";
+
+    /// The runs a cell would enclose, along one direction and along all, are found by
+    /// one look along each ray (one loop for all of them) and answer as the tree walk
+    /// does, on a square board (its rays read from bits) and a hexagonal one (walked);
+    /// a run of another set than the one whose end it looks for is not read so, and
+    /// runs from two starts are read one by one, not in one loop.
+    #[test]
+    fn enclosed_runs_answer_as_the_walk() {
+        let cases = [
+            ("square 8 by 8", "count(enclosed(to, e)) >= 1", Some(1)),
+            ("square 8 by 8", "count(union(d in orthogonal or diagonal: enclosed(to, d))) >= 2", Some(8)),
+            ("hexagon of points, side 5", "count(union(d in hex: enclosed(to, d))) >= 1", Some(6)),
+            ("square 8 by 8", "count(if next(to, e, not enemy) in own then run(to, e, own) else {}) >= 1", None),
+            ("square 8 by 8", "count(enclosed(to, e) or enclosed(to + w, e)) >= 1", Some(1)),
+        ];
+        for (board, cond, dirs) in cases {
+            let source = GAME.replace("BOARD", board).replace("COND", cond);
+            let c = check_condition(cond, &source, 9, 40, (20, 25));
+            // The most directions read in one loop (a union of runs), or one.
+            let found =
+                c.ir.sets
+                    .iter()
+                    .filter_map(|(id, n)| match n {
+                        SetN::Or(..) => enclosed_runs(&c.ir, id).map(|x| x.1.len()),
+                        SetN::IfThen(k, a) => enclosed_run(&c.ir, *k, *a).map(|_| 1),
+                        _ => None,
+                    })
+                    .max();
+            assert_eq!(found, dirs, "{board}, {cond}: directions read as enclosed runs");
+            assert!(c.held > 0, "{board}, {cond}: held somewhere");
+        }
     }
 }

@@ -127,7 +127,13 @@ impl<const W: usize> Lower<'_, W> {
                 match self.ir[c] {
                     BoolN::Const(true) => self.set_node(a),
                     BoolN::Const(false) => self.set_node(b),
-                    _ => SetN::If(c, self.set(a), self.set(b)),
+                    _ => {
+                        let (a, b) = (self.set(a), self.set(b));
+                        match self.ir[b] {
+                            SetN::Const(i) if self.const_bits(i).is_empty() => SetN::IfThen(c, a),
+                            _ => SetN::If(c, a, b),
+                        }
+                    }
                 }
             }
             E::Bin(Op::Otherwise, a, b) => SetN::Otherwise(self.set(a), self.set(b)),

@@ -13,7 +13,7 @@ use crate::engine::search::Rng;
 use crate::with_game;
 
 /// A condition lowered and checked (see [`check_condition`]).
-pub(super) struct Checked {
+pub(crate) struct Checked {
     /// The nodes of the condition lowered alone.
     pub ir: Ir,
     /// The condition in `ir`.
@@ -29,7 +29,7 @@ pub(super) struct Checked {
 /// against the tree walk at every cell of `positions` random positions (the start
 /// position with `fill.0` plus up to `fill.1` pieces of either side on random cells,
 /// either side to move). `label` names the case in a failure.
-pub(super) fn check_condition(label: &str, source: &str, seed: u64, positions: usize, fill: (usize, usize)) -> Checked {
+pub(crate) fn check_condition(label: &str, source: &str, seed: u64, positions: usize, fill: (usize, usize)) -> Checked {
     let model = crate::check_source(source).model.unwrap_or_else(|| panic!("{label}: the game checks"));
     let values = options::resolve(&model, None, &[]).expect("options resolve");
     let any = build(&model, &values).expect("the game builds");

@@ -177,7 +177,7 @@ phase play {
         ];
         for (cond, want) in cases {
             let c = check_condition(cond, &GAME.replace("COND", cond), 5, 40, (6, 13));
-            let meeting = c.ir.nums.iter().any(|n| matches!(n, NumN::Meeting(..)));
+            let meeting = c.ir.nums.iter().any(|(_, n)| matches!(n, NumN::Meeting(..)));
             assert_eq!(meeting, want, "{cond}: counted by meeting one set");
             assert!(c.held > 0 && c.held < 40 * 36, "{cond}: held at {} of {} cells", c.held, 40 * 36);
         }
