@@ -153,8 +153,22 @@ impl<const W: usize> Board<W> {
 
     /// `run(c, d, set)` and the cell that stops it, `next(c, d, not set)` ([`NONE`]
     /// when the run reaches the edge): both from one look at the ray.
-    #[inline]
+    #[inline(always)]
     pub fn run_and_stop(&self, c: u16, d: u8, set: Bits<W>) -> (Bits<W>, u16) {
+        // Most runs are empty: the first step decides them without the ray.
+        if c == NONE || d as usize >= self.ndirs {
+            return (Bits::EMPTY, NONE);
+        }
+        let first = self.step.get(c as usize * self.ndirs + d as usize).copied().unwrap_or(NONE);
+        if first == NONE || !set.has(first) {
+            return (Bits::EMPTY, first);
+        }
+        self.run_and_stop_along(c, d, set)
+    }
+
+    /// [`Board::run_and_stop`] of a run of at least one cell, along the ray.
+    #[inline(never)]
+    fn run_and_stop_along(&self, c: u16, d: u8, set: Bits<W>) -> (Bits<W>, u16) {
         match self.order_from(c, d) {
             Order::Up => {
                 let ray = self.ray(c, d);

@@ -470,9 +470,51 @@ fn enclosed_runs(ir: &Ir, id: SetId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
     Some((PathC::of(ir, c)?, dirs, set, t))
 }
 
+/// An `or` of at least two tests, one per constant direction `d` from one path `c`, of
+/// `c + d in S and next(c, d, not S) in T` (either way round): whether `c` encloses a
+/// run of `S` by a cell of `T` along one of them (`any(union(d in lines: if next(c, d,
+/// not S) in T then run(c, d, S) else {}))`, unrolled). The path, the directions, `S`
+/// and `T`; `None` for any other shape.
+pub(super) fn encloses_any(ir: &Ir, n: BoolId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
+    fn leaves(ir: &Ir, n: BoolId, out: &mut Vec<BoolId>) {
+        match ir[n] {
+            BoolN::Or(a, b) => {
+                leaves(ir, a, out);
+                leaves(ir, b, out);
+            }
+            _ => out.push(n),
+        }
+    }
+    // `c + d in S` and `next(c, d, not S) in T`: `c`, `d`, `S`, `T`.
+    let test = |first: BoolId, next: BoolId| -> Option<(PathC, u8, SetId, SetId)> {
+        let (BoolN::In(step, set), BoolN::In(after, t)) = (&ir[first], &ir[next]) else { return None };
+        let CellN::Next(c, d, not_s) = ir[*after] else { return None };
+        let (p, DirN::Const(d)) = (PathC::of(ir, c)?, &ir[d]) else { return None };
+        let q = PathC::of(ir, *step)?;
+        let len = p.len as usize;
+        let one_step = q.base == p.base && len < 4 && q.len as usize == len + 1 && q.dirs[..len] == p.dirs[..len];
+        (one_step && q.dirs[len] == *d && ir[not_s] == SetN::Complement(*set)).then_some((p, *d, *set, *t))
+    };
+    let (Some(_), mut ls) = (matches!(ir[n], BoolN::Or(..)).then_some(()), Vec::new()) else { return None };
+    leaves(ir, n, &mut ls);
+    let mut found: Option<(PathC, SetId, SetId)> = None;
+    let mut dirs = Vec::with_capacity(ls.len());
+    for l in ls {
+        let BoolN::And(a, b) = ir[l] else { return None };
+        let (p, d, set, t) = test(a, b).or_else(|| test(b, a))?;
+        if found.is_some_and(|x| x != (p, set, t)) {
+            return None;
+        }
+        found = Some((p, set, t));
+        dirs.push(d);
+    }
+    let (p, set, t) = found?;
+    Some((p, dirs, set, t))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{enclosed_run, enclosed_runs};
+    use super::{enclosed_run, enclosed_runs, encloses_any};
     use crate::engine::exec::code::condition_check::check_condition;
     use crate::engine::exec::ir::SetN;
 
@@ -517,6 +559,28 @@ phase play {
                     .max();
             assert_eq!(found, dirs, "{board}, {cond}: directions read as enclosed runs");
             assert!(c.held > 0, "{board}, {cond}: held somewhere");
+        }
+    }
+
+    /// Whether a cell encloses a run along one of several directions is one loop over
+    /// them (`encloses_any`), written as a union or as tests, on a square board and a
+    /// hexagonal one, and answers as the tree walk does; a first cell tested against
+    /// another set than the run's, or a cell two steps on, is not read so.
+    #[test]
+    fn enclosing_any_answers_as_the_walk() {
+        let cases = [
+            ("square 8 by 8", "any(union(d in orthogonal or diagonal: enclosed(to, d)))", Some(8)),
+            ("hexagon of points, side 5", "any(d in hex: any(enclosed(to, d)))", Some(6)),
+            ("square 8 by 8", "any(d in orthogonal: to + d in enemy and next(to, d, not enemy) in own)", Some(4)),
+            ("square 8 by 8", "any(d in orthogonal: to + d in own and next(to, d, not enemy) in own)", None),
+            ("square 8 by 8", "any(d in orthogonal: to + d + d in enemy and next(to, d, not enemy) in own)", None),
+        ];
+        for (board, cond, dirs) in cases {
+            let source = GAME.replace("BOARD", board).replace("COND", cond);
+            let c = check_condition(cond, &source, 11, 40, (20, 25));
+            let found = c.ir.bools.iter().filter_map(|(id, _)| encloses_any(&c.ir, id).map(|x| x.1.len())).max();
+            assert_eq!(found, dirs, "{board}, {cond}: directions tested in one loop");
+            assert!(c.held > 0 && c.held < 40 * 64, "{board}, {cond}: held at {} cells", c.held);
         }
     }
 }
