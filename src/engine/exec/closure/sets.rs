@@ -431,6 +431,18 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
     }
 }
 
+/// The operands of nested nodes of one kind (an `or` of `or`s), in order: `split`
+/// takes a node of the kind apart, and gives `None` for any other node.
+fn operands<T: Copy>(n: T, split: &impl Fn(T) -> Option<(T, T)>, out: &mut Vec<T>) {
+    match split(n) {
+        Some((a, b)) => {
+            operands(a, split, out);
+            operands(b, split, out);
+        }
+        None => out.push(n),
+    }
+}
+
 /// The parts of `if next(c, d, not S) in T then run(c, d, S) else {}` (condition `k`,
 /// set `a`): `c`, `d`, `S` and `T`. `None` for any other shape.
 fn enclosed_run(ir: &Ir, k: BoolId, a: SetId) -> Option<(CellNId, DirId, SetId, SetId)> {
@@ -443,17 +455,8 @@ fn enclosed_run(ir: &Ir, k: BoolId, a: SetId) -> Option<(CellNId, DirId, SetId, 
 /// [`enclosed_run`]) from one path with one `S` and one `T`: the path, the directions,
 /// `S` and `T`. `None` for any other shape.
 fn enclosed_runs(ir: &Ir, id: SetId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
-    fn leaves(ir: &Ir, id: SetId, out: &mut Vec<SetId>) {
-        match ir[id] {
-            SetN::Or(a, b) => {
-                leaves(ir, a, out);
-                leaves(ir, b, out);
-            }
-            _ => out.push(id),
-        }
-    }
     let mut ls = Vec::new();
-    leaves(ir, id, &mut ls);
+    operands(id, &|x| if let SetN::Or(a, b) = ir[x] { Some((a, b)) } else { None }, &mut ls);
     let mut found: Option<(CellNId, SetId, SetId)> = None;
     let mut dirs = Vec::with_capacity(ls.len());
     for l in ls {
@@ -476,15 +479,6 @@ fn enclosed_runs(ir: &Ir, id: SetId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
 /// not S) in T then run(c, d, S) else {}))`, unrolled). The path, the directions, `S`
 /// and `T`; `None` for any other shape.
 pub(super) fn encloses_any(ir: &Ir, n: BoolId) -> Option<(PathC, Vec<u8>, SetId, SetId)> {
-    fn leaves(ir: &Ir, n: BoolId, out: &mut Vec<BoolId>) {
-        match ir[n] {
-            BoolN::Or(a, b) => {
-                leaves(ir, a, out);
-                leaves(ir, b, out);
-            }
-            _ => out.push(n),
-        }
-    }
     // `c + d in S` and `next(c, d, not S) in T`: `c`, `d`, `S`, `T`.
     let test = |first: BoolId, next: BoolId| -> Option<(PathC, u8, SetId, SetId)> {
         let (BoolN::In(step, set), BoolN::In(after, t)) = (&ir[first], &ir[next]) else { return None };
@@ -495,8 +489,11 @@ pub(super) fn encloses_any(ir: &Ir, n: BoolId) -> Option<(PathC, Vec<u8>, SetId,
         let one_step = q.base == p.base && len < 4 && q.len as usize == len + 1 && q.dirs[..len] == p.dirs[..len];
         (one_step && q.dirs[len] == *d && ir[not_s] == SetN::Complement(*set)).then_some((p, *d, *set, *t))
     };
-    let (Some(_), mut ls) = (matches!(ir[n], BoolN::Or(..)).then_some(()), Vec::new()) else { return None };
-    leaves(ir, n, &mut ls);
+    if !matches!(ir[n], BoolN::Or(..)) {
+        return None;
+    }
+    let mut ls = Vec::new();
+    operands(n, &|x| if let BoolN::Or(a, b) = ir[x] { Some((a, b)) } else { None }, &mut ls);
     let mut found: Option<(PathC, SetId, SetId)> = None;
     let mut dirs = Vec::with_capacity(ls.len());
     for l in ls {
