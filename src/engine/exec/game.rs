@@ -388,7 +388,10 @@ pub struct Follow<const W: usize> {
 #[derive(Clone, Debug)]
 pub enum Index<const W: usize> {
     At(usize),
-    Side(crate::engine::exec::closure::SideC<W>),
+    /// `mover`.
+    Mover,
+    /// Any other side.
+    Side(FU8<W>),
     Read(FV<W>),
 }
 

@@ -117,7 +117,8 @@ impl<const W: usize> Game<W> {
     ) {
         let at = if c == u16::MAX {
             let side = match idx.first() {
-                Some(Index::Side(x)) => x.eval(self, s, cx),
+                Some(Index::Mover) => s.mover(),
+                Some(Index::Side(x)) => (x.0)(self, s, cx),
                 Some(Index::Read(f)) => (f.0)(self, s, cx).side(),
                 _ => 0,
             };
@@ -168,10 +169,17 @@ impl<const W: usize> Game<W> {
                 Index::At(pos) => *pos,
                 // A side along a dimension of sides in their order (`players`): its
                 // own position, without a search.
-                Index::Side(x) => match x.eval(self, s, cx) {
-                    x if d.get(x as usize) == Some(&Key::Side(x)) => x as usize,
-                    x => self.key_position(s, d, Val::Side(x))?,
-                },
+                Index::Mover | Index::Side(_) => {
+                    let x = match x {
+                        Index::Side(f) => (f.0)(self, s, cx),
+                        _ => s.mover(),
+                    };
+                    if d.get(x as usize) == Some(&Key::Side(x)) {
+                        x as usize
+                    } else {
+                        self.key_position(s, d, Val::Side(x))?
+                    }
+                }
                 Index::Read(f) => self.key_position(s, d, (f.0)(self, s, cx))?,
             };
             i = i * d.len() + pos;

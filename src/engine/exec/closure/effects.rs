@@ -9,7 +9,7 @@ use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_
 
 use super::cells::{PathC, cell_f};
 use super::fx;
-use super::scalars::{SideC, id_opt_f};
+use super::scalars::{SideC, id_opt_f, side_f};
 use super::sets::{cell_set_f, set_f};
 use super::values::val_f;
 
@@ -222,7 +222,10 @@ fn one_cell(ir: &Ir, t: &Target) -> Option<CellNId> {
 pub(crate) fn index_f<const W: usize>(ir: &Ir, i: &IndexN) -> Index<W> {
     match i {
         IndexN::At(pos) => Index::At(*pos),
-        IndexN::Side(x) => Index::Side(SideC::of(ir, *x)),
+        IndexN::Side(x) => match SideC::<W>::of(ir, *x) {
+            SideC::Mover => Index::Mover,
+            _ => Index::Side(side_f(ir, *x)),
+        },
         IndexN::Read(v) => Index::Read(val_f(ir, *v)),
     }
 }
