@@ -17,7 +17,7 @@ use super::literals::{
 };
 use super::numbers::{NumC, num_c};
 use super::scalars::{SideC, dir_f, dirs_f};
-use super::sets::{encloses_any, member_f, set_f};
+use super::sets::{enclosed_along, encloses_any, member_f, set_f};
 use super::values::{eq_const_f, items_f, list_f, val_f, wrap_f};
 
 /// A condition as a closure (`neg`: its negation).
@@ -33,16 +33,7 @@ pub fn bool_f<const W: usize>(ir: &Ir, n: BoolId, neg: bool) -> FB<W> {
         // once (see `encloses_any`).
         BoolN::Or(..) if let Some((p, dirs, set, t)) = encloses_any(ir, n) => {
             let (set, t) = (set_f::<W>(ir, set), member_f::<W>(ir, t));
-            fb(move |g, s, cx| {
-                let (c, set) = (p.eval(g, s, cx), (set.0)(g, s, cx));
-                for &d in &dirs {
-                    let (run, stop) = g.board.run_and_stop(c, d, set);
-                    if !run.is_empty() && stop != NONE && (t.0)(g, s, cx, stop) {
-                        return !neg;
-                    }
-                }
-                neg
-            })
+            fb(move |g, s, cx| enclosed_along(g, s, cx, p, &dirs, &set, &t, |_| true) != neg)
         }
         BoolN::And(..) | BoolN::Or(..) => {
             if let Some(f) = dnf_f(ir, n, neg).or_else(|| lines::lines_f(ir, n, neg)) {

@@ -4,8 +4,10 @@
 use crate::board::{CellId, SymId};
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
-use crate::engine::exec::game::{FM, FS};
+use crate::engine::exec::context::Ctx;
+use crate::engine::exec::game::{FM, FS, Game};
 use crate::engine::exec::ir::{BoolId, BoolN, CacheBy, CellN, CellNId, DirId, DirN, Ir, SetId, SetN, Src};
+use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
 use super::cells::{PathC, cell_f};
@@ -139,20 +141,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         // The runs enclosed along several directions from one cell (`union(d in lines:
         // if next(c, d, not S) in T then run(c, d, S) else {})`, unrolled): `S` read
         // once, one loop over the directions.
-        SetN::Or(..) if let Some((p, dirs, set, t)) = enclosed_runs(ir, id) => {
-            let (set, t) = (set_f::<W>(ir, set), member_f::<W>(ir, t));
-            fs(move |g, s, cx| {
-                let (c, set) = (p.eval(g, s, cx), (set.0)(g, s, cx));
-                let mut out = Bits::EMPTY;
-                for &d in &dirs {
-                    let (run, stop) = g.board.run_and_stop(c, d, set);
-                    if !run.is_empty() && stop != NONE && (t.0)(g, s, cx, stop) {
-                        out |= run;
-                    }
-                }
-                out
-            })
-        }
+        SetN::Or(..) if let Some((p, dirs, set, t)) = enclosed_runs(ir, id) => enclosed_runs_f(ir, p, dirs, set, t),
         SetN::Or(a, b) => {
             let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
@@ -175,11 +164,7 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         SetN::IfThen(k, a) if let Some((c, d, set, t)) = enclosed_run(ir, *k, *a) => {
             // A path and a constant direction read inline.
             if let (Some(p), DirN::Const(d)) = (PathC::of(ir, c), &ir[d]) {
-                let (d, set, t) = (*d, set_f::<W>(ir, set), member_f::<W>(ir, t));
-                return fs(move |g, s, cx| {
-                    let (run, stop) = g.board.run_and_stop(p.eval(g, s, cx), d, (set.0)(g, s, cx));
-                    if stop != NONE && (t.0)(g, s, cx, stop) { run } else { Bits::EMPTY }
-                });
+                return enclosed_runs_f(ir, p, vec![*d], set, t);
             }
             let (c, d, set, t) = (cell_f::<W>(ir, c), dir_f::<W>(ir, d), set_f::<W>(ir, set), member_f::<W>(ir, t));
             fs(move |g, s, cx| {
@@ -429,6 +414,44 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         }
         SetN::W(w) => wrap_f(ir, w),
     }
+}
+
+/// The union of the runs of `S` that a cell of `T` closes, from path `p` along each of
+/// `dirs` (see [`enclosed_runs`]): `S` read once, one look along each ray.
+fn enclosed_runs_f<const W: usize>(ir: &Ir, p: PathC, dirs: Vec<u8>, set: SetId, t: SetId) -> FS<W> {
+    let (set, t) = (set_f::<W>(ir, set), member_f::<W>(ir, t));
+    fs(move |g, s, cx| {
+        let mut out = Bits::EMPTY;
+        enclosed_along(g, s, cx, p, &dirs, &set, &t, |run| {
+            out |= run;
+            false
+        });
+        out
+    })
+}
+
+/// Hands `each` the run of `set` that a cell of `t` closes from path `p` along each of
+/// `dirs` that has one (not empty), until `each` says to stop. Whether it stopped.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn enclosed_along<const W: usize>(
+    g: &Game<W>,
+    s: &State<W>,
+    cx: &mut Ctx<'_, W>,
+    p: PathC,
+    dirs: &[u8],
+    set: &FS<W>,
+    t: &FM<W>,
+    mut each: impl FnMut(Bits<W>) -> bool,
+) -> bool {
+    let (c, set) = (p.eval(g, s, cx), (set.0)(g, s, cx));
+    for &d in dirs {
+        let (run, stop) = g.board.run_and_stop(c, d, set);
+        if !run.is_empty() && stop != NONE && (t.0)(g, s, cx, stop) && each(run) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The operands of nested nodes of one kind (an `or` of `or`s), in order: `split`
