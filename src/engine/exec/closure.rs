@@ -122,8 +122,8 @@ use crate::engine::exec::state::State;
 
 pub use cells::{PathC, cell_f};
 pub use conditions::{Range, bool_f};
+pub(crate) use effects::counter_slot_f;
 pub use effects::effect_f;
-pub(crate) use effects::index_f;
 pub use literals::{set_lit, set_lit_bits};
 pub use numbers::num_f;
 pub use scalars::{SideC, dir_f, dirs_f, id_f, id_opt_f, kind_on_f, side_f};

@@ -15,7 +15,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::ir::{Base, CacheBy, Const, SetLit};
+use crate::engine::exec::ir::{Base, CacheBy, Const, CounterRead, SetLit};
 use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
@@ -383,11 +383,21 @@ pub struct Follow<const W: usize> {
     pub next: Vec<(u32, Vec<(FB<W>, bool)>)>,
 }
 
-/// One index of a counter: its position along the dimension when the game is built
-/// knows it (the rules name a symmetry, a number...), or the value to find it by.
+/// Where a counter's value is: the closures of a
+/// [`CounterAt`](crate::engine::exec::ir::CounterAt), read by `Game::counter_slot`.
+#[derive(Clone, Debug)]
+pub struct CounterSlot<const W: usize> {
+    /// The counter (`u16::MAX`: a score).
+    pub counter: u16,
+    /// The slot when every index read is at position 0.
+    pub fixed: usize,
+    /// The indexes read when the rules run.
+    pub read: Vec<CounterRead<Index<W>>>,
+}
+
+/// An index of a counter known only when the rules run: the value to find it by.
 #[derive(Clone, Debug)]
 pub enum Index<const W: usize> {
-    At(usize),
     /// `mover`.
     Mover,
     /// Any other side.

@@ -526,7 +526,7 @@ pub enum NumN {
     /// `seen_turns_ago` (and `repeats`, as `seen_turns_ago > 0`).
     SeenTurnsAgo,
     /// A counter at its indexes.
-    Counter(u16, Vec<IndexN>),
+    Counter(CounterAt),
     /// A side's score.
     Score(SideId),
     /// How many elements a list has.
@@ -552,12 +552,39 @@ pub enum NumN {
     W(Box<Wrap<NumId>>),
 }
 
-/// One index of a counter: its position along the dimension, when the rules name it
-/// (see `Lower::counter_indexes`), or the value to find it by: a side (`mover`, a
-/// side's opponent), or any value.
+/// Where a counter's value is (see `Lower::counter_at`): slot `fixed`, which is the
+/// counter's first slot plus what its constant indexes add (known when the game is
+/// built), plus, for each index known only when the rules run, its position along its
+/// dimension times the dimension's stride.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CounterAt {
+    /// The counter (`u16::MAX`: the score of the side of the one index).
+    pub counter: u16,
+    /// The slot when every index read is at position 0.
+    pub fixed: usize,
+    /// The indexes read when the rules run.
+    pub read: Vec<CounterRead<IndexN>>,
+}
+
+/// An index of a counter read when the rules run (`I`: as the IR or the closures
+/// hold it), with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CounterRead<I> {
+    /// The index.
+    pub index: I,
+    /// Its dimension.
+    pub dim: u8,
+    /// The slots one step along the dimension moves.
+    pub stride: usize,
+    /// How many sides the dimension holds in their order from the first, each at its
+    /// own position (`players`): a side below it is found without a search.
+    pub sides_in_order: u8,
+}
+
+/// An index of a counter known only when the rules run: a side (`mover`, a side's
+/// opponent), found along its dimension, or any value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexN {
-    At(usize),
     Side(SideId),
     Read(ValId),
 }

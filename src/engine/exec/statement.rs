@@ -3,7 +3,8 @@
 
 use crate::engine::compile::Key;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::{CS, FN, Flow, Game, Index};
+use crate::engine::exec::game::{CS, CounterSlot, FN, Flow, Game, Index};
+use crate::engine::exec::ir::CounterRead;
 use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
@@ -103,28 +104,20 @@ impl<const W: usize> Game<W> {
         Flow::GO
     }
 
-    /// `set`s counter `c` at the indexes `idx` to `v`, or `add`s `v` to it (counter
-    /// `u16::MAX` is the score of the side `idx[0]`): the indexes first, then the value.
+    /// `set`s a counter to `v`, or `add`s `v` to it (counter `u16::MAX` is the score
+    /// of the side of its one index): the indexes first, then the value.
     #[inline]
-    pub(crate) fn run_counter(
-        &self,
-        s: &mut State<W>,
-        cx: &mut Ctx<W>,
-        add: bool,
-        c: u16,
-        idx: &[Index<W>],
-        v: &FN<W>,
-    ) {
-        let at = if c == u16::MAX {
-            let side = match idx.first() {
-                Some(Index::Mover) => s.mover(),
-                Some(Index::Side(x)) => (x.0)(self, s, cx),
-                Some(Index::Read(f)) => (f.0)(self, s, cx).side(),
-                _ => 0,
+    pub(crate) fn run_counter(&self, s: &mut State<W>, cx: &mut Ctx<W>, add: bool, at: &CounterSlot<W>, v: &FN<W>) {
+        let at = if at.counter == u16::MAX {
+            let side = match at.read.first() {
+                Some(CounterRead { index: Index::Mover, .. }) => s.mover(),
+                Some(CounterRead { index: Index::Side(x), .. }) => (x.0)(self, s, cx),
+                Some(CounterRead { index: Index::Read(f), .. }) => (f.0)(self, s, cx).side(),
+                None => 0,
             };
             Err(self.sides.score_index(s, side))
         } else {
-            Ok(self.counter_slot(s, cx, c, idx))
+            Ok(self.counter_slot(s, cx, at))
         };
         let v = (v.0)(self, s, cx);
         match at {
@@ -158,33 +151,47 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// The slot of counter `c` at the indexes `idx`, those not known when the game
-    /// was built evaluated as they are matched.
+    /// The slot of a counter: its fixed part, and the indexes not known when the game
+    /// was built evaluated and found along their dimensions (`None` when one is not
+    /// there).
     #[inline(always)]
-    pub(crate) fn counter_slot(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, idx: &[Index<W>]) -> Option<usize> {
-        let dims = &self.prog.counters[c as usize];
-        let mut i = 0usize;
-        for (d, x) in dims.iter().zip(idx) {
-            let pos = match x {
-                Index::At(pos) => *pos,
-                // A side along a dimension of sides in their order (`players`): its
-                // own position, without a search.
+    pub(crate) fn counter_slot(&self, s: &State<W>, cx: &mut Ctx<W>, at: &CounterSlot<W>) -> Option<usize> {
+        // The one index read is the player to move (`runs[mover, s]` for a constant
+        // `s`), along sides in their order: without the loop.
+        if let [r @ CounterRead { index: Index::Mover, .. }] = &at.read[..]
+            && s.mover() < r.sides_in_order
+        {
+            return Some(at.fixed + s.mover() as usize * r.stride);
+        }
+        let mut i = at.fixed;
+        for r in &at.read {
+            let pos = match &r.index {
                 Index::Mover | Index::Side(_) => {
-                    let x = match x {
+                    let x = match &r.index {
                         Index::Side(f) => (f.0)(self, s, cx),
                         _ => s.mover(),
                     };
-                    if d.get(x as usize) == Some(&Key::Side(x)) {
+                    // A side along a dimension of sides in their order (`players`): its
+                    // own position, without a search.
+                    if x < r.sides_in_order {
                         x as usize
                     } else {
-                        self.key_position(s, d, Val::Side(x))?
+                        self.key_position(s, self.dim(at, r)?, Val::Side(x))?
                     }
                 }
-                Index::Read(f) => self.key_position(s, d, (f.0)(self, s, cx))?,
+                Index::Read(f) => {
+                    let v = (f.0)(self, s, cx);
+                    self.key_position(s, self.dim(at, r)?, v)?
+                }
             };
-            i = i * d.len() + pos;
+            i += pos * r.stride;
         }
-        Some(self.counter_base[c as usize] + i)
+        Some(i)
+    }
+
+    /// The keys of the dimension of a counter's index.
+    fn dim(&self, at: &CounterSlot<W>, r: &CounterRead<Index<W>>) -> Option<&[Key]> {
+        self.prog.counters.get(at.counter as usize)?.get(r.dim as usize).map(|d| &d[..])
     }
 
     /// Where value `v` is along a counter's dimension `keys`. A side indexes a

@@ -3,8 +3,8 @@
 
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::{FS, FX, Flow, Index};
-use crate::engine::exec::ir::{CellNId, EffN, IdN, IndexN, Ir, SetN, Target};
+use crate::engine::exec::game::{CounterSlot, FS, FX, Flow, Index};
+use crate::engine::exec::ir::{CellNId, CounterAt, CounterRead, EffN, IdN, IndexN, Ir, SetN, Target};
 use crate::engine::exec::state::{Outcome, State, flags_of, kind_of, piece, side_of};
 
 use super::cells::{PathC, cell_f};
@@ -218,10 +218,24 @@ fn one_cell(ir: &Ir, t: &Target) -> Option<CellNId> {
     }
 }
 
+/// Where a counter's value is, as the statements and numbers read it.
+pub(crate) fn counter_slot_f<const W: usize>(ir: &Ir, at: &CounterAt) -> CounterSlot<W> {
+    let read = at
+        .read
+        .iter()
+        .map(|r| CounterRead {
+            index: index_f(ir, &r.index),
+            dim: r.dim,
+            stride: r.stride,
+            sides_in_order: r.sides_in_order,
+        })
+        .collect();
+    CounterSlot { counter: at.counter, fixed: at.fixed, read }
+}
+
 /// A counter's index as the statements read it.
-pub(crate) fn index_f<const W: usize>(ir: &Ir, i: &IndexN) -> Index<W> {
+fn index_f<const W: usize>(ir: &Ir, i: &IndexN) -> Index<W> {
     match i {
-        IndexN::At(pos) => Index::At(*pos),
         IndexN::Side(x) => match SideC::<W>::of(ir, *x) {
             SideC::Mover => Index::Mover,
             _ => Index::Side(side_f(ir, *x)),

@@ -6,13 +6,13 @@ use crate::board::CellId;
 use crate::check::hir::Builtin;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::game::{FN, Game, Index};
+use crate::engine::exec::game::{FN, Game};
 use crate::engine::exec::ir::{DirN, Ir, Lit, NumId, NumN, SetN};
 use crate::engine::exec::state::State;
 
 use super::cells::{PathC, cell_f};
 use super::conditions::bool_f;
-use super::effects::index_f;
+use super::effects::counter_slot_f;
 use super::fnum;
 use super::literals::{conj_bits, conj_has, lits_of};
 use super::scalars::SideC;
@@ -206,9 +206,14 @@ pub(super) fn num_node<const W: usize>(ir: &Ir, n: NumId) -> FN<W> {
         }
         NumN::Repetitions => fnum(|_, s, _| s.repeats() as i64),
         NumN::SeenTurnsAgo => fnum(|g, s, _| g.seen_turns_ago(s) as i64),
-        NumN::Counter(c, idx) => {
-            let (c, idx): (u16, Vec<Index<W>>) = (*c, idx.iter().map(|i| index_f::<W>(ir, i)).collect());
-            fnum(move |g, s, cx| g.counter_slot(s, cx, c, &idx).map_or(0, |i| s.counter(i)))
+        // A counter whose indexes are all constants: its slot is known.
+        NumN::Counter(at) if at.read.is_empty() => {
+            let i = at.fixed;
+            fnum(move |_, s, _| s.counter(i))
+        }
+        NumN::Counter(at) => {
+            let at = counter_slot_f::<W>(ir, at);
+            fnum(move |g, s, cx| g.counter_slot(s, cx, &at).map_or(0, |i| s.counter(i)))
         }
         NumN::Score(x) => {
             let x = SideC::of(ir, *x);

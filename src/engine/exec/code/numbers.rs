@@ -3,32 +3,47 @@
 
 use super::Lower;
 use crate::check::hir::{Builtin, Comprehension, ContextVar};
+use crate::engine::compile::Key;
 use crate::engine::compile::program::{E, Op, Shape};
-use crate::engine::exec::ir::{BoolId, BoolN, Const, IndexN, NumId, NumN, SetN, ValN, Wrap};
+use crate::engine::exec::ir::{BoolId, BoolN, Const, CounterAt, CounterRead, IndexN, NumId, NumN, SetN, ValN, Wrap};
 use crate::engine::exec::statement::key_of;
 
 impl<const W: usize> Lower<'_, W> {
-    /// The indexes of counter `c` (not a score): each a position along its dimension
-    /// when it is a constant the dimension holds, else a value read when the rules
-    /// run.
-    pub(super) fn counter_indexes(&mut self, c: u16, idx: &[E]) -> Vec<IndexN> {
+    /// Where counter `c` is at the indexes `idx` (`c` is `u16::MAX` for the score of
+    /// the side `idx[0]`): an index that is a constant its dimension holds is folded
+    /// into the fixed slot; the others are read when the rules run, each with its
+    /// stride (the dimensions are laid out last one fastest).
+    pub(super) fn counter_at(&mut self, c: u16, idx: &[E]) -> CounterAt {
         let dims = self.g.prog.counters.get(c as usize);
-        let mut out = Vec::with_capacity(idx.len());
-        for (k, e) in idx.iter().enumerate() {
+        let n = dims.map_or(idx.len(), |d| d.len().min(idx.len()));
+        let mut at = CounterAt {
+            counter: c,
+            fixed: self.g.counter_base.get(c as usize).copied().unwrap_or(0),
+            read: Vec::new(),
+        };
+        for (k, e) in idx.iter().take(n).enumerate() {
+            let stride = dims.map_or(1, |d| d.iter().take(n).skip(k + 1).map(|x| x.len()).product());
             let v = self.value(e);
             let key = Const::of(&self.ir, v).and_then(|x| key_of(&x.val::<W>()));
             let keys = dims.and_then(|d| d.get(k));
             match (key, keys) {
                 (Some(key), Some(keys)) if let Some(pos) = keys.iter().position(|k| *k == key) => {
-                    out.push(IndexN::At(pos))
+                    at.fixed += pos * stride
                 }
-                _ => match self.ir[v] {
-                    ValN::Side(x) => out.push(IndexN::Side(x)),
-                    _ => out.push(IndexN::Read(v)),
-                },
+                _ => {
+                    let index = match self.ir[v] {
+                        ValN::Side(x) => IndexN::Side(x),
+                        _ => IndexN::Read(v),
+                    };
+                    let in_order = keys.map_or(0, |keys| {
+                        keys.iter().enumerate().take_while(|(i, k)| **k == Key::Side(*i as u8)).count()
+                    });
+                    let sides_in_order = in_order.min(u8::MAX as usize) as u8;
+                    at.read.push(CounterRead { index, dim: k as u8, stride, sides_in_order });
+                }
             }
         }
-        out
+        at
     }
 
     /// Lowers a number.
@@ -89,7 +104,7 @@ impl<const W: usize> Lower<'_, W> {
             E::Ctx(ContextVar::TurnsWithoutCapture) => NumN::TurnsWithoutCapture,
             E::Ctx(ContextVar::Repetitions) => NumN::Repetitions,
             E::Ctx(ContextVar::SeenTurnsAgo) => NumN::SeenTurnsAgo,
-            E::Counter(c, idx) => NumN::Counter(*c, self.counter_indexes(*c, idx)),
+            E::Counter(c, idx) => NumN::Counter(self.counter_at(*c, idx)),
             E::Score(x) => NumN::Score(self.side(x)),
             E::Comp { kind: Comprehension::Count, slot, source, body, .. } => {
                 NumN::CountIf(*slot, self.items(source), self.bool(body))
