@@ -87,6 +87,43 @@ fn random_play_by_sets_is_uniform() {
     });
 }
 
+/// Rules of one draw that move along the same `along` split their pieces by it once,
+/// and only when they move the same pieces: a jump and a step of every piece share the
+/// split, a step of the runners alone (the same `along`) makes its own.
+#[test]
+fn rules_along_the_same_directions_share_the_split_of_the_same_pieces() {
+    let along = "along if from in leaper then hex else ahead[mover]";
+    let text = RUNNERS
+        .replace(
+            "step own along if not (from in runner) then hex else ahead[mover] to empty",
+            &format!("step own {along} to empty"),
+        )
+        .replace(
+            "step own and leaper along ahead[mover] to empty where distance(from, to) == 1 and count(own) > 2",
+            &format!("step own and runner {along} to empty where count(own) > 2"),
+        );
+    assert_ne!(text, RUNNERS);
+    let any = build_text(&text);
+    with_game!(&any, g => {
+        let id = |r: usize| g.code.rules[r].mask.as_ref().and_then(|m| m.along_id);
+        assert!(id(0).is_some(), "the jump's directions are chosen by sets");
+        assert!(id(0) == id(1) && id(1) == id(2), "the three rules move along one `along`");
+        let (mut with_jumps, mut runners) = (0, 0);
+        for (k, s) in positions(g, 21, 60, 2).iter().enumerate() {
+            let mut list = MoveList::new();
+            g.legal_moves(s, &mut list).expect("legal moves");
+            if list.is_empty() {
+                continue;
+            }
+            with_jumps += usize::from(list.iter().any(|t| t[0].rule == 0));
+            runners += usize::from(list.iter().any(|t| t[0].rule == 2));
+            let n = search::check_uniform(g, s, 60, 1900 + k as u64).unwrap_or_else(|e| panic!("position {k}: {e}"));
+            assert_eq!(n, list.len());
+        }
+        assert!(with_jumps >= 5 && runners >= 5, "{with_jumps} positions with jumps, {runners} with runners' steps");
+    });
+}
+
 #[test]
 fn several_rules_are_not_drawn_by_sets_when_moves_merge_by_effect() {
     let text = RUNNERS.replace("counter quiet", "counter quiet\nmoves by effect");

@@ -15,7 +15,7 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::Program;
 use crate::engine::exec::board::Board;
 use crate::engine::exec::context::Ctx;
-use crate::engine::exec::ir::{Base, CacheBy, Const, CounterRead, SetLit};
+use crate::engine::exec::ir::{Base, CacheBy, Const, CounterRead, DirsId, SetLit};
 use crate::engine::exec::sides::Sides;
 use crate::engine::exec::state::{Keys, State};
 use crate::engine::exec::value::Val;
@@ -211,6 +211,9 @@ pub struct Mask<const W: usize> {
     /// `along` as the directions of each piece, when it reads `from` only through
     /// tests `from in S` (see [`AlongBy`]).
     pub along_by: Option<AlongBy<W>>,
+    /// `along` as a node of the IR, where `along_by` is: rules with the same node move
+    /// the same pieces along the same directions in one position.
+    pub along_id: Option<DirsId>,
     /// For `step` and `jump`: per direction, the start cells whose destination along
     /// it passes the static conditions (`targets` not `NONE`).
     pub ok: Vec<Bits<W>>,

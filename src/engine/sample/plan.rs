@@ -82,6 +82,8 @@ impl<const W: usize> ByPlan<W> {
         rng: &mut crate::engine::rng::Rng,
         plan: &Plan<W>,
     ) -> Option<Part> {
+        // A new position: the pieces split for the last one are not these.
+        self.sets.split.forget();
         let mut p = plan;
         let rid = loop {
             match p {

@@ -15,6 +15,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::exec::closure::set_lit_bits;
 use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::{AlongBy, Game, Mask};
+use crate::engine::exec::ir::DirsId;
 use crate::engine::exec::moves::Part;
 use crate::engine::exec::state::State;
 use crate::engine::sample::EXACT_MISSES;
@@ -46,6 +47,39 @@ pub struct BySets<const W: usize> {
     ///
     /// [`FirstBlock::draw`]: crate::engine::sample::first::FirstBlock::draw
     pub(crate) first_block: bool,
+    /// The pieces of the last rule counted, split by the directions they move along
+    /// (see [`Split`]).
+    pub(crate) split: Split<W>,
+}
+
+/// Pieces split by the directions they move along (`along if from in S then A else
+/// B`), kept for the rules counted after in the same position: the rules of one draw
+/// that move the same pieces along the same `along` (a jump that must be taken and the
+/// step otherwise) split them once. Valid until [`Split::forget`], which a draw calls
+/// first.
+pub struct Split<const W: usize> {
+    /// The `along` split by, none when nothing is kept.
+    along: Option<DirsId>,
+    /// The pieces split.
+    pieces: Bits<W>,
+    /// The branches: pieces and their directions.
+    branches: [(Bits<W>, u32); MAX_BRANCHES],
+    /// How many branches there are.
+    n: usize,
+}
+
+impl<const W: usize> Default for Split<W> {
+    fn default() -> Self {
+        Split { along: None, pieces: Bits::EMPTY, branches: [(Bits::EMPTY, 0); MAX_BRANCHES], n: 0 }
+    }
+}
+
+impl<const W: usize> Split<W> {
+    /// Keeps nothing: the position is another.
+    #[inline(always)]
+    pub(crate) fn forget(&mut self) {
+        self.along = None;
+    }
 }
 
 impl<const W: usize> BySets<W> {
@@ -67,10 +101,10 @@ impl<const W: usize> BySets<W> {
         rng: &mut crate::engine::rng::Rng,
         rules: &[u32],
     ) -> Option<Part> {
-        let sources = &mut self.sources;
+        let (sources, split) = (&mut self.sources, &mut self.split);
         sources.clear();
         for &rid in rules {
-            Self::add_sources(g, s, cx, rid, sources)?;
+            Self::add_sources(g, s, cx, rid, sources, split)?;
         }
         let mut total: u32 = sources.iter().map(|x| x.2.count()).sum();
         let mut misses = 0;
@@ -141,10 +175,10 @@ impl<const W: usize> BySets<W> {
     /// [`BySets::add_sources`]); the candidates of all of them are then in `sources`.
     /// `None` when one of them cannot be counted so.
     pub(crate) fn may_move(&mut self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>, rules: &[u32]) -> Option<bool> {
-        let sources = &mut self.sources;
+        let (sources, split) = (&mut self.sources, &mut self.split);
         sources.clear();
         for &rid in rules {
-            Self::add_sources(g, s, cx, rid, sources)?;
+            Self::add_sources(g, s, cx, rid, sources, split)?;
         }
         Some(!sources.is_empty())
     }
@@ -165,6 +199,7 @@ impl<const W: usize> BySets<W> {
         cx: &mut Ctx<W>,
         rid: u32,
         out: &mut Vec<Source<W>>,
+        split: &mut Split<W>,
     ) -> Option<()> {
         let cr = &g.code.rules[rid as usize];
         if matches!(g.prog.rules[rid as usize].action, Action::Place | Action::Pass) {
@@ -184,17 +219,23 @@ impl<const W: usize> BySets<W> {
             |from: Bits<W>, d: u8, out: &mut Vec<Source<W>>| Self::push_direction(g, m, rid, dest, over, from, d, out);
         match (&m.along_by, &cr.along) {
             (Some(by), _) => {
-                // The pieces by the directions they move along.
-                let mut branches = [(Bits::<W>::EMPTY, 0u32); MAX_BRANCHES];
-                let mut n = 0;
-                Self::branches(g, s, cx, by, pieces, &mut branches, &mut n)?;
-                let all = branches[..n].iter().fold(0, |acc, b| acc | b.1);
+                // The pieces by the directions they move along, split once for the
+                // rules of the draw that share them.
+                if split.along.is_none() || split.along != m.along_id || split.pieces != pieces {
+                    split.along = None;
+                    split.n = 0;
+                    Self::branches(g, s, cx, by, pieces, &mut split.branches, &mut split.n)?;
+                    split.along = m.along_id;
+                    split.pieces = pieces;
+                }
+                let branches = &split.branches[..split.n.min(MAX_BRANCHES)];
+                let all = branches.iter().fold(0, |acc, b| acc | b.1);
                 let mut dirs = all & g.board.dir_mask();
                 while dirs != 0 {
                     let d = dirs.trailing_zeros() as u8;
                     dirs &= dirs - 1;
                     let mut from = Bits::EMPTY;
-                    for (cells, ds) in &branches[..n] {
+                    for (cells, ds) in branches {
                         if ds >> d & 1 == 1 {
                             from |= *cells;
                         }

@@ -220,6 +220,7 @@ impl<const W: usize> Lower<'_, W> {
             Some(e) if d_along.from => self.along_by(e),
             _ => None,
         };
+        let along_id = r.along.as_ref().filter(|_| along_by.is_some()).map(|e| self.dirs(e));
         let residual = self.all_of(&residual);
         let from_floor = per_from.iter().fold(g.board.all, |acc, set| acc & self.bounds(*set).0);
         // The conditions that read `from` as one set, each part computed once.
@@ -243,6 +244,7 @@ impl<const W: usize> Lower<'_, W> {
             over_reads_from: d_over.from,
             along_reads_from: d_along.from,
             along_by,
+            along_id,
             ok,
             uses,
         })
