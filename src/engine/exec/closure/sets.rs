@@ -142,6 +142,12 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         // if next(c, d, not S) in T then run(c, d, S) else {})`, unrolled): `S` read
         // once, one loop over the directions.
         SetN::Or(..) if let Some((p, dirs, set, t)) = enclosed_runs(ir, id) => enclosed_runs_f(ir, p, dirs, set, t),
+        // A constant region or another set (`to in floor or to + s in occupied`): the
+        // region read from the game's sets, without a closure.
+        SetN::Or(a, b) if let Some((k, other)) = const_and_other(ir, *a, *b) => {
+            let y = set_f::<W>(ir, other);
+            fs(move |g, s, cx| g.sets.get(k as usize).copied().unwrap_or(Bits::EMPTY) | (y.0)(g, s, cx))
+        }
         SetN::Or(a, b) => {
             let (x, y) = (set_f::<W>(ir, *a), set_f::<W>(ir, *b));
             fs(move |g, s, cx| (x.0)(g, s, cx) | (y.0)(g, s, cx))
@@ -192,6 +198,12 @@ pub fn set_f<const W: usize>(ir: &Ir, id: SetId) -> FS<W> {
         SetN::Dilate(x) => {
             let f = set_f::<W>(ir, *x);
             fs(move |g, s, cx| g.board.dilate((f.0)(g, s, cx)))
+        }
+        // The cells stepping into a set of one or two literals (`to + s in occupied`):
+        // the literals read inline.
+        SetN::StepsInto(x, d) if let Some(l) = Lits2::of(ir, *x) => {
+            let d = *d;
+            fs(move |g, s, _| g.board.steps_into(l.bits(g, s), d))
         }
         SetN::StepsInto(x, d) => {
             let (f, d) = (set_f::<W>(ir, *x), *d);
@@ -530,6 +542,17 @@ pub(super) fn encloses_any(ir: &Ir, n: BoolId) -> Option<(PathC, Vec<u8>, SetId,
     }
     let (p, set, t) = found?;
     Some((p, dirs, set, t))
+}
+
+/// The id of the constant set among two operands, and the other operand, when one of
+/// them is a constant set and the other is not.
+fn const_and_other(ir: &Ir, a: SetId, b: SetId) -> Option<(u32, SetId)> {
+    match (&ir[a], &ir[b]) {
+        (SetN::Const(_), SetN::Const(_)) => None,
+        (SetN::Const(k), _) => Some((*k, b)),
+        (_, SetN::Const(k)) => Some((*k, a)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
