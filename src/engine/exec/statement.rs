@@ -166,18 +166,10 @@ impl<const W: usize> Game<W> {
         let mut i = at.fixed;
         for r in &at.read {
             let pos = match &r.index {
-                Index::Mover | Index::Side(_) => {
-                    let x = match &r.index {
-                        Index::Side(f) => (f.0)(self, s, cx),
-                        _ => s.mover(),
-                    };
-                    // A side along a dimension of sides in their order (`players`): its
-                    // own position, without a search.
-                    if x < r.sides_in_order {
-                        x as usize
-                    } else {
-                        self.key_position(s, self.dim(at, r)?, Val::Side(x))?
-                    }
+                Index::Mover => self.side_position(s, at, r, s.mover())?,
+                Index::Side(f) => {
+                    let x = (f.0)(self, s, cx);
+                    self.side_position(s, at, r, x)?
                 }
                 Index::Read(f) => {
                     let v = (f.0)(self, s, cx);
@@ -187,6 +179,13 @@ impl<const W: usize> Game<W> {
             i += pos * r.stride;
         }
         Some(i)
+    }
+
+    /// Where side `x` is along the dimension of a counter's index: along sides in their
+    /// order (`players`) its own position, without a search.
+    #[inline(always)]
+    fn side_position(&self, s: &State<W>, at: &CounterSlot<W>, r: &CounterRead<Index<W>>, x: u8) -> Option<usize> {
+        if x < r.sides_in_order { Some(x as usize) } else { self.key_position(s, self.dim(at, r)?, Val::Side(x)) }
     }
 
     /// The keys of the dimension of a counter's index.
