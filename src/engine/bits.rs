@@ -3,7 +3,7 @@
 //! The engine is generic over `W` so that a 91-cell board works on two words and a
 //! 441-cell board on eight; [`super::AnyGame`] picks the smallest width once per game.
 
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
 /// A set of cell indexes below `64 * W`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -248,6 +248,17 @@ impl<const W: usize> BitOr for Bits<W> {
     fn bitor(mut self, o: Self) -> Self {
         for i in 0..W {
             self.0[i] |= o.0[i];
+        }
+        self
+    }
+}
+
+impl<const W: usize> BitXor for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn bitxor(mut self, o: Self) -> Self {
+        for i in 0..W {
+            self.0[i] ^= o.0[i];
         }
         self
     }

@@ -80,14 +80,47 @@ impl<const W: usize> Game<W> {
         cr: &crate::engine::exec::game::CRule<W>,
         out: &mut impl crate::engine::exec::sink::Sink,
     ) {
+        // An attack whose answer is kept records the cells it reads (see
+        // `Game::leaves_royal_attacked_after`).
+        let found = if cx.extra.as_ref().is_some_and(|x| x.attack_reads.is_some()) {
+            let mut reads = Bits::EMPTY;
+            let found = self.walk_back::<true>(s, cx, rid, cr, &mut reads);
+            if let Some(r) = cx.extra.as_mut().and_then(|x| x.attack_reads.as_mut()) {
+                *r |= reads;
+            }
+            found
+        } else {
+            let mut unread = Bits::EMPTY;
+            self.walk_back::<false>(s, cx, rid, cr, &mut unread)
+        };
+        if let Some(part) = found {
+            out.push(&[], part);
+        }
+    }
+
+    /// [`Game::attacks_back`]'s walk: the part found, if any. With `RECORD`, the cells
+    /// read are added to `reads`: the cell asked about, and each cell walked back over
+    /// (the lines are walked even where no piece could attack along them).
+    #[inline(always)]
+    fn walk_back<const RECORD: bool>(
+        &self,
+        s: &State<W>,
+        cx: &mut Ctx<W>,
+        rid: u32,
+        cr: &crate::engine::exec::game::CRule<W>,
+        reads: &mut Bits<W>,
+    ) -> Option<Part> {
         let c = cx.attack;
-        let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return };
+        let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return None };
+        if RECORD {
+            reads.insert(c);
+        }
         if !(to.0)(self, s, cx).has(c) {
-            return;
+            return None;
         }
         let pieces = (subject.0)(self, s, cx) & s.occupied();
-        if pieces.is_empty() {
-            return;
+        if pieces.is_empty() && !RECORD {
+            return None;
         }
         let action = self.prog.rules[rid as usize].action;
         let dirs = self.edirs(s, cx, along);
@@ -104,6 +137,9 @@ impl<const W: usize> Game<W> {
             if b == NONE {
                 continue;
             }
+            if RECORD {
+                reads.insert(b);
+            }
             let (from, middle) = match action {
                 Action::Jump if over.has(b) => (self.board.back[b as usize * nd + d], b),
                 Action::Jump => continue,
@@ -115,22 +151,31 @@ impl<const W: usize> Game<W> {
                     while f != NONE && !s.occupied().has(f) && left > 0 {
                         f = self.board.back[f as usize * nd + d];
                         left -= 1;
+                        if RECORD && f != NONE {
+                            reads.insert(f);
+                        }
                     }
                     (f, NONE)
                 }
                 _ => (b, NONE),
             };
-            if from == NONE || !pieces.has(from) {
+            if from == NONE {
+                continue;
+            }
+            if RECORD {
+                reads.insert(from);
+            }
+            if !pieces.has(from) {
                 continue;
             }
             cx.mv.from = from;
             cx.mv.to = c;
             cx.mv.middle = middle;
             if cr.conds.as_ref().is_none_or(|k| (k.0)(self, s, cx)) {
-                out.push(&[], Part::new(rid, from, c, middle, 0));
-                return;
+                return Some(Part::new(rid, from, c, middle, 0));
             }
         }
+        None
     }
 
     /// Whether the turn that led to `after` leaves a royal piece of the player who made
@@ -139,17 +184,56 @@ impl<const W: usize> Game<W> {
         !self.prog.royal.is_empty() && self.attacked_royal(after, cx).is_some()
     }
 
+    /// Whether the part of a turn that led from `before` to `after` (the same player to
+    /// move) leaves a royal piece of its mover attacked by another player: as
+    /// [`Game::leaves_royal_attacked`], with the answer kept. Where the phase's
+    /// attacks read only the cells on the lines back from the cell asked about
+    /// (`Code::local_attacks`), the check is made once in `before`, recording the
+    /// cells it reads, and its answer holds in every `after` whose part changed none
+    /// of them and moved no royal piece: listing a position's turns checks each turn
+    /// by a comparison of cells, not an attack computed again.
+    pub(crate) fn leaves_royal_attacked_after(&self, before: &State<W>, after: &State<W>, cx: &mut Ctx<W>) -> bool {
+        if self.prog.royal.is_empty() {
+            return false;
+        }
+        let keeps = self.code.local_attacks.get(after.phase() as usize).copied().unwrap_or(false)
+            && before.phase() == after.phase()
+            && before.mover() == after.mover();
+        if !keeps {
+            return self.attacked_royal(after, cx).is_some();
+        }
+        let royal = self.royal_cells(after);
+        if let Some(answer) = cx.extra().royal_attacked.answer_in(after, royal) {
+            return answer;
+        }
+        if !cx.extra().royal_attacked.made_in(before) {
+            // Kept for `before`, read when its next part changes no cell read.
+            cx.extra().attack_reads = Some(Bits::EMPTY);
+            let attacked = self.attacked_royal(before, cx).is_some();
+            let x = cx.extra();
+            let reads = x.attack_reads.take().unwrap_or(self.board.all);
+            x.royal_attacked.keep(before, self.royal_cells(before), reads, attacked);
+            if let Some(answer) = x.royal_attacked.answer_in(after, royal) {
+                return answer;
+            }
+        }
+        self.attacked_royal(after, cx).is_some()
+    }
+
+    /// The cells of the royal pieces of the player to move.
+    fn royal_cells(&self, s: &State<W>) -> Bits<W> {
+        let mut royal = Bits::EMPTY;
+        for &k in &self.prog.royal {
+            royal |= s.kind_cells(k as usize);
+        }
+        royal & s.side_cells(s.colour_of(s.mover()) as usize)
+    }
+
     /// The cell of a royal piece of `after.mover` that another player attacks, if one
     /// does.
     pub(crate) fn attacked_royal(&self, after: &State<W>, cx: &mut Ctx<W>) -> Option<u16> {
         let p = after.mover();
-        let side = after.colour_of(p) as usize;
-        let mut royal = Bits::EMPTY;
-        for &k in &self.prog.royal {
-            royal |= after.kind_cells(k as usize);
-        }
-        royal &= after.side_cells(side);
-        royal.iter().find(|&c| {
+        self.royal_cells(after).iter().find(|&c| {
             (0..self.prog.players as u8).filter(|&q| q != p).any(|q| self.attacked(after, cx, Bits::single(c), q))
         })
     }

@@ -35,6 +35,7 @@
 //!   kept per turn;
 //! - `plan.rs`: which rules random play draws by a plan or by sets ([`plan`]).
 
+mod attack_reads;
 mod cells_sets;
 #[cfg(test)]
 pub(crate) mod condition_check;
@@ -78,6 +79,11 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
     let seconds: Vec<u32> = follows.iter().flatten().flat_map(|f: &Follow<W>| f.next.iter().map(|n| n.0)).collect();
     let fixed = (0..p.rules.len()).map(|r| seconds.contains(&(r as u32)).then(|| lw.fixed(r))).collect();
     let from_tables = std::mem::take(&mut lw.from_tables);
+    // Attacks are walked back from the cell (`Game::attacks_back`) with the fast paths
+    // on, on a board with its steps taken back, without stacks (whose lower pieces no
+    // set of cells shows).
+    let walks_back = g.fast && !g.board.back.is_empty() && g.cap == 1 && !p.royal.is_empty();
+    let local_attacks = p.phases.iter().map(|ph| walks_back && attack_reads::attacks_read_lines(p, &ph.body)).collect();
     let code = Code {
         plans,
         rules,
@@ -89,6 +95,7 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
         from_tables,
         follows,
         fixed,
+        local_attacks,
         unlowered: std::mem::take(&mut lw.unlowered),
         rows: lw
             .rows

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::State;
+use crate::engine::exec::state::{KeptAnswer, State};
 use crate::engine::exec::value::Val;
 
 /// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply
@@ -118,6 +118,13 @@ pub struct CtxExtra<const W: usize> {
     pub attack_moves: MoveList,
     /// The parts of the turn an attack query is generating.
     pub attack_prefix: Vec<Part>,
+    /// While an attack is computed to be kept: the cells it has read so far (see
+    /// `Game::attacks_back`).
+    pub attack_reads: Option<Bits<W>>,
+    /// Whether a royal piece of the mover is attacked, kept for the positions that
+    /// differ only in cells the answer did not read (see
+    /// `Game::leaves_royal_attacked_after`).
+    pub royal_attacked: KeptAnswer<W>,
 }
 
 impl<const W: usize> CtxExtra<W> {
@@ -132,8 +139,8 @@ impl<const W: usize> CtxExtra<W> {
         }
     }
 
-    /// Forgets what belongs to the turn it served: temporaries, the turn's cache and
-    /// positions. The memory stays, and so do a few scratch positions (each is
+    /// Forgets what belongs to the turn it served: temporaries, the turn's cache,
+    /// positions and the kept attack. The memory stays, and so do a few scratch positions (each is
     /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
     /// game they were found in: see [`Components::of`]).
     fn reset(&mut self) {
@@ -150,7 +157,12 @@ impl<const W: usize> CtxExtra<W> {
             lists: _,
             attack_moves: _,
             attack_prefix: _,
+            attack_reads,
+            royal_attacked,
         } = self;
+        // A kept answer belongs to the game it was made in: forgotten.
+        *attack_reads = None;
+        royal_attacked.forget();
         temps.clear();
         ends.clear();
         scratch.truncate(SPARE_POSITIONS);

@@ -345,6 +345,10 @@ pub struct Code<const W: usize> {
     pub follows: Vec<Option<crate::engine::exec::game::Follow<W>>>,
     /// Per rule that may follow another: its parts that cannot change during a turn.
     pub fixed: Vec<Option<crate::engine::exec::game::Fixed<W>>>,
+    /// Per phase: whether its attacks read the position only along the lines back from
+    /// the cell asked about, so that an answer holds in a position that differs only
+    /// elsewhere (see `code/attack_reads.rs` and `Game::leaves_royal_attacked_after`).
+    pub local_attacks: Vec<bool>,
     /// Expressions the lowering found no node for: none in any game (tested).
     pub unlowered: Vec<String>,
     /// The row tests made tables of windows (see `code/windows.rs`), for `rulesi
@@ -353,8 +357,8 @@ pub struct Code<const W: usize> {
 }
 
 impl<const W: usize> Code<W> {
-    /// Drops every fast path (see [`Game::fast`]): move masks, plans and turns of two
-    /// parts drawn by slots. (The blocks' fused shapes are not made at all then: see
+    /// Drops every fast path (see [`Game::fast`]): move masks, plans, turns of two
+    /// parts drawn by slots and attacks answered from the cells they read. (The blocks' fused shapes are not made at all then: see
     /// `Lower::block_fx`.)
     pub fn without_fast_paths(&mut self) {
         for r in &mut self.rules {
@@ -363,6 +367,7 @@ impl<const W: usize> Code<W> {
         self.plans.iter_mut().for_each(|p| *p = None);
         self.follows.iter_mut().for_each(|f| *f = None);
         self.fixed.iter_mut().for_each(|f| *f = None);
+        self.local_attacks.iter_mut().for_each(|a| *a = false);
     }
 }
 

@@ -14,7 +14,10 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::MAX_STACK;
 
+mod cells;
 mod ops;
+
+pub use cells::{Cells, KeptAnswer};
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;

@@ -2,10 +2,11 @@
 //! random play draws a turn (the plan it found, or the general path); for each move
 //! rule, whether its moves are generated as sets of destinations, and how each of its
 //! conditions is checked (folded in when the game was built, one set for all the
-//! pieces, one set per piece, or move by move); and the turns of two parts drawn by
-//! slots; and the row tests through the move's cell read as windows from a table. A
-//! designer who wants a game to run faster can see which condition is checked move by
-//! move, or which phase falls to the general path.
+//! pieces, one set per piece, or move by move); the turns of two parts drawn by
+//! slots; the row tests through the move's cell read as windows from a table; and
+//! whether the attacks on royal pieces are kept from turn to turn. A designer who
+//! wants a game to run faster can see which condition is checked move by move, or
+//! which phase falls to the general path.
 
 use std::fmt::Write as _;
 
@@ -30,6 +31,13 @@ pub fn how_played<const W: usize>(g: &Game<W>) -> String {
         match g.code.plans.get(i) {
             Some(Some(plan)) => plan_lines(plan, 4, &mut out),
             _ => out.push_str("    by the general path: candidates generated, each checked when drawn\n"),
+        }
+        if !prog.royal.is_empty() {
+            out.push_str(if g.code.local_attacks.get(i).copied().unwrap_or(false) {
+                "    royal pieces: one attack per position, walked back, kept while turns change no cell read\n"
+            } else {
+                "    royal pieces: an attack computed after each turn, to see whether it leaves one attacked\n"
+            });
         }
     }
     // The setup's placements are made once, not generated.

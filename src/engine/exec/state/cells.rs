@@ -1,0 +1,112 @@
+//! What a position holds cell by cell ([`Cells`]), kept to tell which cells a part of
+//! a turn changed: a question asked of a position and answered by reading some of
+//! its cells has the same answer in a position that differs from it elsewhere
+//! ([`KeptAnswer`], used by `Game::leaves_royal_attacked_after`). A child of `state`,
+//! it reads the position's private fields.
+
+use crate::engine::bits::Bits;
+
+use super::State;
+
+/// The top pieces of a position (the cells of each side, kind and flag, and the
+/// occupied cells) with its player to move, phase and colours: all that a question
+/// that reads only cells and the mover can read.
+#[derive(Clone, Debug, Default)]
+pub struct Cells<const W: usize> {
+    side_bits: Vec<Bits<W>>,
+    kind_bits: Vec<Bits<W>>,
+    flag_bits: Vec<Bits<W>>,
+    occupied: Bits<W>,
+    mover: u8,
+    phase: u16,
+    colour_of: Vec<u8>,
+    /// Whether the cells were taken from a position at all.
+    taken: bool,
+}
+
+impl<const W: usize> State<W> {
+    /// Keeps this position's [`Cells`] in `out` (its vectors reused).
+    pub fn cells_into(&self, out: &mut Cells<W>) {
+        out.side_bits.clone_from(&self.side_bits);
+        out.kind_bits.clone_from(&self.kind_bits);
+        out.flag_bits.clone_from(&self.flag_bits);
+        out.occupied = self.occupied;
+        out.mover = self.mover;
+        out.phase = self.phase;
+        out.colour_of.clone_from(&self.colour_of);
+        out.taken = true;
+    }
+
+    /// The cells whose top piece differs between this position and `cells` (in its
+    /// side, kind or flags, or in being there at all); `None` when they differ in
+    /// more than cells: the player to move, the phase or the colours, or `cells` was
+    /// never taken. Stacks are not compared: only their top pieces.
+    pub fn cells_changed(&self, cells: &Cells<W>) -> Option<Bits<W>> {
+        if !cells.taken
+            || self.mover != cells.mover
+            || self.phase != cells.phase
+            || self.colour_of != cells.colour_of
+            || self.side_bits.len() != cells.side_bits.len()
+            || self.kind_bits.len() != cells.kind_bits.len()
+            || self.flag_bits.len() != cells.flag_bits.len()
+        {
+            return None;
+        }
+        let mut changed = self.occupied ^ cells.occupied;
+        for (a, b) in self.side_bits.iter().zip(&cells.side_bits) {
+            changed |= *a ^ *b;
+        }
+        for (a, b) in self.kind_bits.iter().zip(&cells.kind_bits) {
+            changed |= *a ^ *b;
+        }
+        for (a, b) in self.flag_bits.iter().zip(&cells.flag_bits) {
+            changed |= *a ^ *b;
+        }
+        Some(changed)
+    }
+}
+
+/// The answer to a question about some cells of a position (`about`), made by reading
+/// only the cells `reads` of it (and its player to move, phase and colours), kept
+/// with them: it is the answer in any position where the question is about the same
+/// cells and whose cells differ from that one's only outside `reads`.
+#[derive(Clone, Debug, Default)]
+pub struct KeptAnswer<const W: usize> {
+    /// The position the answer was made in.
+    at: Cells<W>,
+    /// The cells the question was about.
+    about: Bits<W>,
+    /// The cells it read.
+    reads: Bits<W>,
+    /// The answer.
+    answer: bool,
+}
+
+impl<const W: usize> KeptAnswer<W> {
+    /// Keeps `answer`, made in `s` about the cells `about` by reading the cells `reads`.
+    pub fn keep(&mut self, s: &State<W>, about: Bits<W>, reads: Bits<W>, answer: bool) {
+        s.cells_into(&mut self.at);
+        self.about = about;
+        self.reads = reads;
+        self.answer = answer;
+    }
+
+    /// The kept answer, when it is the answer in `s` about the cells `about`.
+    pub fn answer_in(&self, s: &State<W>, about: Bits<W>) -> Option<bool> {
+        if about != self.about {
+            return None;
+        }
+        let changed = s.cells_changed(&self.at)?;
+        (changed & self.reads).is_empty().then_some(self.answer)
+    }
+
+    /// Forgets the answer (its memory kept).
+    pub fn forget(&mut self) {
+        self.at.taken = false;
+    }
+
+    /// Whether the answer was made in a position with the cells of `s`.
+    pub fn made_in(&self, s: &State<W>) -> bool {
+        s.cells_changed(&self.at).is_some_and(|c| c.is_empty())
+    }
+}
