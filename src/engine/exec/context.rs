@@ -140,9 +140,9 @@ impl<const W: usize> CtxExtra<W> {
     }
 
     /// Forgets what belongs to the turn it served: temporaries, the turn's cache,
-    /// positions and the kept attack. The memory stays, and so do a few scratch positions (each is
-    /// overwritten whole before use) and the parts of sets (a pure memo, kept for the
-    /// game they were found in: see [`Components::of`]).
+    /// positions and the kept attack. The memory stays, and so do a few scratch
+    /// positions (each is overwritten whole before use) and the parts of sets (a pure
+    /// memo, kept for the game they were found in: see [`Components::of`]).
     fn reset(&mut self) {
         // The spares of locals and lists are bounded where they are kept, and the
         // attack's buffers are emptied where they are used.

@@ -3,10 +3,11 @@
 //! A [`State`] is flat arrays (the pieces of every cell's stack) plus bitboards kept
 //! in step with them (cells by side, by kind, by flag, occupied) and a Zobrist hash
 //! updated with every change (with stacks, from each stack's own hash: see
-//! `STACK_BASE`). Its fields are private to this module and its child `ops`: it is
-//! read through its accessors and changed through its operations and the game's
-//! (in `ops`: `Game::put`, `Game::take`, `Game::set_top`, `Game::move_stack` for the
-//! pieces), which keep all three consistent.
+//! `STACK_BASE`). Its fields are private to this module and its children `ops` and
+//! `top_pieces` (a position's top pieces kept, to tell which cells a turn changed):
+//! it is read through its accessors and changed through its operations and the
+//! game's (in `ops`: `Game::put`, `Game::take`, `Game::set_top`, `Game::move_stack`
+//! for the pieces), which keep all three consistent.
 
 use crate::check::hir::Action;
 
@@ -14,10 +15,10 @@ use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::MAX_STACK;
 
-mod cells;
 mod ops;
+mod top_pieces;
 
-pub use cells::{Cells, KeptAnswer};
+pub use top_pieces::{KeptAnswer, TopPieces};
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;

@@ -1,8 +1,8 @@
-//! What a position holds cell by cell ([`Cells`]), kept to tell which cells a part of
-//! a turn changed: a question asked of a position and answered by reading some of
-//! its cells has the same answer in a position that differs from it elsewhere
-//! ([`KeptAnswer`], used by `Game::leaves_royal_attacked_after`). A child of `state`,
-//! it reads the position's private fields.
+//! A position's top pieces ([`TopPieces`]), kept to tell which cells a part of a turn
+//! changed: a question asked of a position and answered by reading some of its cells
+//! has the same answer in a position that differs from it elsewhere ([`KeptAnswer`],
+//! used by `Game::leaves_royal_attacked_after`). A child of `state`, it reads the
+//! position's private fields.
 
 use crate::engine::bits::Bits;
 
@@ -12,7 +12,7 @@ use super::State;
 /// occupied cells) with its player to move, phase and colours: all that a question
 /// that reads only cells and the mover can read.
 #[derive(Clone, Debug, Default)]
-pub struct Cells<const W: usize> {
+pub struct TopPieces<const W: usize> {
     side_bits: Vec<Bits<W>>,
     kind_bits: Vec<Bits<W>>,
     flag_bits: Vec<Bits<W>>,
@@ -25,8 +25,8 @@ pub struct Cells<const W: usize> {
 }
 
 impl<const W: usize> State<W> {
-    /// Keeps this position's [`Cells`] in `out` (its vectors reused).
-    pub fn cells_into(&self, out: &mut Cells<W>) {
+    /// Keeps this position's [`TopPieces`] in `out` (its vectors reused).
+    pub fn top_pieces_into(&self, out: &mut TopPieces<W>) {
         out.side_bits.clone_from(&self.side_bits);
         out.kind_bits.clone_from(&self.kind_bits);
         out.flag_bits.clone_from(&self.flag_bits);
@@ -37,29 +37,29 @@ impl<const W: usize> State<W> {
         out.taken = true;
     }
 
-    /// The cells whose top piece differs between this position and `cells` (in its
+    /// The cells whose top piece differs between this position and `top` (in its
     /// side, kind or flags, or in being there at all); `None` when they differ in
-    /// more than cells: the player to move, the phase or the colours, or `cells` was
+    /// more than cells: the player to move, the phase or the colours, or `top` was
     /// never taken. Stacks are not compared: only their top pieces.
-    pub fn cells_changed(&self, cells: &Cells<W>) -> Option<Bits<W>> {
-        if !cells.taken
-            || self.mover != cells.mover
-            || self.phase != cells.phase
-            || self.colour_of != cells.colour_of
-            || self.side_bits.len() != cells.side_bits.len()
-            || self.kind_bits.len() != cells.kind_bits.len()
-            || self.flag_bits.len() != cells.flag_bits.len()
+    pub fn cells_changed(&self, top: &TopPieces<W>) -> Option<Bits<W>> {
+        if !top.taken
+            || self.mover != top.mover
+            || self.phase != top.phase
+            || self.colour_of != top.colour_of
+            || self.side_bits.len() != top.side_bits.len()
+            || self.kind_bits.len() != top.kind_bits.len()
+            || self.flag_bits.len() != top.flag_bits.len()
         {
             return None;
         }
-        let mut changed = self.occupied ^ cells.occupied;
-        for (a, b) in self.side_bits.iter().zip(&cells.side_bits) {
+        let mut changed = self.occupied ^ top.occupied;
+        for (a, b) in self.side_bits.iter().zip(&top.side_bits) {
             changed |= *a ^ *b;
         }
-        for (a, b) in self.kind_bits.iter().zip(&cells.kind_bits) {
+        for (a, b) in self.kind_bits.iter().zip(&top.kind_bits) {
             changed |= *a ^ *b;
         }
-        for (a, b) in self.flag_bits.iter().zip(&cells.flag_bits) {
+        for (a, b) in self.flag_bits.iter().zip(&top.flag_bits) {
             changed |= *a ^ *b;
         }
         Some(changed)
@@ -73,7 +73,7 @@ impl<const W: usize> State<W> {
 #[derive(Clone, Debug, Default)]
 pub struct KeptAnswer<const W: usize> {
     /// The position the answer was made in.
-    at: Cells<W>,
+    at: TopPieces<W>,
     /// The cells the question was about.
     about: Bits<W>,
     /// The cells it read.
@@ -85,7 +85,7 @@ pub struct KeptAnswer<const W: usize> {
 impl<const W: usize> KeptAnswer<W> {
     /// Keeps `answer`, made in `s` about the cells `about` by reading the cells `reads`.
     pub fn keep(&mut self, s: &State<W>, about: Bits<W>, reads: Bits<W>, answer: bool) {
-        s.cells_into(&mut self.at);
+        s.top_pieces_into(&mut self.at);
         self.about = about;
         self.reads = reads;
         self.answer = answer;
