@@ -9,7 +9,9 @@
 
 use crate::check::hir::{Action, ContextVar};
 use crate::engine::compile::Program;
-use crate::engine::compile::program::{E, Op, Rule, S, children};
+use crate::engine::compile::program::{E, Op, Rule, S};
+
+use super::deps;
 
 /// Whether every attack computed in a phase with body `body` reads the position only
 /// through what the cells walked back over hold: each move rule of the phase steps,
@@ -37,7 +39,7 @@ fn rule_reads_lines(r: &Rule) -> bool {
         return true;
     }
     r.reversible
-        && (r.conds.iter().all(|c| reads_only(c, true)) || r.to.as_ref().is_some_and(within_empty))
+        && (r.conds.iter().all(reads_move_cells_only) || r.to.as_ref().is_some_and(within_empty))
         && r.along.as_ref().is_some_and(mover_only)
         && r.subject.as_ref().is_some_and(by_contents)
         && r.to.as_ref().is_some_and(by_contents)
@@ -71,39 +73,14 @@ fn by_contents(e: &E) -> bool {
 /// Whether an expression reads nothing that changes during play but the player to
 /// move (and the phase, the same wherever an attack's answer is reused).
 fn mover_only(e: &E) -> bool {
-    reads_only(e, false)
+    let d = deps(e);
+    !d.beyond_turn && !d.local && !d.from && !d.to && !d.middle
 }
 
-/// Whether an expression reads nothing that changes during play but the player to
-/// move and the phase, and with `move_cells` the move's cells (`from`, `to`,
-/// `middle`: cells an attack walked over, but not what they hold).
-fn reads_only(e: &E, move_cells: bool) -> bool {
-    match e {
-        E::Ctx(ContextVar::From | ContextVar::To | ContextVar::Middle) => move_cells,
-        E::Ctx(v) => matches!(
-            v,
-            ContextVar::Mover
-                | ContextVar::Opponent
-                | ContextVar::Phase
-                | ContextVar::Board
-                | ContextVar::Centre
-                | ContextVar::Players
-                | ContextVar::Colours
-                | ContextVar::Symmetries
-        ),
-        E::Local(_)
-        | E::Chosen(_)
-        | E::KindCells(_)
-        | E::KindSetOf(_)
-        | E::FlagCells(_)
-        | E::Counter(..)
-        | E::Score(_)
-        | E::Previous(_) => false,
-        E::Call(b, _) if b.reads_position() => false,
-        _ => {
-            let mut ok = true;
-            children(e, &mut |c| ok &= reads_only(c, move_cells));
-            ok
-        }
-    }
+/// Whether a condition reads nothing that changes during play but the player to move,
+/// the phase and the move's cells (`from`, `to`, `middle`: cells an attack walked
+/// over, not what they hold).
+fn reads_move_cells_only(c: &E) -> bool {
+    let d = deps(c);
+    !d.beyond_turn && !d.local
 }

@@ -15,6 +15,9 @@ pub struct Deps {
     pub middle: bool,
     /// The position (or anything that changes during play).
     pub state: bool,
+    /// The position beyond whose turn it is and the phase (`mover`, `opponent`,
+    /// `phase`): what [`Deps::state`] says, but for those.
+    pub beyond_turn: bool,
     /// A local bound outside the expression.
     pub local: bool,
 }
@@ -26,6 +29,7 @@ impl Deps {
             to: self.to || o.to,
             middle: self.middle || o.middle,
             state: self.state || o.state,
+            beyond_turn: self.beyond_turn || o.beyond_turn,
             local: self.local || o.local,
         }
     }
@@ -44,7 +48,7 @@ pub fn deps(e: &E) -> Deps {
 
 pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
     let none = Deps::default();
-    let state = Deps { state: true, ..none };
+    let state = Deps { state: true, beyond_turn: true, ..none };
     match e {
         E::Bool(_) | E::Num(_) | E::Cell(_) | E::Dir(_) | E::Dirs(_) | E::Side(_) | E::Kind(_) | E::Flag(_) => none,
         E::Sym(_) | E::Phase(_) | E::Action(_) | E::Set(_) => none,
@@ -64,6 +68,7 @@ pub fn deps_in(e: &E, bound: &mut Vec<u32>) -> Deps {
             | ContextVar::Players
             | ContextVar::Colours
             | ContextVar::Symmetries => none,
+            ContextVar::Mover | ContextVar::Opponent | ContextVar::Phase => Deps { state: true, ..none },
             _ => state,
         },
         E::KindCells(_) | E::FlagCells(_) | E::Previous(_) | E::Chosen(_) => state,
