@@ -17,7 +17,7 @@ use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{State, piece};
+use crate::engine::exec::state::{Kept, LineWalk, Reads, State, piece};
 
 impl<const W: usize> Game<W> {
     /// `attacked(cells, side)`: whether the player of `side` could take a piece on one
@@ -33,6 +33,27 @@ impl<const W: usize> Game<W> {
 
     /// Whether player `attacker` could take a piece on cell `c`.
     fn attacks_cell(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, attacker: u8) -> bool {
+        let t = self.attack_position(s, cx, c, attacker);
+        let found = self.asking_attack(&t, cx, c, |inner| {
+            // The list and the parts' buffer of the extra parts, for their memory.
+            let mut out = std::mem::take(&mut inner.extra().attack_moves);
+            let mut prefix = std::mem::take(&mut inner.extra().attack_prefix);
+            out.clear();
+            prefix.clear();
+            self.gen_block(&t, inner, &self.code.phases[t.phase() as usize], &mut prefix, &mut out, None);
+            let found = !out.is_empty();
+            let x = inner.extra();
+            x.attack_moves = out;
+            x.attack_prefix = prefix;
+            found
+        });
+        cx.give_back(t);
+        found
+    }
+
+    /// A copy of `s` (a scratch position of `cx`) in which `attacker` is to move and
+    /// cell `c`, when empty, holds for the question a piece of the attacker's opponent.
+    fn attack_position(&self, s: &State<W>, cx: &mut Ctx<W>, c: u16, attacker: u8) -> Box<State<W>> {
         let mut t = cx.scratch_copy(s);
         if !t.occupied().has(c) {
             let side = t.colour_of(self.sides.opponent_of(attacker));
@@ -40,27 +61,20 @@ impl<const W: usize> Game<W> {
             self.put(&mut t, c, piece(side, kind, 0));
         }
         self.set_mover(&mut t, attacker);
-        let found = {
-            let start = if self.prog.uses.turn_start { Some(&*t) } else { None };
-            let mut inner = Ctx::new(start);
-            inner.attack = c;
-            inner.extra = cx.extra.take();
-            // The list and the parts' buffer of the extra parts, for their memory.
-            let mut out = std::mem::take(&mut inner.extra().attack_moves);
-            let mut prefix = std::mem::take(&mut inner.extra().attack_prefix);
-            out.clear();
-            prefix.clear();
-            self.gen_block(&t, &mut inner, &self.code.phases[t.phase() as usize], &mut prefix, &mut out, None);
-            let found = !out.is_empty();
-            let x = inner.extra();
-            x.attack_moves = out;
-            x.attack_prefix = prefix;
-            inner.park_slots();
-            cx.extra = inner.extra.take();
-            found
-        };
-        cx.give_back(t);
-        found
+        t
+    }
+
+    /// `ask` in a context generating the attacks on cell `c` in position `t` (made by
+    /// [`Game::attack_position`]), with the extra parts of `cx`.
+    fn asking_attack<R>(&self, t: &State<W>, cx: &mut Ctx<W>, c: u16, ask: impl FnOnce(&mut Ctx<W>) -> R) -> R {
+        let start = if self.prog.uses.turn_start { Some(t) } else { None };
+        let mut inner = Ctx::new(start);
+        inner.attack = c;
+        inner.extra = cx.extra.take();
+        let answer = ask(&mut inner);
+        inner.park_slots();
+        cx.extra = inner.extra.take();
+        answer
     }
 
     /// The attack on cell `cx.attack` by a reversible rule (see
@@ -80,27 +94,26 @@ impl<const W: usize> Game<W> {
         cr: &crate::engine::exec::game::CRule<W>,
         out: &mut impl crate::engine::exec::sink::Sink,
     ) {
-        // An attack whose answer is kept records the cells it reads (see
-        // `Game::leaves_royal_attacked_after`).
-        let found = if cx.extra.as_ref().is_some_and(|x| x.attack_reads.is_some()) {
-            let mut reads = Bits::EMPTY;
-            let found = self.walk_back::<true>(s, cx, rid, cr, &mut reads);
-            if let Some(r) = cx.extra.as_mut().and_then(|x| x.attack_reads.as_mut()) {
-                *r |= reads;
+        // An attack whose answer is kept records the cells it reads and the walks it
+        // makes (see `Game::leaves_royal_attacked_after`).
+        let found = match cx.extra.as_mut() {
+            Some(x) if x.recording => {
+                let mut reads = std::mem::take(&mut x.attack_reads);
+                let found = self.walk_back::<true>(s, cx, rid, cr, u32::MAX, &mut reads);
+                cx.extra().attack_reads = reads;
+                found
             }
-            found
-        } else {
-            let mut unread = Bits::EMPTY;
-            self.walk_back::<false>(s, cx, rid, cr, &mut unread)
+            _ => self.walk_back::<false>(s, cx, rid, cr, u32::MAX, &mut Reads::default()),
         };
         if let Some(part) = found {
             out.push(&[], part);
         }
     }
 
-    /// [`Game::attacks_back`]'s walk: the part found, if any. With `RECORD`, the cells
-    /// read are added to `reads`: the cell asked about, and each cell walked back over
-    /// (the lines are walked even where no piece could attack along them).
+    /// [`Game::attacks_back`]'s walk along the directions of `only` (as bits): the part
+    /// found, if any. With `RECORD`, the cells read are added to `reads`: the cell
+    /// asked about to its base, and each cell walked back over to the line of its
+    /// direction (the lines are walked even where no piece could attack along them).
     #[inline(always)]
     fn walk_back<const RECORD: bool>(
         &self,
@@ -108,41 +121,53 @@ impl<const W: usize> Game<W> {
         cx: &mut Ctx<W>,
         rid: u32,
         cr: &crate::engine::exec::game::CRule<W>,
-        reads: &mut Bits<W>,
+        only: u32,
+        reads: &mut Reads<W>,
     ) -> Option<Part> {
         let c = cx.attack;
         let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return None };
         if RECORD {
-            reads.insert(c);
+            reads.base.insert(c);
         }
-        if !(to.0)(self, s, cx).has(c) {
+        // Walked again along some lines (`only`): the cell asked about is the one the
+        // walk was recorded for, unchanged, and so is whether the rule may end on it.
+        if only == u32::MAX && !(to.0)(self, s, cx).has(c) {
             return None;
         }
         let pieces = (subject.0)(self, s, cx) & s.occupied();
         if pieces.is_empty() && !RECORD {
             return None;
         }
+        let dirs = self.edirs(s, cx, along) & only & self.board.dir_mask();
+        if RECORD {
+            reads.walks.push(LineWalk { rule: rid, cell: c, attacker: s.mover(), lines: dirs });
+        }
         let action = self.prog.rules[rid as usize].action;
-        let dirs = self.edirs(s, cx, along);
         let over = match (&cr.over, action) {
             (Some(o), Action::Jump) => (o.0)(self, s, cx),
             _ => Bits::EMPTY,
         };
         let nd = self.board.ndirs;
-        for d in 0..nd {
-            if dirs >> d & 1 == 0 {
-                continue;
-            }
+        let mut left_dirs = dirs;
+        while left_dirs != 0 {
+            let d = left_dirs.trailing_zeros() as usize;
+            left_dirs &= left_dirs - 1;
             let b = self.board.back[c as usize * nd + d];
             if b == NONE {
                 continue;
             }
+            let mut line = Bits::EMPTY;
             if RECORD {
-                reads.insert(b);
+                line.insert(b);
             }
             let (from, middle) = match action {
                 Action::Jump if over.has(b) => (self.board.back[b as usize * nd + d], b),
-                Action::Jump => continue,
+                Action::Jump => {
+                    if RECORD {
+                        reads.lines[d] |= line;
+                    }
+                    continue;
+                }
                 Action::Slide => {
                     // Bounded: the cell asked about is occupied, so a walk round a
                     // closed line stops there at the latest.
@@ -152,20 +177,20 @@ impl<const W: usize> Game<W> {
                         f = self.board.back[f as usize * nd + d];
                         left -= 1;
                         if RECORD && f != NONE {
-                            reads.insert(f);
+                            line.insert(f);
                         }
                     }
                     (f, NONE)
                 }
                 _ => (b, NONE),
             };
-            if from == NONE {
-                continue;
-            }
             if RECORD {
-                reads.insert(from);
+                if from != NONE {
+                    line.insert(from);
+                }
+                reads.lines[d] |= line;
             }
-            if !pieces.has(from) {
+            if from == NONE || !pieces.has(from) {
                 continue;
             }
             cx.mv.from = from;
@@ -189,10 +214,13 @@ impl<const W: usize> Game<W> {
     /// [`Game::leaves_royal_attacked`], with the answer kept. Where the phase's
     /// attacks read only the cells on the lines back from the cell asked about
     /// (`Code::local_attacks`), the check is made once in `before`, recording the
-    /// cells it reads, and its answer holds in every `after` whose part changed none
-    /// of them and moved no royal piece: listing a position's turns checks each turn
-    /// by a comparison of cells, not an attack computed again.
-    pub(crate) fn leaves_royal_attacked_after(&self, before: &State<W>, after: &State<W>, cx: &mut Ctx<W>) -> bool {
+    /// cells it reads along each direction and the walks it makes, and its answer
+    /// holds in every `after` whose part changed none of them and moved no royal
+    /// piece: listing a position's turns checks each turn by a comparison of cells,
+    /// not an attack computed again. Where no piece was attacked and the part changed
+    /// cells on some of the lines read, only the walks along those lines are made
+    /// again (`after` is changed for them and set back).
+    pub(crate) fn leaves_royal_attacked_after(&self, before: &State<W>, after: &mut State<W>, cx: &mut Ctx<W>) -> bool {
         if self.prog.royal.is_empty() {
             return false;
         }
@@ -203,21 +231,70 @@ impl<const W: usize> Game<W> {
             return self.attacked_royal(after, cx).is_some();
         }
         let royal = self.royal_cells(after);
-        if let Some(answer) = cx.extra().royal_attacked.answer_in(after, royal) {
-            return answer;
+        match cx.extra().royal_attacked.answer_in(after, royal) {
+            Kept::Answer(answer) => return answer,
+            Kept::NoUnlessLines(lines) => return self.royal_attacked_along(after, cx, lines),
+            Kept::Unknown => {}
         }
         if !cx.extra().royal_attacked.made_in(before) {
             // Kept for `before`, read when its next part changes no cell read.
-            cx.extra().attack_reads = Some(Bits::EMPTY);
+            let x = cx.extra();
+            x.recording = true;
+            x.attack_reads.clear(self.board.ndirs);
             let attacked = self.attacked_royal(before, cx).is_some();
             let x = cx.extra();
-            let reads = x.attack_reads.take().unwrap_or(self.board.all);
-            x.royal_attacked.keep(before, self.royal_cells(before), reads, attacked);
-            if let Some(answer) = x.royal_attacked.answer_in(after, royal) {
-                return answer;
+            x.recording = false;
+            x.royal_attacked.keep(before, self.royal_cells(before), &x.attack_reads, attacked);
+            match x.royal_attacked.answer_in(after, royal) {
+                Kept::Answer(answer) => return answer,
+                Kept::NoUnlessLines(lines) => return self.royal_attacked_along(after, cx, lines),
+                Kept::Unknown => {}
             }
         }
         self.attacked_royal(after, cx).is_some()
+    }
+
+    /// Whether a royal piece of `after.mover` is attacked along the directions of
+    /// `lines` (as bits), the lines of the kept answer that the part changed: the kept
+    /// walks along them made again in `after` (the rules' other directions, and other
+    /// rules, read only cells the part left as they were). Each attacker's walks are
+    /// made in `after` itself with the attacker to move (the cells asked about hold
+    /// royal pieces, so none is put there), the player to move set back after.
+    fn royal_attacked_along(&self, after: &mut State<W>, cx: &mut Ctx<W>, lines: u32) -> bool {
+        let walks = cx.extra().royal_attacked.take_walks();
+        let mover = after.mover();
+        let mut attacked = false;
+        let mut rest = &walks[..];
+        while let Some(first) = rest.first() {
+            // The walks about one cell by one attacker, recorded one after the other.
+            let n = rest.iter().take_while(|w| w.cell == first.cell && w.attacker == first.attacker).count();
+            let (group, others) = rest.split_at(n);
+            rest = others;
+            if group.iter().all(|w| w.lines & lines == 0) {
+                continue;
+            }
+            if !after.occupied().has(first.cell) {
+                // Not a royal piece's cell: asked again whole, in a copy.
+                attacked = self.attacked(after, cx, Bits::single(first.cell), first.attacker);
+            } else {
+                self.set_mover(after, first.attacker);
+                attacked = self.asking_attack(after, cx, first.cell, |inner| {
+                    let mut unread = Reads::default();
+                    group.iter().filter(|w| w.lines & lines != 0).any(|w| {
+                        let cr = &self.code.rules[w.rule as usize];
+                        inner.mv.rule = w.rule;
+                        let only = w.lines & lines;
+                        self.walk_back::<false>(after, inner, w.rule, cr, only, &mut unread).is_some()
+                    })
+                });
+                self.set_mover(after, mover);
+            }
+            if attacked {
+                break;
+            }
+        }
+        cx.extra().royal_attacked.give_back_walks(walks);
+        attacked
     }
 
     /// The cells of the royal pieces of the player to move.

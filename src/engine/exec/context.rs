@@ -10,7 +10,7 @@ use std::rc::Rc;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{KeptAnswer, State};
+use crate::engine::exec::state::{KeptAnswer, Reads, State};
 use crate::engine::exec::value::Val;
 
 /// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply
@@ -118,9 +118,11 @@ pub struct CtxExtra<const W: usize> {
     pub attack_moves: MoveList,
     /// The parts of the turn an attack query is generating.
     pub attack_prefix: Vec<Part>,
-    /// While an attack is computed to be kept: the cells it has read so far (see
-    /// `Game::attacks_back`).
-    pub attack_reads: Option<Bits<W>>,
+    /// Whether the attack being computed is to be kept: it records the cells it reads
+    /// in `attack_reads` (see `Game::attacks_back`).
+    pub recording: bool,
+    /// The cells read by the attack being recorded, by the direction walked.
+    pub attack_reads: Reads<W>,
     /// Whether a royal piece of the mover is attacked, kept for the positions that
     /// differ only in cells the answer did not read (see
     /// `Game::leaves_royal_attacked_after`).
@@ -157,11 +159,12 @@ impl<const W: usize> CtxExtra<W> {
             lists: _,
             attack_moves: _,
             attack_prefix: _,
-            attack_reads,
+            recording,
+            attack_reads: _,
             royal_attacked,
         } = self;
         // A kept answer belongs to the game it was made in: forgotten.
-        *attack_reads = None;
+        *recording = false;
         royal_attacked.forget();
         temps.clear();
         ends.clear();

@@ -816,7 +816,7 @@ impl<const W: usize> Game<W> {
             return;
         }
         let mut pending = Pendings::new();
-        let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
+        let (mut next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         if next.full_stack() != NONE {
             out.fail(self.stack_full(next.full_stack()));
         } else if r.refused || (!prefix.is_empty() && self.revisits(s, &next, &inner)) {
@@ -830,7 +830,7 @@ impl<const W: usize> Game<W> {
                 // Random play: whether it leaves a royal piece attacked is asked only
                 // if it is drawn (see above).
                 out.push_unchecked(part);
-            } else if !self.leaves_royal_attacked_after(s, &next, &mut inner) {
+            } else if !self.leaves_royal_attacked_after(s, &mut next, &mut inner) {
                 out.push(prefix, part);
             }
         } else {
@@ -849,7 +849,7 @@ impl<const W: usize> Game<W> {
             prefix.pop();
             // Without a further part, a `required` one makes this part illegal.
             let ends = if out.len() == mark { !any_required } else { any_optional };
-            if ends && !out.failed() && !self.leaves_royal_attacked_after(s, &next, &mut inner) {
+            if ends && !out.failed() && !self.leaves_royal_attacked_after(s, &mut next, &mut inner) {
                 out.push(prefix, part);
             }
         }
