@@ -328,10 +328,10 @@ impl<const W: usize> Game<W> {
                 }
                 continue;
             }
-            for d in 0..self.board.ndirs {
-                if dirs >> d & 1 == 0 {
-                    continue;
-                }
+            let mut left = dirs & self.board.dir_mask();
+            while left != 0 {
+                let d = left.trailing_zeros() as usize;
+                left &= left - 1;
                 let one = self.board.step[from as usize * self.board.ndirs + d];
                 if one == NONE {
                     continue;
@@ -409,9 +409,12 @@ impl<const W: usize> Game<W> {
             Action::Step if m.along_const => m.static_ok[from as usize],
             Action::Step => {
                 let mut r = Bits::EMPTY;
-                for d in 0..self.board.ndirs {
+                let mut left = dirs & self.board.dir_mask();
+                while left != 0 {
+                    let d = left.trailing_zeros() as usize;
+                    left &= left - 1;
                     let t = self.board.step[from as usize * self.board.ndirs + d];
-                    if dirs >> d & 1 == 1 && t != NONE {
+                    if t != NONE {
                         r.insert(t);
                     }
                 }
@@ -423,10 +426,10 @@ impl<const W: usize> Game<W> {
                     None => cr.over.as_ref().map_or(Bits::EMPTY, |o| (o.0)(self, s, cx)),
                 };
                 let mut r = Bits::EMPTY;
-                for d in 0..self.board.ndirs {
-                    if dirs >> d & 1 == 0 {
-                        continue;
-                    }
+                let mut left = dirs & self.board.dir_mask();
+                while left != 0 {
+                    let d = left.trailing_zeros() as usize;
+                    left &= left - 1;
                     let mid = self.board.step[from as usize * self.board.ndirs + d];
                     if mid == NONE || !over.has(mid) {
                         continue;
@@ -592,10 +595,10 @@ impl<const W: usize> Game<W> {
                     }
                     let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
                     let over = cr.over.as_ref().map(|o| (o.0)(self, s, cx));
-                    for d in 0..self.board.ndirs {
-                        if dirs >> d & 1 == 0 {
-                            continue;
-                        }
+                    let mut left = dirs & self.board.dir_mask();
+                    while left != 0 {
+                        let d = left.trailing_zeros() as usize;
+                        left &= left - 1;
                         match rule.action {
                             Action::Step => {
                                 let to = self.board.step[from as usize * self.board.ndirs + d];
