@@ -11,13 +11,17 @@
 //! move are answered by walking back from the cell (`Game::attacks_back`); the plain
 //! engine (no fast paths) generates them forward, and the tests compare the two.
 
+pub mod kept;
+
 use crate::check::hir::Action;
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::exec::context::Ctx;
 use crate::engine::exec::game::Game;
 use crate::engine::exec::moves::Part;
-use crate::engine::exec::state::{Kept, LineWalk, Reads, State, piece};
+use crate::engine::exec::state::{State, piece};
+
+use kept::{Kept, LineWalk, Reads};
 
 impl<const W: usize> Game<W> {
     /// `attacked(cells, side)`: whether the player of `side` could take a piece on one
@@ -99,11 +103,11 @@ impl<const W: usize> Game<W> {
         let found = match cx.extra.as_mut() {
             Some(x) if x.recording => {
                 let mut reads = std::mem::take(&mut x.attack_reads);
-                let found = self.walk_back::<true>(s, cx, rid, cr, u32::MAX, &mut reads);
+                let found = self.walk_back(s, cx, rid, cr, u32::MAX, Some(&mut reads));
                 cx.extra().attack_reads = reads;
                 found
             }
-            _ => self.walk_back::<false>(s, cx, rid, cr, u32::MAX, &mut Reads::default()),
+            _ => self.walk_back(s, cx, rid, cr, u32::MAX, None),
         };
         if let Some(part) = found {
             out.push(&[], part);
@@ -111,23 +115,24 @@ impl<const W: usize> Game<W> {
     }
 
     /// [`Game::attacks_back`]'s walk along the directions of `only` (as bits): the part
-    /// found, if any. With `RECORD`, the cells read are added to `reads`: the cell
+    /// found, if any. With `reads`, the cells read are added to it: the cell
     /// asked about to its base, and each cell walked back over to the line of its
     /// direction (the lines are walked even where no piece could attack along them).
     #[inline(always)]
-    fn walk_back<const RECORD: bool>(
+    fn walk_back(
         &self,
         s: &State<W>,
         cx: &mut Ctx<W>,
         rid: u32,
         cr: &crate::engine::exec::game::CRule<W>,
         only: u32,
-        reads: &mut Reads<W>,
+        mut reads: Option<&mut Reads<W>>,
     ) -> Option<Part> {
+        let record = reads.is_some();
         let c = cx.attack;
         let (Some(to), Some(subject), Some(along)) = (&cr.to, &cr.subject, &cr.along) else { return None };
-        if RECORD {
-            reads.base.insert(c);
+        if let Some(r) = reads.as_deref_mut() {
+            r.base.insert(c);
         }
         // Walked again along some lines (`only`): the cell asked about is the one the
         // walk was recorded for, unchanged, and so is whether the rule may end on it.
@@ -135,12 +140,12 @@ impl<const W: usize> Game<W> {
             return None;
         }
         let pieces = (subject.0)(self, s, cx) & s.occupied();
-        if pieces.is_empty() && !RECORD {
+        if pieces.is_empty() && !record {
             return None;
         }
         let dirs = self.edirs(s, cx, along) & only & self.board.dir_mask();
-        if RECORD {
-            reads.walks.push(LineWalk { rule: rid, cell: c, attacker: s.mover(), lines: dirs });
+        if let Some(r) = reads.as_deref_mut() {
+            r.walks.push(LineWalk { rule: rid, cell: c, attacker: s.mover(), lines: dirs });
         }
         let action = self.prog.rules[rid as usize].action;
         let over = match (&cr.over, action) {
@@ -157,14 +162,14 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             let mut line = Bits::EMPTY;
-            if RECORD {
+            if record {
                 line.insert(b);
             }
             let (from, middle) = match action {
                 Action::Jump if over.has(b) => (self.board.back[b as usize * nd + d], b),
                 Action::Jump => {
-                    if RECORD {
-                        reads.lines[d] |= line;
+                    if let Some(l) = reads.as_deref_mut().and_then(|r| r.lines.get_mut(d)) {
+                        *l |= line;
                     }
                     continue;
                 }
@@ -176,7 +181,7 @@ impl<const W: usize> Game<W> {
                     while f != NONE && !s.occupied().has(f) && left > 0 {
                         f = self.board.back[f as usize * nd + d];
                         left -= 1;
-                        if RECORD && f != NONE {
+                        if record && f != NONE {
                             line.insert(f);
                         }
                     }
@@ -184,11 +189,11 @@ impl<const W: usize> Game<W> {
                 }
                 _ => (b, NONE),
             };
-            if RECORD {
+            if let Some(l) = reads.as_deref_mut().and_then(|r| r.lines.get_mut(d)) {
                 if from != NONE {
                     line.insert(from);
                 }
-                reads.lines[d] |= line;
+                *l |= line;
             }
             if from == NONE || !pieces.has(from) {
                 continue;
@@ -279,12 +284,11 @@ impl<const W: usize> Game<W> {
             } else {
                 self.set_mover(after, first.attacker);
                 attacked = self.asking_attack(after, cx, first.cell, |inner| {
-                    let mut unread = Reads::default();
                     group.iter().filter(|w| w.lines & lines != 0).any(|w| {
                         let cr = &self.code.rules[w.rule as usize];
                         inner.mv.rule = w.rule;
                         let only = w.lines & lines;
-                        self.walk_back::<false>(after, inner, w.rule, cr, only, &mut unread).is_some()
+                        self.walk_back(after, inner, w.rule, cr, only, None).is_some()
                     })
                 });
                 self.set_mover(after, mover);

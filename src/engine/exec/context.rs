@@ -9,8 +9,9 @@ use std::rc::Rc;
 
 use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
+use crate::engine::exec::attack::kept::{KeptAnswer, Reads};
 use crate::engine::exec::moves::{MoveList, Part};
-use crate::engine::exec::state::{KeptAnswer, Reads, State};
+use crate::engine::exec::state::State;
 use crate::engine::exec::value::Val;
 
 /// Drops a context; one that holds nothing to free ([`Ctx::holds_nothing`]) is simply

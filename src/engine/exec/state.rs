@@ -18,7 +18,7 @@ use crate::engine::error::MAX_STACK;
 mod ops;
 mod top_pieces;
 
-pub use top_pieces::{Kept, KeptAnswer, LineWalk, Reads, TopPieces};
+pub use top_pieces::TopPieces;
 
 /// A piece: side in bits 24..32, kind in bits 16..24, flags in bits 0..16.
 pub type Piece = u32;
@@ -860,60 +860,6 @@ mod tests {
                 assert!(s.flag_cells(1).has(4));
             });
         }
-    }
-
-    /// A kept answer tells the answer in a position that differs from the one it was
-    /// made in only in cells it did not read; where a no was kept and the position
-    /// differs only along some of its lines, which lines to ask again; nothing where
-    /// the cells asked about, the player to move or the question differ, or a yes
-    /// was kept and a cell it read changed.
-    #[test]
-    fn a_kept_answer_tells_which_lines_to_ask_again() {
-        use super::{Kept, KeptAnswer, Reads};
-        use crate::engine::bits::Bits;
-        with_game!(&flagged(false), g => {
-            let cells = |cs: &[u16]| cs.iter().fold(Bits::EMPTY, |mut b, &c| { b.insert(c); b });
-            let mut s = g.start();
-            g.put(&mut s, 0, piece(0, 0, 0));
-            g.put(&mut s, 3, piece(1, 0, 0));
-            // Asked about a1, reading a2 along line 0 and a3, a4 along line 1.
-            let mut reads = Reads::default();
-            reads.clear(3);
-            reads.base = cells(&[0]);
-            reads.lines[0] = cells(&[1]);
-            reads.lines[1] = cells(&[2, 3]);
-            let about = cells(&[0]);
-            let mut kept = KeptAnswer::default();
-            assert_eq!(kept.answer_in(&s, about), Kept::Unknown, "nothing kept yet");
-            kept.keep(&s, about, &reads, false);
-            assert!(kept.made_in(&s));
-            assert_eq!(kept.answer_in(&s, about), Kept::Answer(false));
-
-            let changed = |kept: &KeptAnswer<_>, f: &dyn Fn(&mut super::State<_>)| {
-                let mut t = s.clone();
-                f(&mut t);
-                kept.answer_in(&t, about)
-            };
-            assert_eq!(changed(&kept, &|t| { g.put(t, 4, piece(0, 0, 0)); }), Kept::Answer(false), "a5 was not read");
-            assert_eq!(changed(&kept, &|t| { g.put(t, 2, piece(0, 0, 0)); }), Kept::NoUnlessLines(0b10));
-            assert_eq!(
-                changed(&kept, &|t| { g.put(t, 1, piece(0, 0, 0)); g.take(t, 3); }),
-                Kept::NoUnlessLines(0b11)
-            );
-            let flag_a4 = |t: &mut super::State<_>| {
-                let p = g.top(t, 3).expect("a piece");
-                g.set_top_flag(t, 3, p, 0, true);
-            };
-            assert_eq!(changed(&kept, &flag_a4), Kept::NoUnlessLines(0b10), "a flag is part of the cell");
-            assert_eq!(changed(&kept, &|t| { g.take(t, 0); }), Kept::Unknown, "the cell asked about changed");
-            assert_eq!(changed(&kept, &|t| g.set_mover(t, 1)), Kept::Unknown, "another player to move");
-            assert_eq!(kept.answer_in(&s, cells(&[1])), Kept::Unknown, "another question");
-
-            // A yes is kept only where nothing read changed.
-            kept.keep(&s, about, &reads, true);
-            assert_eq!(changed(&kept, &|t| { g.put(t, 4, piece(0, 0, 0)); }), Kept::Answer(true));
-            assert_eq!(changed(&kept, &|t| { g.put(t, 2, piece(0, 0, 0)); }), Kept::Unknown);
-        });
     }
 
     /// A copy of a position with low stacks into one that held taller stacks copies

@@ -1,8 +1,8 @@
 //! A position's top pieces ([`TopPieces`]), kept to tell which cells a part of a turn
 //! changed: a question asked of a position and answered by reading some of its cells
-//! has the same answer in a position that differs from it elsewhere ([`KeptAnswer`],
-//! used by `Game::leaves_royal_attacked_after`). A child of `state`, it reads the
-//! position's private fields.
+//! has the same answer in a position that differs from it elsewhere (the kept attack,
+//! `crate::engine::exec::attack::kept`). A child of `state`, it reads the position's
+//! private fields.
 
 use crate::engine::bits::Bits;
 
@@ -22,6 +22,13 @@ pub struct TopPieces<const W: usize> {
     colour_of: Vec<u8>,
     /// Whether the cells were taken from a position at all.
     taken: bool,
+}
+
+impl<const W: usize> TopPieces<W> {
+    /// Forgets the position they were taken from (their memory kept).
+    pub fn forget(&mut self) {
+        self.taken = false;
+    }
 }
 
 impl<const W: usize> State<W> {
@@ -63,135 +70,5 @@ impl<const W: usize> State<W> {
             changed |= *a ^ *b;
         }
         Some(changed)
-    }
-}
-
-/// The cells a question read, split into lines that can be asked again one by one
-/// and the cells read outside any line (`base`: the cells the question is about),
-/// with the walks along the lines that read them (an attack walked back along each
-/// direction of a rule: see `Game::attacks_back`).
-#[derive(Clone, Debug, Default)]
-pub struct Reads<const W: usize> {
-    /// The cells read outside the lines.
-    pub base: Bits<W>,
-    /// The cells read along each line, by its number.
-    pub lines: Vec<Bits<W>>,
-    /// The walks made, in order.
-    pub walks: Vec<LineWalk>,
-}
-
-/// A walk along lines that a question made: rule `rule` of `attacker`, walked back
-/// from `cell` along the directions of `lines` (as bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineWalk {
-    pub rule: u32,
-    pub cell: u16,
-    pub attacker: u8,
-    pub lines: u32,
-}
-
-impl<const W: usize> Reads<W> {
-    /// Nothing read yet, with room for `n` lines (the memory kept).
-    pub fn clear(&mut self, n: usize) {
-        self.base = Bits::EMPTY;
-        self.lines.clear();
-        self.lines.resize(n, Bits::EMPTY);
-        self.walks.clear();
-    }
-
-    /// Every cell read.
-    fn all(&self) -> Bits<W> {
-        self.lines.iter().fold(self.base, |acc, l| acc | *l)
-    }
-}
-
-/// What a [`KeptAnswer`] tells of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kept {
-    /// The answer: the position differs from the kept one in no cell read.
-    Answer(bool),
-    /// The kept answer was no, and the position differs from the kept one only in the
-    /// lines of this mask (their numbers as bits): the answer is no unless one of the
-    /// kept walks ([`KeptAnswer::take_walks`]) made again along those lines says yes.
-    NoUnlessLines(u32),
-    /// Nothing kept tells: ask again.
-    Unknown,
-}
-
-/// The answer to a question about some cells of a position (`about`), made by reading
-/// only the cells `reads` of it (and its player to move, phase and colours), kept
-/// with them: it is the answer in any position where the question is about the same
-/// cells and whose cells differ from that one's only outside `reads`.
-#[derive(Clone, Debug, Default)]
-pub struct KeptAnswer<const W: usize> {
-    /// The position the answer was made in.
-    at: TopPieces<W>,
-    /// The cells the question was about.
-    about: Bits<W>,
-    /// The cells it read, by line.
-    reads: Reads<W>,
-    /// All the cells it read.
-    all: Bits<W>,
-    /// The answer.
-    answer: bool,
-}
-
-impl<const W: usize> KeptAnswer<W> {
-    /// Keeps `answer`, made in `s` about the cells `about` by reading the cells `reads`.
-    pub fn keep(&mut self, s: &State<W>, about: Bits<W>, reads: &Reads<W>, answer: bool) {
-        s.top_pieces_into(&mut self.at);
-        self.about = about;
-        // Field by field: a derived `clone_from` would allocate the vectors anew.
-        self.reads.base = reads.base;
-        self.reads.lines.clone_from(&reads.lines);
-        self.reads.walks.clone_from(&reads.walks);
-        self.all = reads.all();
-        self.answer = answer;
-    }
-
-    /// What the kept answer tells of the question about the cells `about` in `s`.
-    pub fn answer_in(&self, s: &State<W>, about: Bits<W>) -> Kept {
-        if about != self.about {
-            return Kept::Unknown;
-        }
-        let Some(changed) = s.cells_changed(&self.at) else { return Kept::Unknown };
-        if (changed & self.all).is_empty() {
-            return Kept::Answer(self.answer);
-        }
-        if self.answer || !(changed & self.reads.base).is_empty() {
-            return Kept::Unknown;
-        }
-        let mut mask = 0u32;
-        for (i, line) in self.reads.lines.iter().enumerate() {
-            if !(*line & changed).is_empty() {
-                // A line past what a mask holds: asked again whole.
-                if i >= 32 {
-                    return Kept::Unknown;
-                }
-                mask |= 1 << i;
-            }
-        }
-        Kept::NoUnlessLines(mask)
-    }
-
-    /// The walks the kept answer made, taken out to be made again (and given back with
-    /// [`KeptAnswer::give_back_walks`]).
-    pub fn take_walks(&mut self) -> Vec<LineWalk> {
-        std::mem::take(&mut self.reads.walks)
-    }
-
-    /// Gives back the walks taken by [`KeptAnswer::take_walks`].
-    pub fn give_back_walks(&mut self, walks: Vec<LineWalk>) {
-        self.reads.walks = walks;
-    }
-
-    /// Forgets the answer (its memory kept).
-    pub fn forget(&mut self) {
-        self.at.taken = false;
-    }
-
-    /// Whether the answer was made in a position with the cells of `s`.
-    pub fn made_in(&self, s: &State<W>) -> bool {
-        s.cells_changed(&self.at).is_some_and(|c| c.is_empty())
     }
 }
