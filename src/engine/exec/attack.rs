@@ -153,10 +153,7 @@ impl<const W: usize> Game<W> {
             _ => Bits::EMPTY,
         };
         let nd = self.board.ndirs;
-        let mut left_dirs = dirs;
-        while left_dirs != 0 {
-            let d = left_dirs.trailing_zeros() as usize;
-            left_dirs &= left_dirs - 1;
+        for d in self.board.dirs_in(dirs) {
             let b = self.board.back[c as usize * nd + d];
             if b == NONE {
                 continue;

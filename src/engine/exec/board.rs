@@ -68,6 +68,21 @@ impl<const W: usize> Board<W> {
         if self.ndirs >= 32 { u32::MAX } else { (1u32 << self.ndirs) - 1 }
     }
 
+    /// The directions of a set of directions (bit `d` for direction `d`) that the
+    /// board has, in order: one step per direction in the set, none per direction out
+    /// of it.
+    #[inline(always)]
+    pub fn dirs_in(&self, dirs: u32) -> impl Iterator<Item = usize> + use<W> {
+        let mut left = dirs & self.dir_mask();
+        std::iter::from_fn(move || {
+            (left != 0).then(|| {
+                let d = left.trailing_zeros() as usize;
+                left &= left - 1;
+                d
+            })
+        })
+    }
+
     /// The tables of a compiled program's board; with `shifts` false, no set
     /// operation goes by word shifts (see `Game::fast`).
     pub fn new(prog: &Program, shifts: bool) -> Self {

@@ -358,8 +358,8 @@ pub struct Code<const W: usize> {
 
 impl<const W: usize> Code<W> {
     /// Drops every fast path (see [`Game::fast`]): move masks, plans, turns of two
-    /// parts drawn by slots and attacks answered from the cells they read. (The blocks' fused shapes are not made at all then: see
-    /// `Lower::block_fx`.)
+    /// parts drawn by slots and attacks answered from the cells they read. (The
+    /// blocks' fused shapes are not made at all then: see `Lower::block_fx`.)
     pub fn without_fast_paths(&mut self) {
         for r in &mut self.rules {
             r.mask = None;

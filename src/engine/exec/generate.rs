@@ -328,10 +328,7 @@ impl<const W: usize> Game<W> {
                 }
                 continue;
             }
-            let mut left = dirs & self.board.dir_mask();
-            while left != 0 {
-                let d = left.trailing_zeros() as usize;
-                left &= left - 1;
+            for d in self.board.dirs_in(dirs) {
                 let one = self.board.step[from as usize * self.board.ndirs + d];
                 if one == NONE {
                     continue;
@@ -409,10 +406,7 @@ impl<const W: usize> Game<W> {
             Action::Step if m.along_const => m.static_ok[from as usize],
             Action::Step => {
                 let mut r = Bits::EMPTY;
-                let mut left = dirs & self.board.dir_mask();
-                while left != 0 {
-                    let d = left.trailing_zeros() as usize;
-                    left &= left - 1;
+                for d in self.board.dirs_in(dirs) {
                     let t = self.board.step[from as usize * self.board.ndirs + d];
                     if t != NONE {
                         r.insert(t);
@@ -426,10 +420,7 @@ impl<const W: usize> Game<W> {
                     None => cr.over.as_ref().map_or(Bits::EMPTY, |o| (o.0)(self, s, cx)),
                 };
                 let mut r = Bits::EMPTY;
-                let mut left = dirs & self.board.dir_mask();
-                while left != 0 {
-                    let d = left.trailing_zeros() as usize;
-                    left &= left - 1;
+                for d in self.board.dirs_in(dirs) {
                     let mid = self.board.step[from as usize * self.board.ndirs + d];
                     if mid == NONE || !over.has(mid) {
                         continue;
@@ -595,10 +586,7 @@ impl<const W: usize> Game<W> {
                     }
                     let dirs = cr.along.as_ref().map_or(0, |a| self.edirs(s, cx, a));
                     let over = cr.over.as_ref().map(|o| (o.0)(self, s, cx));
-                    let mut left = dirs & self.board.dir_mask();
-                    while left != 0 {
-                        let d = left.trailing_zeros() as usize;
-                        left &= left - 1;
+                    for d in self.board.dirs_in(dirs) {
                         match rule.action {
                             Action::Step => {
                                 let to = self.board.step[from as usize * self.board.ndirs + d];

@@ -230,10 +230,8 @@ impl<const W: usize> BySets<W> {
                 }
                 let branches = &split.branches[..split.n.min(MAX_BRANCHES)];
                 let all = branches.iter().fold(0, |acc, b| acc | b.1);
-                let mut dirs = all & g.board.dir_mask();
-                while dirs != 0 {
-                    let d = dirs.trailing_zeros() as u8;
-                    dirs &= dirs - 1;
+                for d in g.board.dirs_in(all) {
+                    let d = d as u8;
                     let mut from = Bits::EMPTY;
                     for (cells, ds) in branches {
                         if ds >> d & 1 == 1 {
@@ -247,11 +245,8 @@ impl<const W: usize> BySets<W> {
             // costs 17 instructions a call).
             (None, along) => {
                 let all = along.as_ref().map_or(u32::MAX, |a| g.edirs(s, cx, a));
-                let mut dirs = all & g.board.dir_mask();
-                while dirs != 0 {
-                    let d = dirs.trailing_zeros() as u8;
-                    dirs &= dirs - 1;
-                    push(pieces, d, out);
+                for d in g.board.dirs_in(all) {
+                    push(pieces, d as u8, out);
                 }
             }
         }

@@ -34,7 +34,7 @@ pub fn how_played<const W: usize>(g: &Game<W>) -> String {
         }
         if !prog.royal.is_empty() {
             out.push_str(if g.code.local_attacks.get(i).copied().unwrap_or(false) {
-                "    royal pieces: one attack per position, walked back, kept while turns change no cell read\n"
+                "    royal pieces: one attack per position, kept; a turn that changes its lines walks those again\n"
             } else {
                 "    royal pieces: an attack computed after each turn, to see whether it leaves one attacked\n"
             });
