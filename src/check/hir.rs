@@ -480,6 +480,44 @@ pub struct MoveRule {
     pub conditions: Vec<Expr>,
     /// Each condition as written (to tell a player which one a move fails).
     pub written: Vec<String>,
+    /// The `along`, `over` and `to` clauses as written (likewise).
+    pub clause_texts: ClauseTexts,
     /// `then`: effects and further parts of the turn.
     pub then: Option<Block>,
+}
+
+/// The source text of a move rule's clauses, each empty when the rule has none (the
+/// values of one clause, or of `to` and `at`, joined with `or`, as they are joined),
+/// `None` when a value reads a parameter or a loop's variable (it is then shown as
+/// compiled, with their values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClauseTexts {
+    /// `along`.
+    pub along: Option<String>,
+    /// `over`.
+    pub over: Option<String>,
+    /// `to` or `at`.
+    pub to: Option<String>,
+}
+
+impl Default for ClauseTexts {
+    fn default() -> Self {
+        ClauseTexts { along: Some(String::new()), over: Some(String::new()), to: Some(String::new()) }
+    }
+}
+
+impl ClauseTexts {
+    /// Adds a value's text to a clause's (`None`: the value is shown as compiled, and
+    /// so is the clause).
+    pub fn add(clause: &mut Option<String>, text: Option<&str>) {
+        match (clause.as_mut(), text) {
+            (Some(c), Some(t)) => {
+                if !c.is_empty() {
+                    c.push_str(" or ");
+                }
+                c.push_str(t);
+            }
+            _ => *clause = None,
+        }
+    }
 }

@@ -652,7 +652,16 @@ impl Checker<'_> {
             Some(g) => {
                 let first = g.cells().next().map(|c| g.label(c).to_string()).unwrap_or_default();
                 let last = g.cells().last().map(|c| g.label(c).to_string()).unwrap_or_default();
-                format!("this board's cells run from {first} to {last} ({} cells)", g.len())
+                let only = match g.shape() {
+                    crate::board::Shape::Square { squares: crate::board::SquareColour::Dark, .. } => {
+                        ", its dark squares only"
+                    }
+                    crate::board::Shape::Square { squares: crate::board::SquareColour::Light, .. } => {
+                        ", its light squares only"
+                    }
+                    _ => "",
+                };
+                format!("this board's cells run from {first} to {last} ({} cells{only})", g.len())
             }
             None => "the board could not be built".to_string(),
         }
@@ -864,6 +873,17 @@ impl Checker<'_> {
             return self.expr_at(H::Binary(op, Box::new(l), Box::new(r)), ty, span);
         }
         let fail = |c: &mut Self, l: &Expr, r: &Expr, wants: &str| {
+            // `to + d in enemy and not king`: `in` took `enemy` alone.
+            let membership_first =
+                matches!((op, &l.kind, r.ty), (B::And | B::Or, H::Binary(B::In | B::NotIn, ..), Ty::Cells));
+            let help = if membership_first {
+                format!(
+                    "`in` binds more tightly than `{}`: to test a cell against a combination of sets, put the sets in brackets, e.g. `to + d in (enemy and not king)`",
+                    op.symbol()
+                )
+            } else {
+                binary_help(op, l.ty, r.ty)
+            };
             c.error(
                 Diagnostic::error(
                     Code::TypeMismatch,
@@ -872,7 +892,7 @@ impl Checker<'_> {
                 .with_label(op_span, format!("`{}` needs {wants}", op.symbol()))
                 .with_note(l.span, format!("this is {}", l.ty))
                 .with_note(r.span, format!("this is {}", r.ty))
-                .with_help(binary_help(op, l.ty, r.ty)),
+                .with_help(help),
             );
             Self::error_expr(span)
         };
@@ -934,7 +954,7 @@ impl Checker<'_> {
                             Diagnostic::error(Code::OutOfRange, format!("{a} and {b} are not on one line"))
                                 .with_label(op_span, "`..` takes the cells of a straight line")
                                 .with_help(
-                                    "name both ends of a row, column or diagonal, or list the cells with commas",
+                                    "a line goes from cell to neighbouring cell along one direction of the board (on a board of dark or light squares, a diagonal); name both ends of a row, column or diagonal, or list the cells with commas",
                                 ),
                         );
                     }
@@ -1708,8 +1728,9 @@ impl Checker<'_> {
                 .with_help(if n == 0 {
                     format!("write `{name}` with no arguments")
                 } else {
-                    let ps: Vec<String> = params.iter().map(|(p, _, t)| format!("{p}: {}", type_word(*t))).collect();
-                    format!("write `{name}({})`", ps.join(", "))
+                    let names: Vec<&str> = params.iter().map(|(p, _, _)| p.as_str()).collect();
+                    let kinds: Vec<String> = params.iter().map(|(p, _, t)| format!("`{p}` {t}")).collect();
+                    format!("write `{name}({})`, with {}", names.join(", "), kinds.join(", "))
                 }),
             );
             return None;
@@ -1807,6 +1828,10 @@ fn binary_help(op: ast::BinaryOp, l: Ty, r: Ty) -> String {
         (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::Cells, Ty::Number)
         | (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::Number, Ty::Cells) => {
             "to count the cells of a set, write `count(...)`".to_string()
+        }
+        (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::List(_), Ty::Number)
+        | (B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge, Ty::Number, Ty::List(_)) => {
+            "to count the items of a list, write `count(...)`, e.g. `count(groups(own)) == 1`".to_string()
         }
         (B::In | B::NotIn, Ty::Cells, _) => {
             "to test whether every cell of a set is in another, write `a within b`".to_string()

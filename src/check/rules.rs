@@ -52,6 +52,7 @@ fn place_name(p: Place) -> &'static str {
         Place::Setup => "the setup",
         Place::Generate => "a phase (where move rules go)",
         Place::Continuation(_) => "an `optional` block (where further move rules go)",
+        Place::Then(None) => "the `then` block that follows a definition's use",
         Place::Then(_) => "a `then` block",
         Place::Outcome => "`end` or `after turn`",
         Place::NoMoves => "`no moves`",
@@ -367,6 +368,7 @@ impl Checker<'_> {
                     by: None,
                     conditions: Vec::new(),
                     written: Vec::new(),
+                    clause_texts: hir::ClauseTexts::default(),
                     then,
                 }))
             }
@@ -521,6 +523,7 @@ impl Checker<'_> {
             by: None,
             conditions: Vec::new(),
             written: Vec::new(),
+            clause_texts: hir::ClauseTexts::default(),
             then: None,
         };
         self.clauses(&mut rule, "place", span, clauses, allowed, &[ClauseKeyword::At], ctx);
@@ -593,6 +596,7 @@ impl Checker<'_> {
             by: None,
             conditions: Vec::new(),
             written: Vec::new(),
+            clause_texts: hir::ClauseTexts::default(),
             then: None,
         };
         use ClauseKeyword as K;
@@ -734,6 +738,15 @@ impl Checker<'_> {
             };
             for (i, v) in c.values.iter().enumerate() {
                 let e = self.expect(v, ty, &ctx, what);
+                // A clause reading a parameter or a loop's variable is shown as compiled,
+                // with their values.
+                let text = c.texts.get(i).map(String::as_str).filter(|_| outer_local(&e, &mut Vec::new()).is_none());
+                match c.keyword {
+                    K::Along => hir::ClauseTexts::add(&mut rule.clause_texts.along, text),
+                    K::Over => hir::ClauseTexts::add(&mut rule.clause_texts.over, text),
+                    K::To | K::At => hir::ClauseTexts::add(&mut rule.clause_texts.to, text),
+                    K::By | K::Where => {}
+                }
                 match c.keyword {
                     K::Along => rule.along = Some(union_of(rule.along.take(), e)),
                     K::Over => rule.over = Some(union_of(rule.over.take(), e)),
@@ -876,6 +889,9 @@ impl Checker<'_> {
             };
             if !ok {
                 let help = match (class, effect) {
+                    (_, Effect::Again) if place == Place::Then(None) => {
+                        "`again` continues the move rule it follows, and a definition may hold several: put it in the `then` block of the move rule inside the definition"
+                    }
                     (_, Effect::Again) => {
                         "`again` continues a `step`, `slide`, `jump` or `relocate` from where it landed: use it in that move's `then` block"
                     }

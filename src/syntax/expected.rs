@@ -191,6 +191,7 @@ const RESERVED: &[&str] = &[
     "along",
     "over",
     "at",
+    "is",
 ];
 
 /// Keywords that start a statement or a clause of a move rule: the words a misspelt
@@ -373,7 +374,9 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "board" => {
             "a board is written `board hexagon of cells, side 6`, `board rhombus of cells, 11 by 11`, `board square 8 by 8` or `board graph { points a1 at (0, 0), b1 at (1, 0) lines a1 - b1 }`"
         }
-        "piece" => "a piece is written `piece name \"L\"`, with its letter (or one letter per player)",
+        "piece" => {
+            "a piece is written `piece name \"L\"`, with its letter (or one letter per player), then `royal` for a royal piece: `piece king \"K\" royal`"
+        }
         "flag" => "a flag is written `flag name`",
         "counter" => "a counter is written `counter name`, or `counter name[players]` for one per player",
         "option" => "an option is written `option name = value | value`, optionally followed by `default value`",
@@ -386,6 +389,35 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// How a move rule is written, for a move rule's keyword written as a call (`pass()`).
+fn move_rule_example(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "pass" => "pass",
+        "place" => "place stone at empty",
+        "step" => "step own along hex to empty",
+        "slide" => "slide own along orthogonal to empty or enemy",
+        "jump" => "jump own along diagonal over enemy to empty",
+        "relocate" => "relocate own to empty",
+        "choose" => "choose [black, white]",
+        "take" => "take enemy",
+        _ => return None,
+    })
+}
+
+/// Help for an error after `neighbours KIND,` in a board declaration
+/// (`neighbours orthogonal, diagonal`): the kinds are joined with `or`.
+fn board_neighbours_help(source: &str, at: usize, tok: &str) -> Option<&'static str> {
+    let before = source[..at].trim_end().strip_suffix(',')?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before[line_start..].trim_start();
+    let after_neighbours = line.strip_prefix("board")?.rsplit_once("neighbours")?.1;
+    // The `,` follows `neighbours` and its kinds, and what follows it is no board option.
+    let fits = is_word(tok) && !["dark", "light", "neighbours", "without", "files", "ranks"].contains(&tok);
+    (fits && !after_neighbours.contains(',')).then_some(
+        "neighbours along several kinds of direction are joined with `or`: `neighbours orthogonal or diagonal`",
+    )
 }
 
 /// Converts a pest error into a diagnostic.
@@ -503,14 +535,38 @@ pub fn describe(source: &str, error: Error<Rule>) -> Diagnostic {
         Some(format!("did you mean `{k}`?"))
     } else if let Some(h) = foreign_operator.filter(|_| operator || (tok == "!" && expression)) {
         Some(h.to_string())
+    } else if keywords == ["otherwise"] {
+        Some("a `first` block is followed by the blocks tried after it: `first { ... } otherwise { ... }`".to_string())
     } else if keywords == ["in"] {
         Some("write `name in collection`, e.g. `for d in hex { ... }`".to_string())
     } else if tok == "then" && wanted.iter().any(|w| w == "`{`") {
         Some("an `if` statement has no `then`: write `if condition { ... }`".to_string())
     } else if tok == "," && expects("|") {
         Some("the values of an option are separated by `|`, e.g. `option capture = straight | same_ring`".to_string())
+    } else if let Some(h) = board_neighbours_help(source, at, tok) {
+        Some(h.to_string())
     } else if is_word(tok) && expects(",") && previous_word.is_some() {
         Some(format!("is a `,` missing before `{tok}`?"))
+    } else if tok == "(" && expects(",") && source[..at].trim_end().ends_with(')') {
+        // `leaps (2, 0) (2, 1)`: a list of bracketed items without commas.
+        Some("is a `,` missing before `(`?".to_string())
+    } else if statement
+        && tok == "("
+        && let Some(example) = word_before(source, at).and_then(move_rule_example)
+    {
+        Some(format!(
+            "`{}` starts a move rule, written without brackets: e.g. `{example}`",
+            word_before(source, at).unwrap_or_default()
+        ))
+    } else if statement
+        && (tok == "[" || tok == "=")
+        && let Some(w) = word_before(source, at).filter(|w| !STATEMENT_WORDS.contains(w) && !RESERVED.contains(w))
+    {
+        // `score[white] = 3`: an assignment without its keyword.
+        let index = if tok == "[" { "[...]" } else { "" };
+        Some(format!(
+            "a counter or score is changed with `set` or `add`: `set {w}{index} = value`, `add value to {w}{index}`"
+        ))
     } else if expects(":") && source[..at].trim_end().ends_with(is_word_char) && rules.is_empty() {
         Some("a parameter is written `name: type`, e.g. `c: cell`".to_string())
     } else if expects("=") && word_before(source, at).is_some() && !tok.is_empty() && !is_word(tok) {

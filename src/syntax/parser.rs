@@ -561,6 +561,7 @@ fn pratt() -> PrattParser<Rule> {
             | Op::infix(Rule::op_gt, Assoc::Left)
             | Op::infix(Rule::op_ge, Assoc::Left)
             | Op::infix(Rule::op_in, Assoc::Left)
+            | Op::infix(Rule::op_is, Assoc::Left)
             | Op::infix(Rule::op_not_in, Assoc::Left)
             | Op::infix(Rule::op_within, Assoc::Left))
         .op(Op::infix(Rule::op_range, Assoc::Left))
@@ -580,6 +581,16 @@ type Tree = (Expr, usize);
 
 fn expr(p: Pair<Rule>) -> R<Expr> {
     Ok(expr_tree(p)?.0)
+}
+
+/// `c is s` (`negated`: `c is not s`): membership is written `in`.
+fn is_for_in(sp: Span, negated: bool) -> Diagnostic {
+    let (written, fix) = if negated { ("is not", "not in") } else { ("is", "in") };
+    Diagnostic::error(Code::Syntax, format!("`{written}` is not an operator of the language"))
+        .with_label(sp, format!("write `{fix}` here"))
+        .with_help(format!(
+            "whether a cell is in a set of cells is written `cell {fix} set`, e.g. `from + n {fix} empty`"
+        ))
 }
 
 fn too_deep(sp: Span) -> Diagnostic {
@@ -636,6 +647,9 @@ fn climb(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> R<Tree> {
             let (lhs, dl) = lhs?;
             let (rhs, dr) = rhs?;
             let op_span = span(&op);
+            if op.as_rule() == Rule::op_is {
+                return Err(is_for_in(op_span, op.into_inner().count() > 1));
+            }
             let op = match op.as_rule() {
                 Rule::op_otherwise => BinaryOp::Otherwise,
                 Rule::op_or => BinaryOp::Or,

@@ -226,6 +226,40 @@ no moves { draw }
     assert!(!out.contains("you cannot place"), "{out}");
 }
 
+/// A move's clause too long to tell as compiled is told as the game wrote it: a
+/// destination set given by a definition that reads the position is `far(from)`, not
+/// the union of four `if`s its body becomes. (A short one is told as compiled, its
+/// options folded: see the scenarios of Agon's relocations.)
+#[test]
+fn refused_clauses_are_told_as_written() {
+    let dir = TempDir::new("refusal-clauses");
+    let game = dir.write(
+        "far.game",
+        br#"game "Far"
+players white, black
+board square 4 by 4
+piece man "o"
+setup {
+  place white man at a1
+  place black man at d4
+}
+define far(c: cell) = union(d in orthogonal: if c + d in empty then c + 2 * d else {})
+define stepping(ds: directions) {
+  step own along ds to empty
+}
+phase play {
+  relocate own to far(from)
+  stepping({ n })
+}
+no moves { draw }
+"#,
+    );
+    let run = rulesi(dir.path(), &["play", &game.to_string_lossy()], "a1-b2\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("not played: b2 is not in `far(from)`"), "{}", run.stdout);
+    assert!(!run.stdout.contains("from + n in empty"), "{}", run.stdout);
+}
+
 /// A placement whose kind is held in a loop variable is explained with the variable
 /// bound to each kind in turn: the kind that gets furthest is told (a king fails the
 /// second condition, a man already the first), not the first kind declared, nor nothing.
@@ -1057,4 +1091,23 @@ fn a_hole_at_the_end_of_a_column_keeps_its_letter() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines = column_letter_lines(&run.stdout);
     assert_eq!(lines, [vec!["a", "b", "c"], vec!["a", "b", "c"]], "{}", run.stdout);
+}
+
+/// Letters told apart by case: a kind with one letter for both players is drawn in
+/// upper case for the first and lower case for the second; a kind given a letter per
+/// player keeps its letters as written.
+#[test]
+fn letters_given_per_player_keep_their_case() {
+    let dir = TempDir::new("letters");
+    let game = "game \"Letters\"\nplayers white, black\nboard square 3 by 3\n\
+        piece man \"w\" \"b\"\npiece soldier \"A\" \"D\"\npiece king \"K\"\n\
+        setup {\n  place white man at a1\n  place black soldier at c1\n  place black king at c3\n}\n\
+        phase play {\n  step own along orthogonal to empty\n}\n";
+    std::fs::write(dir.path().join("letters.game"), game).expect("write the game");
+    let run = rulesi(dir.path(), &["play", "letters.game"], "quit\n");
+    assert!(run.stdout.contains("white: w man, A soldier, K king · black: b man, D soldier, k king"), "{}", run.stdout);
+    // On the board too: the white man as `w`, the black soldier as `D`, the black king as `k`.
+    let board: Vec<&str> = run.stdout.lines().filter(|l| l.trim_start().starts_with(['1', '3'])).collect();
+    assert!(board.iter().any(|l| l.contains('w') && l.contains('D')), "{board:?}");
+    assert!(board.iter().any(|l| l.contains('k')), "{board:?}");
 }

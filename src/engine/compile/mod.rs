@@ -1060,6 +1060,7 @@ impl Compiler<'_> {
             lazy_ok,
             asks_attack,
             written,
+            clause_texts: r.clause_texts.clone(),
         };
         self.rules.push(rule);
         Ok(self.rules.len() as u32 - 1)

@@ -224,6 +224,8 @@ pub struct Rule {
     /// The `where` conditions as written, before the simplifier (nothing that plays
     /// reads them: they tell a player which condition a typed move fails).
     pub written: Vec<Written>,
+    /// The `along`, `over` and `to` clauses as written (likewise).
+    pub clause_texts: crate::check::hir::ClauseTexts,
 }
 
 /// A `where` condition of a rule as written.

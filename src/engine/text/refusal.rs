@@ -50,6 +50,9 @@ pub struct Reason {
     pub shaped: bool,
 }
 
+/// The longest clause told as compiled rather than as written (see `follow`).
+const SHORT_CLAUSE: usize = 60;
+
 /// Why the typed move of `cells` (one cell: a placement; two: a move from the first
 /// to the second) is not legal in `s`, from the rules of the phase; `None` when no
 /// reason is found this way (a rule allows the move as a first part, or the rules
@@ -275,6 +278,15 @@ fn follow<const W: usize>(
     }
     let label = |c: u16| g.prog.geometry.label(CellId(c)).to_string();
     let text = |e: &Option<E>| e.as_ref().map(|e| expr_text(&g.prog, e)).unwrap_or_default();
+    // A clause as compiled (options folded: `empty and outer`) when that is short, else
+    // as the game wrote it (`far(from)`, not the union its definition unrolls to).
+    let written = |w: &Option<String>, e: &Option<E>| {
+        let compiled = text(e);
+        match w {
+            Some(w) if !w.is_empty() && compiled.len() > SHORT_CLAUSE => w.clone(),
+            _ => compiled,
+        }
+    };
     let mut cx = Ctx::new(g.prog.uses.turn_start.then_some(s));
     cx.mv = MoveVars { from, to: NONE, middle: NONE, rule: rid, ..MoveVars::default() };
     bind(g, &mut cx, slots);
@@ -292,7 +304,7 @@ fn follow<const W: usize>(
         }
         if rule.action != Action::Relocate {
             let dirs = cr.along.as_ref().map_or(0, |a| g.edirs(s, &mut cx, a));
-            let along = text(&rule.along);
+            let along = written(&rule.clause_texts.along, &rule.along);
             match way(g, s, &mut cx, rule, cr, dirs, from, to) {
                 Way::Reaches(m) => middle = m,
                 Way::NotAlong => {
@@ -309,7 +321,11 @@ fn follow<const W: usize>(
                     return Some((Stage::Way, why));
                 }
                 Way::NotOver(m) => {
-                    let why = format!("a jump passes over `{}`, and {} is not", text(&rule.over), label(m));
+                    let why = format!(
+                        "a jump passes over `{}`, and {} is not",
+                        written(&rule.clause_texts.over, &rule.over),
+                        label(m)
+                    );
                     return Some((Stage::Way, why));
                 }
             }
@@ -321,7 +337,7 @@ fn follow<const W: usize>(
     cx.mv.middle = middle;
     let dest = cr.to.as_ref().map_or(Bits::EMPTY, |f| (f.0)(g, s, &mut cx));
     if !dest.has(to) {
-        let set = text(&rule.to);
+        let set = written(&rule.clause_texts.to, &rule.to);
         let why = if !set.is_empty() && set.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             format!("{} is not {set}", label(to))
         } else {
