@@ -570,9 +570,19 @@ fn base_letter(prog: &Program, side: u8, kind: usize) -> char {
     prog.letter(side, kind)
 }
 
+/// A kind's letter told apart by case: upper case for the first owner, lower case for
+/// the others. Only a letter the game gives every owner alike is re-cased; a kind
+/// with a letter of its own per owner (`piece man "w" "b"`) keeps them as written.
 fn case_letter(prog: &Program, owners: &[u8], side: u8, kind: usize) -> char {
     let l = base_letter(prog, side, kind);
-    if owners.first() == Some(&side) { l.to_ascii_uppercase() } else { l.to_ascii_lowercase() }
+    let shared = owners.iter().all(|&o| base_letter(prog, o, kind) == l);
+    if !shared {
+        l
+    } else if owners.first() == Some(&side) {
+        l.to_ascii_uppercase()
+    } else {
+        l.to_ascii_lowercase()
+    }
 }
 
 fn flag_marks(flags: u16) -> String {
