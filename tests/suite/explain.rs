@@ -141,7 +141,7 @@ fn a_small_game_shows_names_folded_options_and_inlined_definitions() {
     let (code, out, err) = rulesi(&["explain", file, "--option", "reach=far", "--option", "first=black"]);
     assert_eq!(code, 0, "{err}");
     for line in
-        ["options: first=black, reach=far", "phase play starting black {", "  place stone at empty and not corners"]
+        ["options: first=black, reach=far", "phase play starting black {", "  rule 0: place stone at empty and not corners"]
     {
         assert!(out.lines().any(|l| l == line), "no line `{line}` in:\n{out}");
     }

@@ -39,7 +39,9 @@ const INDENT: usize = 2;
 pub fn explain(prog: &Program) -> String {
     let mut p = Printer { prog, out: String::new(), var: None };
     p.header();
-    p.section("setup", &prog.setup);
+    if !prog.setup.is_empty() {
+        p.section("setup", &prog.setup);
+    }
     for phase in &prog.phases {
         let mut head = format!("phase {}", phase.name);
         let mut clauses = Vec::new();
@@ -64,9 +66,12 @@ pub fn explain(prog: &Program) -> String {
     for (id, rule) in prog.rules.iter().enumerate() {
         p.rule(id, rule, places.get(id).and_then(|w| w.as_deref()));
     }
-    p.section("end", &prog.end);
-    p.section("no moves", &prog.no_moves);
-    p.section("after turn", &prog.after_turn);
+    // Blocks the game does not write are left out.
+    for (heading, block) in [("end", &prog.end), ("no moves", &prog.no_moves), ("after turn", &prog.after_turn)] {
+        if !block.is_empty() {
+            p.section(heading, block);
+        }
+    }
     p.out
 }
 
@@ -216,11 +221,24 @@ impl Printer<'_> {
 
     /// A move rule: its action and pieces, then a clause a line.
     fn rule(&mut self, id: usize, rule: &Rule, place: Option<&str>) {
+        // A rule whose summary where it is used says it all (a setup's placement, a
+        // `pass`) is not written again.
+        let mut alone = Printer { prog: self.prog, out: String::new(), var: None };
+        alone.rule_body(rule);
+        let body = alone.out.trim();
+        if place.is_some() && !body.contains('\n') && self.rule_summary(id as u32) == format!("rule {id}: {body}") {
+            return;
+        }
         self.line(0, "");
         match place {
             Some(place) => self.line(0, &format!("rule {id}, in {place}:")),
             None => self.line(0, &format!("rule {id}, used nowhere:")),
         }
+        self.rule_body(rule);
+    }
+
+    /// A move rule's action and pieces, then a clause a line.
+    fn rule_body(&mut self, rule: &Rule) {
         let head = self.rule_head(rule);
         let extra = INDENT * 2;
         match (&rule.action, &rule.subject) {
@@ -659,6 +677,7 @@ impl Printer<'_> {
     fn per_side(&self, e: &E) -> Option<String> {
         let mut arms = Vec::new();
         let mut index: Option<&E> = None;
+        let mut first: Option<&E> = None;
         let mut at = e;
         while let E::If(cond, value, rest) = at {
             let E::Bin(Op::Eq, idx, side) = &**cond else { return None };
@@ -667,9 +686,11 @@ impl Printer<'_> {
                 return None;
             }
             index = Some(idx);
+            first.get_or_insert(&**value);
             let name = match &**value {
                 E::Set(id) => self.set(*id),
                 E::Dirs(mask) => self.dirs(*mask),
+                E::Dir(d) => self.dirs(1 << d),
                 _ => return None,
             };
             let (base, shown) = name.strip_suffix(']')?.split_once('[')?;
@@ -679,9 +700,12 @@ impl Printer<'_> {
             arms.push(base.to_string());
             at = rest;
         }
+        // What no side's value is: an empty set; one direction a side (`forward[red] =
+        // n`) falls back on the first side's.
         let empty = match at {
             E::Set(id) => self.prog.sets.get(*id as usize).is_some_and(|s| s.is_empty()),
             E::Dirs(0) => true,
+            E::Dir(_) => first == Some(at),
             _ => false,
         };
         let base = arms.first()?;
@@ -788,6 +812,8 @@ impl Printer<'_> {
             }
             E::Call(builtin, args) => format!("{}({})", builtin.word(), self.joined(args)),
             E::Previous(field) => format!("previous.{}", field.word()),
+            // `along forward[mover]`, of one direction a side, as written.
+            E::DirToDirs(x) if self.per_side(x).is_some() => self.flat(x, 0),
             E::CellToSet(x) | E::DirToDirs(x) => format!("{{ {} }}", self.flat(x, 0)),
         }
     }
