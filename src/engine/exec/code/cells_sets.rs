@@ -129,9 +129,16 @@ impl<const W: usize> Lower<'_, W> {
                     BoolN::Const(false) => self.set_node(b),
                     _ => {
                         let (a, b) = (self.set(a), self.set(b));
-                        match self.ir[b] {
-                            SetN::Const(i) if self.const_bits(i).is_empty() => SetN::IfThen(c, a),
-                            _ => SetN::If(c, a, b),
+                        let empty =
+                            |l: &Self, x: SetId| matches!(l.ir[x], SetN::Const(i) if l.const_bits(i).is_empty());
+                        if empty(self, b) {
+                            SetN::IfThen(c, a)
+                        } else if empty(self, a) {
+                            // `if c then {} else b` as `if not c then b else {}`.
+                            let n = self.not(c);
+                            SetN::IfThen(self.intern(n), b)
+                        } else {
+                            SetN::If(c, a, b)
                         }
                     }
                 }

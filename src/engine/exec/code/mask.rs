@@ -15,6 +15,11 @@ use crate::engine::exec::context::{Ctx, MoveVars};
 use crate::engine::exec::game::{AlongBy, CRule, CondUse, FB, Form, Mask};
 use crate::engine::exec::ir::{BoolN, CacheBy, Cmp, MAX_DEGREE, NumN, SetId, SetN};
 
+/// The most cells of a board on which a relocation's static condition on `from` and
+/// `to` is made a table by `from` (one evaluation per pair of cells when the game is
+/// built: 1 048 576 at most).
+const MAX_RELOCATE_TABLE: usize = 1024;
+
 impl<const W: usize> Lower<'_, W> {
     /// Lowers move rule `rid`.
     pub fn rule(&mut self, rid: usize) -> CRule<W> {
@@ -496,13 +501,18 @@ impl<const W: usize> Lower<'_, W> {
             let n = SetN::Const(self.const_set(set));
             return Some(self.intern(n));
         }
-        if !matches!(action, Action::Step | Action::Jump) {
+        // A relocation may go to any cell: its table asks every pair of cells, once.
+        let relocate = action == Action::Relocate && g.board.n <= MAX_RELOCATE_TABLE;
+        if !matches!(action, Action::Step | Action::Jump) && !relocate {
             return None;
         }
         let mut table = Vec::with_capacity(g.board.n);
         for from in 0..g.board.n as u16 {
             let mut ok = Bits::EMPTY;
-            for d in 0..g.board.ndirs {
+            if relocate {
+                ok = (0..g.board.n as u16).filter(|&to| eval(from, to)).collect();
+            }
+            for d in 0..g.board.ndirs * usize::from(!relocate) {
                 let (to, _) = self.reach(action, from, d);
                 if to != NONE && eval(from, to) {
                     ok.insert(to);
