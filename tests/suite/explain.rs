@@ -140,9 +140,11 @@ fn a_small_game_shows_names_folded_options_and_inlined_definitions() {
 
     let (code, out, err) = rulesi(&["explain", file, "--option", "reach=far", "--option", "first=black"]);
     assert_eq!(code, 0, "{err}");
-    for line in
-        ["options: first=black, reach=far", "phase play starting black {", "  rule 0: place stone at empty and not corners"]
-    {
+    for line in [
+        "options: first=black, reach=far",
+        "phase play starting black {",
+        "  rule 0: place stone at empty and not corners",
+    ] {
         assert!(out.lines().any(|l| l == line), "no line `{line}` in:\n{out}");
     }
     assert!(!out.contains("neighbours(to)"), "the near branch is folded away:\n{out}");

@@ -128,6 +128,11 @@ pub struct CtxExtra<const W: usize> {
     /// differ only in cells the answer did not read (see
     /// `Game::leaves_royal_attacked_after`).
     pub royal_attacked: KeptAnswer<W>,
+    /// The positions after the turns kept by `moves by effect`, by start, end and
+    /// hash, and which listed turns are kept (scratch of `Game::merge_same_effect`).
+    pub merged: Vec<((u16, u16, u64), Box<State<W>>)>,
+    /// See `merged`.
+    pub keep: Vec<bool>,
 }
 
 impl<const W: usize> CtxExtra<W> {
@@ -163,7 +168,11 @@ impl<const W: usize> CtxExtra<W> {
             recording,
             attack_reads: _,
             royal_attacked,
+            merged,
+            keep,
         } = self;
+        merged.clear();
+        keep.clear();
         // A kept answer belongs to the game it was made in: forgotten.
         *recording = false;
         royal_attacked.forget();

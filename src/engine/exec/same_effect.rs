@@ -3,8 +3,6 @@
 //! position (a capture chain taken either way round a circle of pieces); the first
 //! one generated stands for them all.
 
-use std::collections::HashMap;
-
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, finish};
@@ -39,18 +37,27 @@ impl<const W: usize> Game<W> {
         let mut keys = std::mem::take(&mut cx.extra().ends);
         keys.clear();
         keys.extend(list.iter().map(ends));
-        let result = if ends_distinct(&mut keys) { Ok(()) } else { self.merge_listed(s, list, &keys) };
+        let result = if ends_distinct(&mut keys) { Ok(()) } else { self.merge_listed(s, list, &keys, &mut cx) };
         cx.extra().ends = keys;
         finish!(cx);
         result
     }
 
     /// [`Game::merge_same_effect`] once some turns share their ends: `keys`, sorted,
-    /// are the ends of the turns of `list`.
-    fn merge_listed(&self, s: &State<W>, list: &mut MoveList, keys: &[(u16, u16)]) -> Result<(), EngineError> {
+    /// are the ends of the turns of `list`. The positions after the turns are scratch
+    /// positions of `cx`, and so are the lists: nothing is allocated once they exist.
+    fn merge_listed(
+        &self,
+        s: &State<W>,
+        list: &mut MoveList,
+        keys: &[(u16, u16)],
+        cx: &mut Ctx<W>,
+    ) -> Result<(), EngineError> {
         // Positions after the turns kept, by (start, end, hash).
-        let mut kept: HashMap<(u16, u16, u64), Vec<State<W>>> = HashMap::new();
-        let mut keep = Vec::with_capacity(list.len());
+        let mut kept = std::mem::take(&mut cx.extra().merged);
+        let mut keep = std::mem::take(&mut cx.extra().keep);
+        keep.clear();
+        let mut result = Ok(());
         for parts in list.iter() {
             let (start, end) = ends(parts);
             let first = keys.partition_point(|k| *k < (start, end));
@@ -59,17 +66,31 @@ impl<const W: usize> Game<W> {
                 keep.push(true);
                 continue;
             }
-            let mut after = s.clone();
-            self.play(&mut after, parts)?;
-            let same = kept.entry((start, end, after.hash())).or_default();
-            let new = !same.contains(&after);
+            let mut after = cx.scratch_copy(s);
+            if let Err(e) = self.play(&mut after, parts) {
+                cx.give_back(after);
+                result = Err(e);
+                break;
+            }
+            let key = (start, end, after.hash());
+            let new = !kept.iter().any(|(k, t)| *k == key && **t == *after);
             if new {
-                same.push(after);
+                kept.push((key, after));
+            } else {
+                cx.give_back(after);
             }
             keep.push(new);
         }
-        list.keep_only(&keep);
-        Ok(())
+        if result.is_ok() {
+            list.keep_only(&keep);
+        }
+        for (_, t) in kept.drain(..) {
+            cx.give_back(t);
+        }
+        let extra = cx.extra();
+        extra.merged = kept;
+        extra.keep = keep;
+        result
     }
 
     /// The turn of `list` (the legal turns of `s`, merged) with the same effect as

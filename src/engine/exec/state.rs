@@ -161,7 +161,7 @@ impl<const W: usize> Clone for State<W> {
             previous: self.previous,
             outcome: self.outcome,
             hash: self.hash,
-            history: self.history.clone(),
+            history: copy_with_room(&self.history, self.history.capacity()),
             repeats: self.repeats,
             jumped: self.jumped,
             last_jumped: self.last_jumped,
@@ -204,6 +204,11 @@ impl<const W: usize> Clone for State<W> {
         self.previous = o.previous;
         self.outcome = o.outcome;
         self.hash = o.hash;
+        // The history grows by a position a turn: a copy takes the source's room, so
+        // that a scratch position grows with the game, not one turn behind it.
+        if self.history.capacity() < o.history.capacity() {
+            self.history.reserve(o.history.capacity() - self.history.len());
+        }
         copy_vec(&mut self.history, &o.history);
         self.repeats = o.repeats;
         self.jumped = o.jumped;
@@ -212,6 +217,13 @@ impl<const W: usize> Clone for State<W> {
         self.clock_reset = o.clock_reset;
         self.full = o.full;
     }
+}
+
+/// A copy of `v` with `v`'s room.
+fn copy_with_room<T: Copy>(v: &[T], room: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(room.max(v.len()));
+    out.extend_from_slice(v);
+    out
 }
 
 /// Copies `from` into `to`, reusing its memory: one copy when the lengths agree (two
