@@ -94,8 +94,8 @@ const LIST_ROOM: usize = 1024;
 const CUT: u32 = 200;
 /// Whole games of warm-up (at least: the warm-up goes on until a game reaches `CUT`,
 /// or `MAX_WARM_UP` turns have been played).
-const WARM_UP_GAMES: u32 = 4;
-const MAX_WARM_UP: u32 = 3000;
+const WARM_UP_GAMES: u32 = 20;
+const MAX_WARM_UP: u32 = 20000;
 /// Turns counted.
 const COUNTED: u32 = 400;
 

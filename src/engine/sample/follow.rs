@@ -30,7 +30,6 @@
 
 use crate::check::hir::Action;
 
-use crate::engine::bits::Bits;
 use crate::engine::compile::program::NONE;
 use crate::engine::error::EngineError;
 use crate::engine::exec::context::{Ctx, MoveVars};
@@ -191,22 +190,24 @@ impl General {
     /// exactly among the candidate turns (one-part turns that may not go on stay
     /// unchecked, as the generator leaves them).
     pub(crate) fn follows_to_turns<const W: usize>(&mut self, g: &Game<W>, s: &State<W>, cx: &mut Ctx<W>) {
-        let cands = &mut self.cands;
-        let mut prefix = Vec::new();
-        let groups: Vec<(u32, u16, u16, Bits<W>)> = (0..cands.follow_count())
-            .map(|i| {
-                let (rule, from, extra, _, _) = cands.follow_info(i);
-                (rule, from, extra, cands.follow_dest::<W>(i))
-            })
-            .collect();
-        cands.clear_follows();
-        for (rule, from, extra, dest) in groups {
-            let action = g.prog.rules[rule as usize].action;
-            for to in dest.iter() {
-                let part = g.part_of(rule, action, from, to, extra);
-                cx.mv = MoveVars { from, to, middle: part.middle, rule, ..MoveVars::default() };
-                g.complete(s, cx, rule, part, &mut prefix, cands.turns());
-            }
+        // The first parts, one per destination, in the sampler's scratch (no
+        // allocation once it has grown).
+        let mut parts = std::mem::take(&mut self.follow_parts);
+        parts.clear();
+        for i in 0..self.cands.follow_count() {
+            let (rule, from, extra, _, _) = self.cands.follow_info(i);
+            parts.extend(self.cands.follow_dest::<W>(i).iter().map(|to| (rule, from, extra, to)));
         }
+        self.cands.clear_follows();
+        let mut prefix = std::mem::take(&mut self.prefix);
+        prefix.clear();
+        for &(rule, from, extra, to) in &parts {
+            let action = g.prog.rules[rule as usize].action;
+            let part = g.part_of(rule, action, from, to, extra);
+            cx.mv = MoveVars { from, to, middle: part.middle, rule, ..MoveVars::default() };
+            g.complete(s, cx, rule, part, &mut prefix, self.cands.turns());
+        }
+        self.follow_parts = parts;
+        self.prefix = prefix;
     }
 }

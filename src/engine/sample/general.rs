@@ -21,6 +21,11 @@ use crate::engine::sample::{Drawn, Listing};
 pub struct General {
     /// The candidates, written by the generator.
     pub(crate) cands: Candidates,
+    /// The first parts of turns that may go on, as rule, start, extra and
+    /// destination (scratch of [`General::follows_to_turns`]).
+    pub(crate) follow_parts: Vec<(u32, u16, u16, u16)>,
+    /// The parts of the turn being completed (likewise).
+    pub(crate) prefix: Vec<crate::engine::exec::moves::Part>,
 }
 
 impl General {
