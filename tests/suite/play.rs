@@ -1103,8 +1103,8 @@ fn letters_given_per_player_keep_their_case() {
         piece man \"w\" \"b\"\npiece soldier \"A\" \"D\"\npiece king \"K\"\n\
         setup {\n  place white man at a1\n  place black soldier at c1\n  place black king at c3\n}\n\
         phase play {\n  step own along orthogonal to empty\n}\n";
-    std::fs::write(dir.path().join("letters.game"), game).expect("write the game");
-    let run = rulesi(dir.path(), &["play", "letters.game"], "quit\n");
+    let file = dir.write("letters.game", game.as_bytes());
+    let run = rulesi(dir.path(), &["play", &file.to_string_lossy()], "quit\n");
     assert!(run.stdout.contains("white: w man, A soldier, K king · black: b man, D soldier, k king"), "{}", run.stdout);
     // On the board too: the white man as `w`, the black soldier as `D`, the black king as `k`.
     let board: Vec<&str> = run.stdout.lines().filter(|l| l.trim_start().starts_with(['1', '3'])).collect();

@@ -223,10 +223,10 @@ impl Printer<'_> {
     fn rule(&mut self, id: usize, rule: &Rule, place: Option<&str>) {
         // A rule whose summary where it is used says it all (a setup's placement, a
         // `pass`) is not written again.
-        let mut alone = Printer { prog: self.prog, out: String::new(), var: None };
-        alone.rule_body(rule);
-        let body = alone.out.trim();
-        if place.is_some() && !body.contains('\n') && self.rule_summary(id as u32) == format!("rule {id}: {body}") {
+        let mut body = Printer { prog: self.prog, out: String::new(), var: None };
+        body.rule_body(rule);
+        let text = body.out.trim();
+        if place.is_some() && !text.contains('\n') && self.rule_summary(id as u32) == format!("rule {id}: {text}") {
             return;
         }
         self.line(0, "");
@@ -234,7 +234,7 @@ impl Printer<'_> {
             Some(place) => self.line(0, &format!("rule {id}, in {place}:")),
             None => self.line(0, &format!("rule {id}, used nowhere:")),
         }
-        self.rule_body(rule);
+        self.out.push_str(&body.out);
     }
 
     /// A move rule's action and pieces, then a clause a line.

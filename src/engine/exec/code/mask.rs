@@ -508,16 +508,14 @@ impl<const W: usize> Lower<'_, W> {
         }
         let mut table = Vec::with_capacity(g.board.n);
         for from in 0..g.board.n as u16 {
-            let mut ok = Bits::EMPTY;
-            if relocate {
-                ok = (0..g.board.n as u16).filter(|&to| eval(from, to)).collect();
-            }
-            for d in 0..g.board.ndirs * usize::from(!relocate) {
-                let (to, _) = self.reach(action, from, d);
-                if to != NONE && eval(from, to) {
-                    ok.insert(to);
-                }
-            }
+            let ok: Bits<W> = if relocate {
+                (0..g.board.n as u16).filter(|&to| eval(from, to)).collect()
+            } else {
+                (0..g.board.ndirs)
+                    .map(|d| self.reach(action, from, d).0)
+                    .filter(|&to| to != NONE && eval(from, to))
+                    .collect()
+            };
             table.push(ok);
         }
         self.from_tables.push(table);
