@@ -66,7 +66,7 @@ fn the_turns_of_a_first_block_are_begun_by_its_candidates_and_drawn_uniformly() 
         "the jump's `then` block runs as one closure, then collects its `again`"
     );
     let (mut chains, mut captures, mut refused, mut steps) = (0, 0, 0, 0);
-    for (k, s) in positions(g, 33, 160, 2).iter().enumerate() {
+    for (k, s) in positions(g, 33, 400, 2).iter().enumerate() {
         let mut list = MoveList::new();
         g.legal_moves(s, &mut list).expect("legal moves");
         if list.is_empty() {

@@ -158,15 +158,21 @@ impl<const W: usize> Game<W> {
                 self.store(cx, *slot, v);
             }
             CS::First(blocks) => {
-                // Candidates must be turns to be checked here: no counted ones.
-                let out = out.turns();
-                for b in blocks {
-                    let mark = out.len();
-                    self.gen_block(s, cx, b, prefix, out, again);
-                    if self.any_legal_from(s, cx, out, mark) {
-                        break;
+                let Some((last, before)) = blocks.split_last() else { return };
+                // The blocks before the last decide only if one of their turns is
+                // legal: their candidates must be turns, checked here (no counted
+                // ones); those that fail are removed.
+                let turns = out.turns();
+                for b in before {
+                    let mark = turns.len();
+                    self.gen_block(s, cx, b, prefix, turns, again);
+                    if self.any_legal_from(s, cx, turns, mark) {
+                        return;
                     }
                 }
+                // The last block is the turns whatever they are: its candidates may
+                // be counted, and are checked when drawn.
+                self.gen_block(s, cx, last, prefix, out, again);
             }
             CS::Longest(b) => {
                 let out = out.turns();
