@@ -34,6 +34,7 @@ anchor:-:-
 sackson-agon:-:-
 classic/tic-tac-toe:-:-
 classic/draughts:englishDraughts:englishDraughts
+classic/international-draughts:internationalDraughts:-
 classic/reversi:reversi:reversi
 classic/hex:hex:-
 classic/connect-four:connect4:connect4
