@@ -217,16 +217,18 @@ fn take_spare<const W: usize>() -> Box<CtxExtra<W>> {
         .unwrap_or_default()
 }
 
-/// Keeps `extra`, reset, for the next context of the thread (dropped when enough are
-/// kept).
+/// Keeps `extra`, reset, for the next context of the thread (dropped when enough of
+/// its size are kept). A spare of another size makes room for it: a thread that
+/// played a game of another board size before keeps spares for the game it plays now.
 fn give_spare<const W: usize>(mut extra: Box<CtxExtra<W>>) {
     extra.reset();
     let _ = SPARE_EXTRAS.try_with(|spares| {
-        if let Ok(mut spares) = spares.try_borrow_mut()
-            && spares.len() < SPARES
-        {
-            spares.push(extra);
+        let Ok(mut spares) = spares.try_borrow_mut() else { return };
+        if spares.len() >= SPARES {
+            let Some(other) = spares.iter().position(|x| !x.is::<CtxExtra<W>>()) else { return };
+            spares.swap_remove(other);
         }
+        spares.push(extra);
     });
 }
 
