@@ -419,7 +419,7 @@ fn collect_roots(c: &Checker, g: &Graph, refs: &mut Refs) {
         }
         refs.block(&p.body);
     }
-    for b in [&m.setup, &m.end, &m.no_moves, &m.after_turn] {
+    for b in [&m.setup, &m.end, &m.no_moves, &m.after_turn, &m.illegal] {
         refs.block(b);
     }
     for counter in &m.counters {

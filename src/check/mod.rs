@@ -963,6 +963,10 @@ impl<'a> Checker<'a> {
                     let block = self.block(b, rules::Place::Outcome);
                     self.model.after_turn = block;
                 }
+                ItemKind::Illegal { cond, reason } => {
+                    let stmt = self.illegal(cond, reason.as_ref(), item.span);
+                    self.model.illegal.push(stmt);
+                }
                 _ => {}
             }
         }

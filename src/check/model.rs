@@ -52,6 +52,9 @@ pub struct Model {
     pub no_moves: Block,
     /// `after turn` blocks, in order.
     pub after_turn: Block,
+    /// `illegal if cond "why"` declarations, as one block of `if cond { refuse "why" }`:
+    /// run after a turn's parts, a turn it refuses is not legal.
+    pub illegal: Block,
     /// The names of locals, by [`LocalId`] (for messages).
     pub locals: Vec<String>,
     /// `moves by effect`: turns that start and end on the same cells and leave the

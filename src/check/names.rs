@@ -29,6 +29,8 @@ pub(crate) struct Ctx {
     /// In a move rule nested in a `then` block (a further part): the `from`, `to` and
     /// `middle` of the part before are not this rule's.
     pub further_part: bool,
+    /// In the condition of `illegal if`: it reads the position a whole turn leads to.
+    pub illegal: bool,
 }
 
 impl Ctx {
@@ -701,7 +703,7 @@ impl Checker<'_> {
                     ty = Ty::Error;
                 }
             } else if !ok {
-                self.error(out_of_context(var, n, span, ctx.further_part));
+                self.error(out_of_context(var, n, span, ctx));
                 return Self::error_expr(span);
             }
         }
@@ -1807,9 +1809,12 @@ fn context_help(var: ContextVar) -> String {
     }
 }
 
-fn out_of_context(var: ContextVar, n: &str, span: Span, further_part: bool) -> Diagnostic {
+fn out_of_context(var: ContextVar, n: &str, span: Span, ctx: &Ctx) -> Diagnostic {
     let help = match var {
-        ContextVar::From | ContextVar::To | ContextVar::Middle if further_part => format!(
+        _ if ctx.illegal => format!(
+            "`illegal if` reads the position a whole turn leads to, and a turn may have several parts: it has no `{n}`; to forbid some moves of one rule, write the condition in that rule's `where` clause, or `refuse` in its `then` block"
+        ),
+        ContextVar::From | ContextVar::To | ContextVar::Middle if ctx.further_part => format!(
             "a move rule in a `then` block is a part of its own, with its own `from` and `to`: to use the `{n}` of the part before, name it first (`let c = {n}`) and write `c` in the rule"
         ),
         _ => context_help(var),

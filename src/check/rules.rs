@@ -662,6 +662,7 @@ impl Checker<'_> {
                 captures: true,
                 statics: false,
                 further_part: nested,
+                illegal: false,
             };
             let mut inner = Summary::default();
             if verb == MoveVerb::Choose {
@@ -805,6 +806,29 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+
+    /// `illegal if cond "why"`: checked as `if cond { refuse "why" }`, with no move's
+    /// names (`from`, `to`) in scope: it reads the position a turn leads to.
+    pub(crate) fn illegal(&mut self, cond: &ast::Expr, reason: Option<&ast::Str>, span: Span) -> Stmt {
+        let ctx = Ctx { illegal: true, ..Ctx::default() };
+        let c = self.expect(cond, Ty::Bool, &ctx, "the condition of `illegal if`");
+        let refuse = match reason {
+            Some(text) if text.text.trim().is_empty() => {
+                self.error(
+                    Diagnostic::error(Code::EmptyReason, "the text of `illegal if` is empty")
+                        .with_label(text.span, "the player is told nothing")
+                        .with_help("say why the position is not allowed, or leave the text out"),
+                );
+                Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span }
+            }
+            Some(text) => {
+                let arg = ast::Expr { kind: ast::ExprKind::Str(text.text.clone()), span: text.span };
+                self.refusal(span, &arg).unwrap_or(Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span })
+            }
+            None => Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span },
+        };
+        Stmt { kind: H::If(vec![(c, vec![refuse])], None), span }
     }
 
     /// `refuse "why"`: the text the player is told, a string written in the rule.

@@ -25,7 +25,7 @@ pub(crate) fn run(c: &mut Checker) {
     for p in &m.phases {
         block(&p.body, &mut found);
     }
-    for b in [&m.setup, &m.end, &m.no_moves, &m.after_turn] {
+    for b in [&m.setup, &m.end, &m.no_moves, &m.after_turn, &m.illegal] {
         block(b, &mut found);
     }
     for d in &m.defs {

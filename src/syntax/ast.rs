@@ -90,6 +90,8 @@ pub enum ItemKind {
     MovesNamedByFile(bool),
     /// `after turn { ... }`.
     AfterTurn(Block),
+    /// `illegal if cond "why"`: a turn after which the condition holds is not legal.
+    Illegal { cond: Expr, reason: Option<Str> },
 }
 
 /// The board declaration.

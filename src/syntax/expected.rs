@@ -169,6 +169,7 @@ fn is_declaration_keyword(rule: Rule) -> bool {
             | Rule::kw_end
             | Rule::kw_no
             | Rule::kw_after
+            | Rule::kw_illegal
             | Rule::kw_moves_decl
     )
 }
@@ -386,6 +387,9 @@ fn declaration_example(source: &str, pos: usize) -> Option<&'static str> {
         "define" => "a definition is written `define name(c: cell) = expression` or `define name(c: cell) { rules }`",
         "phase" => {
             "a phase is written `phase name { rules }`, optionally with `when`, `turns`, `by`, `starting` or `unnumbered`"
+        }
+        "illegal" => {
+            "a rule of the whole game is written `illegal if condition`, optionally followed by the text a player is told: `illegal if count(own) > 9 \"at most nine pieces\"`"
         }
         _ => return None,
     })

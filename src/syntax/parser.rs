@@ -364,6 +364,10 @@ fn item(p: Pair<Rule>) -> R<Item> {
         Rule::end_decl => ItemKind::End(block(next().unwrap())?),
         Rule::no_moves_decl => ItemKind::NoMoves(block(next().unwrap())?),
         Rule::after_turn_decl => ItemKind::AfterTurn(block(next().unwrap())?),
+        Rule::illegal_decl => {
+            let cond = expr(next().unwrap())?;
+            ItemKind::Illegal { cond, reason: next().map(string) }
+        }
         Rule::moves_decl => match next() {
             Some(d) if d.as_rule() == Rule::moves_by_effect => ItemKind::MovesByEffect,
             Some(d) if d.as_rule() == Rule::moves_named => ItemKind::MovesNamedByFile(d.as_str().ends_with("file")),

@@ -274,6 +274,7 @@ fn starts_declaration(word: &str, rest: &str) -> bool {
         "setup" | "end" => next.starts_with('{'),
         "no" => next.starts_with("moves"),
         "after" => next.starts_with("turn"),
+        "illegal" => next.starts_with("if"),
         _ => false,
     }
 }

@@ -99,6 +99,10 @@ pub struct Program {
     pub no_moves: Vec<S>,
     /// Run after every turn.
     pub after_turn: Vec<S>,
+    /// `illegal if` declarations, as `if cond { refuse }` statements: run on the
+    /// position a turn leads to (once its parts are played, before `after turn`), a
+    /// turn they refuse is not legal.
+    pub illegal: Vec<S>,
     /// How many local slots evaluation needs.
     pub slots: usize,
     /// The shape of each local slot's values.
@@ -271,6 +275,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
     let end_only_decides = end.iter().all(only_decides);
     let no_moves = c.block(&model.no_moves, &[])?;
     let after_turn = c.block(&model.after_turn, &[])?;
+    let illegal = c.block(&model.illegal, &[])?;
     let mut counters = Vec::new();
     for counter in &model.counters {
         let mut dims = Vec::new();
@@ -334,6 +339,7 @@ fn compile_blamed(model: &Model, options: &[Choice], blame: &std::cell::Cell<Opt
         end,
         no_moves,
         after_turn,
+        illegal,
         slots: model.locals.len(),
         slot_shapes,
         uses,
@@ -1033,7 +1039,7 @@ impl Compiler<'_> {
         // With royal pieces, every turn is played out to see whether it leaves one
         // attacked.
         let royal = self.model.kinds.iter().any(|k| k.royal);
-        let needs_apply = goes_on || royal || then.iter().any(refuses);
+        let needs_apply = goes_on || royal || !self.model.illegal.is_empty() || then.iter().any(refuses);
         let asks_attack =
             [&owner, &subject, &along, &over, &to, &by].into_iter().flatten().chain(&conds).any(asks_attack);
         let to_uses_move = to.as_ref().is_some_and(uses_move);

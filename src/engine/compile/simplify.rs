@@ -84,10 +84,10 @@ fn unrollable(src: &E, players: usize, sides: usize) -> Option<Vec<E>> {
 pub fn simplify(prog: &mut Program) {
     let steps = Steps::of(&prog.geometry);
     let (players, sides) = (prog.players, prog.sides.len());
-    let Program { rules, phases, setup, end, no_moves, after_turn, geometry, .. } = prog;
+    let Program { rules, phases, setup, end, no_moves, after_turn, illegal, geometry, .. } = prog;
     let simplifier =
         Simplifier { step: &steps.step, ndirs: steps.ndirs, opposite: &steps.opposite, players, sides, geometry };
-    let mut blocks: Vec<&mut Vec<S>> = vec![setup, end, no_moves, after_turn];
+    let mut blocks: Vec<&mut Vec<S>> = vec![setup, end, no_moves, after_turn, illegal];
     blocks.extend(phases.iter_mut().map(|p| &mut p.body));
     simplifier.program(rules, &mut blocks);
 }

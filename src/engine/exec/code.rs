@@ -74,6 +74,7 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
     let end = lw.block(&p.end, false, Form::Runs);
     let no_moves = lw.block(&p.no_moves, false, Form::Moves);
     let after_turn = lw.block(&p.after_turn, false, Form::Runs);
+    let illegal = lw.block(&p.illegal, false, Form::Runs);
     let plans = phases.iter().map(|b| plan(g, &rules, b)).collect();
     let follows: Vec<_> = (0..p.rules.len()).map(|r| lw.follow(&rules, r)).collect();
     let seconds: Vec<u32> = follows.iter().flatten().flat_map(|f: &Follow<W>| f.next.iter().map(|n| n.0)).collect();
@@ -92,6 +93,7 @@ pub fn lower<const W: usize>(g: &Game<W>, board_id: u32) -> (Code<W>, Vec<Bits<W
         end,
         no_moves,
         after_turn,
+        illegal,
         from_tables,
         follows,
         fixed,

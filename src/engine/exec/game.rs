@@ -339,6 +339,8 @@ pub struct Code<const W: usize> {
     pub no_moves: Vec<CS<W>>,
     /// `after turn`.
     pub after_turn: Vec<CS<W>>,
+    /// `illegal if` declarations: a turn they refuse is not legal.
+    pub illegal: Vec<CS<W>>,
     /// Tables of destination sets by start cell (`SetN::FromTable`).
     pub from_tables: Vec<Vec<Bits<W>>>,
     /// Per rule: how random play draws the turns its parts begin, when they may go on.

@@ -694,16 +694,19 @@ impl<const W: usize> Game<W> {
     }
 
     /// Whether a one-part turn whose conditions hold is legal once played: its `then`
-    /// block does not refuse and it leaves no royal piece of the mover attacked.
+    /// block does not refuse, the position it leads to breaks no `illegal if` rule and
+    /// it leaves no royal piece of the mover attacked.
     #[cold]
     #[inline(never)]
     pub(crate) fn plays_legally(&self, s: &State<W>, cx: &mut Ctx<W>, part: Part) -> Result<bool, EngineError> {
         let mut pending = Pendings::new();
-        let (next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
+        let (mut next, mut inner, r) = self.play_on_copy(s, cx, part, &mut pending);
         let legal = if next.full_stack() != NONE {
             Err(self.stack_full(next.full_stack()))
         } else {
-            Ok(!r.refused && !self.leaves_royal_attacked(&next, &mut inner))
+            Ok(!r.refused
+                && !self.breaks_illegal(&mut next, &mut inner)
+                && !self.leaves_royal_attacked(&next, &mut inner))
         };
         Self::end_copy(cx, inner, next, pending);
         legal
@@ -827,7 +830,9 @@ impl<const W: usize> Game<W> {
                 // Random play: whether it leaves a royal piece attacked is asked only
                 // if it is drawn (see above).
                 out.push_unchecked(part);
-            } else if !self.leaves_royal_attacked_after(s, &mut next, &mut inner) {
+            } else if !self.breaks_illegal(&mut next, &mut inner)
+                && !self.leaves_royal_attacked_after(s, &mut next, &mut inner)
+            {
                 out.push(prefix, part);
             }
         } else {
@@ -846,11 +851,22 @@ impl<const W: usize> Game<W> {
             prefix.pop();
             // Without a further part, a `required` one makes this part illegal.
             let ends = if out.len() == mark { !any_required } else { any_optional };
-            if ends && !out.failed() && !self.leaves_royal_attacked_after(s, &mut next, &mut inner) {
+            if ends
+                && !out.failed()
+                && !self.breaks_illegal(&mut next, &mut inner)
+                && !self.leaves_royal_attacked_after(s, &mut next, &mut inner)
+            {
                 out.push(prefix, part);
             }
         }
         Self::end_copy(cx, inner, next, pending);
+    }
+
+    /// Whether the position `after` that a turn led to (its parts played, before
+    /// `after turn`) breaks one of the game's `illegal if` rules.
+    #[inline]
+    pub(crate) fn breaks_illegal(&self, after: &mut State<W>, cx: &mut Ctx<W>) -> bool {
+        !self.code.illegal.is_empty() && self.run_block(after, cx, &self.code.illegal, &mut None).refused
     }
 
     /// Whether a further part of a turn, which went from `before` to `after`, returns to

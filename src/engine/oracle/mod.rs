@@ -514,7 +514,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         let mut whole = turn.prefix.clone();
         whole.push(part);
         if flow.stopped || next.outcome() != Outcome::Ongoing || pending.is_empty() {
-            if !self.leaves_royal_attacked(&next) {
+            if !self.breaks_illegal(&mut next, &mut inner) && !self.leaves_royal_attacked(&next) {
                 out.push(whole);
             }
             return Ok(());
@@ -539,7 +539,7 @@ impl<'g, const W: usize> Oracle<'g, W> {
         result?;
         // A part followed by no legal `required` part is not legal.
         let finished = if out.len() == mark { !any_required } else { any_optional };
-        if finished && !self.leaves_royal_attacked(&next) {
+        if finished && !self.breaks_illegal(&mut next, &mut inner) && !self.leaves_royal_attacked(&next) {
             out.push(whole);
         }
         Ok(())
@@ -575,6 +575,11 @@ impl<'g, const W: usize> Oracle<'g, W> {
             let _ = self.gen_block(&t, &mut inner, body, &mut turn, None, &mut out);
             !out.is_empty()
         })
+    }
+
+    /// Whether the position `after` that a turn led to breaks an `illegal if` rule.
+    fn breaks_illegal(&self, after: &mut State<W>, cx: &mut Ctx<W>) -> bool {
+        self.run_block(after, cx, &self.prog.illegal, false, &mut None).refused
     }
 
     /// Whether a royal piece of the player who made the turn that led to `after` is

@@ -67,7 +67,13 @@ pub fn explain(prog: &Program) -> String {
         p.rule(id, rule, places.get(id).and_then(|w| w.as_deref()));
     }
     // Blocks the game does not write are left out.
-    for (heading, block) in [("end", &prog.end), ("no moves", &prog.no_moves), ("after turn", &prog.after_turn)] {
+    let blocks = [
+        ("end", &prog.end),
+        ("no moves", &prog.no_moves),
+        ("after turn", &prog.after_turn),
+        ("illegal", &prog.illegal),
+    ];
+    for (heading, block) in blocks {
         if !block.is_empty() {
             p.section(heading, block);
         }

@@ -39,6 +39,9 @@ pub fn how_played<const W: usize>(g: &Game<W>) -> String {
                 "    royal pieces: an attack computed after each turn, to see whether it leaves one attacked\n"
             });
         }
+        if !g.code.illegal.is_empty() {
+            out.push_str("    `illegal if`: checked on the position each turn leads to, when the turn is drawn\n");
+        }
     }
     // The setup's placements are made once, not generated.
     let mut setup = Vec::new();

@@ -374,6 +374,13 @@ fn follow<const W: usize>(
         };
         return Some((Stage::Refused, why));
     }
+    if g.breaks_illegal(&mut next, &mut inner) {
+        let why = match inner.mv.refusal.and_then(|k| g.prog.names.reasons.get(k as usize)) {
+            Some(text) => text.clone(),
+            None => "the position it leads to is one the game's `illegal if` forbids".to_string(),
+        };
+        return Some((Stage::Refused, why));
+    }
     if let Some(c) = g.attacked_royal(&next, &mut inner) {
         let kind = g.top(&next, c).map_or(0, kind_of) as usize;
         let name = g.prog.kinds.get(kind).map_or("royal piece", String::as_str);
