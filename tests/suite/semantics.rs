@@ -397,3 +397,49 @@ fn the_smallest_number_divided_by_minus_one_does_not_overflow() {
         });
     }
 }
+
+/// `illegal if` reads the position a whole turn leads to: a turn may pass over the
+/// cell it forbids, not end on it.
+const PASSING_THROUGH: &str = r#"
+game "Passing through"
+players white, black
+board square 5 by 1
+piece stone "o"
+setup {
+  place white stone at a1
+  place black stone at e1
+}
+phase play {
+  step own along { e, w } to empty then {
+    let here = to
+    optional { step here along { e, w } to empty }
+  }
+}
+// No turn may end with a stone of its player on b1; passing over it is allowed.
+illegal if any(own and { b1 }) "not on b1"
+no moves { lose(mover) }
+"#;
+
+#[test]
+fn illegal_if_reads_the_position_a_whole_turn_leads_to() {
+    for fast in [true, false] {
+        let any = game(PASSING_THROUGH, fast);
+        with_game!(&any, g => {
+            let start = g.start();
+            let mut list = MoveList::new();
+            g.legal_moves(&start, &mut list).expect("moves");
+            // a1-b1 ends on b1; a1-b1-a1 comes back to the start: a1-b1-c1 alone.
+            let turns: Vec<Vec<String>> = list
+                .iter()
+                .map(|t| t.iter().map(|p| format!("{}-{}", g.label(p.from), g.label(p.to))).collect())
+                .collect();
+            assert_eq!(turns, vec![vec!["a1-b1".to_string(), "b1-c1".to_string()]], "fast paths {fast}");
+            let mut rng = rulesi::engine::search::Rng::new(3);
+            let mut sampler = Sampler::new();
+            for _ in 0..20 {
+                let drawn = g.random_move(&start, &mut rng, &mut sampler).expect("a move").map(|t| t.to_vec());
+                assert_eq!(drawn.as_deref(), Some(list.get(0)), "fast paths {fast}: random play draws it");
+            }
+        });
+    }
+}
