@@ -813,21 +813,20 @@ impl Checker<'_> {
     pub(crate) fn illegal(&mut self, cond: &ast::Expr, reason: Option<&ast::Str>, span: Span) -> Stmt {
         let ctx = Ctx { illegal: true, ..Ctx::default() };
         let c = self.expect(cond, Ty::Bool, &ctx, "the condition of `illegal if`");
-        let refuse = match reason {
-            Some(text) if text.text.trim().is_empty() => {
-                self.error(
-                    Diagnostic::error(Code::EmptyReason, "the text of `illegal if` is empty")
-                        .with_label(text.span, "the player is told nothing")
-                        .with_help("say why the position is not allowed, or leave the text out"),
-                );
-                Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span }
-            }
+        // The text the player is told, as `refuse "why"` holds it (none when empty).
+        let mut why = Vec::new();
+        match reason {
+            Some(text) if text.text.trim().is_empty() => self.error(
+                Diagnostic::error(Code::EmptyReason, "the text of `illegal if` is empty")
+                    .with_label(text.span, "the player is told nothing")
+                    .with_help("say why the position is not allowed, or leave the text out"),
+            ),
             Some(text) => {
-                let arg = ast::Expr { kind: ast::ExprKind::Str(text.text.clone()), span: text.span };
-                self.refusal(span, &arg).unwrap_or(Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span })
+                why.push(hir::Expr { kind: hir::ExprKind::Text(text.text.clone()), ty: Ty::Text, span: text.span })
             }
-            None => Stmt { kind: H::Effect(Effect::Refuse, Vec::new()), span },
-        };
+            None => {}
+        }
+        let refuse = Stmt { kind: H::Effect(Effect::Refuse, why), span };
         Stmt { kind: H::If(vec![(c, vec![refuse])], None), span }
     }
 
